@@ -1,0 +1,109 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Characters of a key shown for identification (`sac_` + 8). */
+export const API_KEY_PREFIX_LENGTH = 12;
+const CACHE_TTL_MS = 30_000;
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** A fresh agent API key: `sac_` + 40 random base62 characters (about 238 bits). */
+export function generateApiKey(): string {
+  const bytes = randomBytes(64);
+  let out = '';
+  for (const b of bytes) {
+    // 248 = 4 × 62: rejecting the rest keeps every character equally likely.
+    if (b < 248) out += KEY_ALPHABET[b % 62];
+    if (out.length === 40) break;
+  }
+  return out.length === 40 ? `sac_${out}` : generateApiKey();
+}
+
+/** Keys are random and long, so one SHA-256 is a sufficient, fast verifier. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX_LENGTH);
+}
+
+/** An API key as listed: never the secret or its hash. */
+export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
+
+function info({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeyInfo {
+  return rest;
+}
+
+/**
+ * Agent API keys: creation (the secret is returned once), verification on every agent request
+ * (cached briefly; a revocation through this service takes effect at once), and revocation.
+ */
+export class ApiKeyService {
+  private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+
+  constructor(
+    private readonly repo: ApiKeysRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(label: string, secret: string = generateApiKey()): Promise<{ key: string; info: ApiKeyInfo }> {
+    const record: ApiKeyRecord = {
+      id: randomUUID(),
+      prefix: apiKeyPrefix(secret),
+      hash: hashApiKey(secret),
+      label,
+      created_ms: this.clock.now(),
+      last_used_ms: null,
+      revoked_ms: null,
+    };
+    await this.repo.insert(record);
+    this.cache.delete(record.hash);
+    return { key: secret, info: info(record) };
+  }
+
+  async list(): Promise<ApiKeyInfo[]> {
+    return (await this.repo.list()).map(info);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const done = await this.repo.revoke(id, this.clock.now());
+    this.cache.clear();
+    return done;
+  }
+
+  /** The active key record for a presented secret, or null. */
+  async verify(secret: string): Promise<ApiKeyRecord | null> {
+    const hash = hashApiKey(secret);
+    const now = this.clock.now();
+    let entry = this.cache.get(hash);
+    if (!entry || entry.until < now) {
+      if (this.cache.size > 10_000) this.cache.clear(); // bounded: random wrong keys cannot grow it
+      entry = { record: await this.repo.byHash(hash), until: now + CACHE_TTL_MS };
+      this.cache.set(hash, entry);
+    }
+    const record = entry.record;
+    if (!record || record.revoked_ms !== null) return null;
+    if (record.last_used_ms === null || now - record.last_used_ms > TOUCH_INTERVAL_MS) {
+      record.last_used_ms = now;
+      void this.repo.touch(record.id, now).catch(() => undefined); // best effort: usage stats only
+    }
+    return record;
+  }
+
+  /**
+   * First start: with no key at all, register `given` (SAC_BOOTSTRAP_API_KEY) or generate one.
+   * A given key is also registered when keys exist but it is not among them.
+   * Returns the new secret when one was generated, so the caller can show it once.
+   */
+  async ensureBootstrapKey(given: string | undefined): Promise<{ generated: string | null }> {
+    if (given) {
+      if (!(await this.repo.byHash(hashApiKey(given)))) await this.create('bootstrap', given);
+      return { generated: null };
+    }
+    if ((await this.repo.list()).length > 0) return { generated: null };
+    const { key } = await this.create('bootstrap');
+    return { generated: key };
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error type domain code throws. `kind` decides how it is reported:
+ * `user` → 4xx, logged at info; `operational` → retryable (503), warn; `unexpected` → bug, error.
+ */
+export type ErrorKind = 'user' | 'operational' | 'unexpected';
+
+export class AppError extends Error {
+  readonly code: string;
+  readonly kind: ErrorKind;
+  readonly details?: unknown;
+  /** HTTP status for `user` errors; operational errors map to 503, unexpected to 500. */
+  readonly status?: number;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { kind?: ErrorKind; status?: number; details?: unknown; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.kind = options.kind ?? 'user';
+    this.status = options.status;
+    this.details = options.details;
+  }
+}
+
+/** The store could not be reached or could not complete a write; callers answer 503 and retry later. */
+export function storeUnavailable(cause: unknown): AppError {
+  return new AppError('store/unavailable', 'The event store is unavailable; retry later', { kind: 'operational', cause });
+}
+
+/** Name, message and code of an error for a log line, without payloads or stacks of user data. */
+export function errorSummary(err: unknown): { message: string; code?: unknown; name?: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message, code: (err as { code?: unknown }).code };
+  return { message: String(err) };
+}

@@ -1,0 +1,69 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/index.js';
+import { errorBody, sendError, sendJson } from './http-errors.js';
+
+export interface AppDeps {
+  store: Store;
+  metrics: Metrics;
+  logger: Logger;
+  version: string;
+  startedMs: number;
+  now: () => number;
+  /** Gauges for /metrics. */
+  gauges: () => Record<string, number>;
+}
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/** The Express application for everything except the ingest hot path. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const health = async (_req: Request, res: Response) => {
+    const base = {
+      version: deps.version,
+      store: deps.store.kind,
+      uptime_s: Math.round((deps.now() - deps.startedMs) / 1000),
+    };
+    try {
+      await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
+      sendJson(res, 200, { status: 'ok', ...base });
+    } catch {
+      sendJson(res, 503, { status: 'degraded', ...base }, { 'Retry-After': '5' });
+    }
+  };
+  app.get('/health', health);
+  app.get('/healthz', health);
+  app.get('/metrics', (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
+  });
+
+  app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e.type === 'entity.too.large') return sendJson(res, 413, errorBody('request/too_large', 'Body too large'));
+    if (e.type === 'entity.parse.failed') return sendJson(res, 400, errorBody('request/invalid_json', 'Body is not valid JSON'));
+    sendError(res, err, deps.logger);
+  });
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { Event } from '../../../shared/src/index.js';
+import type { HostObservation } from '../store/index.js';
+
+const PLACEHOLDERS = new Set(['', '-', 'N/A']);
+
+/** The account an event is about: `details.user`, else `shadower_user`, else `username`. */
+export function actorUser(event: Event): string | null {
+  const d = event.details ?? {};
+  for (const key of ['user', 'shadower_user', 'username']) {
+    const v = d[key];
+    if (typeof v === 'string' && !PLACEHOLDERS.has(v.trim())) return v.trim().slice(0, 256);
+  }
+  return null;
+}
+
+/** Host identity: the lower-cased hostname plus the OS family. */
+export function hostKey(event: Event): string {
+  return `${event.host.hostname.toLowerCase()}|${event.host.os_family}`;
+}
+
+export function hostObservation(event: Event, receivedMs: number): HostObservation {
+  return {
+    key: hostKey(event),
+    hostname: event.host.hostname,
+    os_family: event.host.os_family,
+    display_name: event.host.display_name,
+    fqdn: event.host.fqdn,
+    ipv4: event.host.ipv4,
+    os_version: event.host.os_version,
+    timezone: event.host.timezone,
+    agent_product: event.source.product,
+    agent_version: event.source.product_version,
+    agent_instance_id: event.source.agent_instance_id,
+    seen_ms: receivedMs,
+  };
+}

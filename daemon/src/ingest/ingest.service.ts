@@ -1,0 +1,139 @@
+import type { Logger } from 'pino';
+import type { Event } from '../../../shared/src/index.js';
+import type { Clock } from '../clock.js';
+import { AppError, errorSummary, storeUnavailable } from '../errors.js';
+import type { InsertOutcome, NewEvent, Store } from '../store/index.js';
+import { actorUser, hostObservation } from './ingest.rules.js';
+
+/** Who submitted an event, for the log line (never the key itself). */
+export interface IngestContext {
+  keyPrefix: string;
+  requestId: string;
+}
+
+/** An event that has just been stored for the first time. */
+export interface CommittedEvent extends NewEvent {
+  host_id: string;
+}
+
+/**
+ * Runs after each group commit with the events it inserted, before their requests are answered.
+ * A listener that throws does not un-store anything: the events stay accepted and the error is logged.
+ */
+export type CommitListener = (committed: CommittedEvent[]) => Promise<void> | void;
+
+interface Pending {
+  item: NewEvent;
+  ctx: IngestContext;
+  resolve: (outcome: InsertOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Stores each event exactly once. Requests are grouped into one store commit (group commit):
+ * the first request of an idle period is written on the next turn of the event loop, the ones
+ * arriving meanwhile join the following batch, and each request is answered only after its
+ * batch is durable. The waiting queue is bounded; past it, submissions fail fast as overloaded.
+ */
+export class IngestService {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private scheduled = false;
+  private readonly listeners: CommitListener[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly limits: { batchMax: number; queueLimit: number },
+  ) {}
+
+  onCommitted(listener: CommitListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Events waiting for a commit. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves with `created` or `duplicate` once durable; rejects with an operational AppError. */
+  submit(event: Event, ctx: IngestContext): Promise<'created' | 'duplicate'> {
+    if (this.queue.length >= this.limits.queueLimit) {
+      return Promise.reject(
+        new AppError('ingest/overloaded', 'Too many events waiting to be stored; retry shortly', { kind: 'operational' }),
+      );
+    }
+    const received = this.clock.now();
+    const item: NewEvent = {
+      event,
+      host: hostObservation(event, received),
+      occurred_ms: Date.parse(event.occurred_at.toUpperCase()),
+      received_ms: received,
+      actor_user: actorUser(event),
+      agent_version: event.source.product_version,
+    };
+    return new Promise<InsertOutcome>((resolve, reject) => {
+      this.queue.push({ item, ctx, resolve, reject });
+      this.schedule();
+    }).then((outcome) => (outcome.status === 'inserted' ? 'created' : 'duplicate'));
+  }
+
+  /** Waits until everything queued so far has been committed (used at shutdown). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.flushing) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    const batch = this.queue.splice(0, this.limits.batchMax);
+    try {
+      let outcomes: InsertOutcome[];
+      try {
+        outcomes = await this.store.events.insertBatch(batch.map((p) => p.item));
+      } catch (err) {
+        this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch not stored');
+        const error = storeUnavailable(err);
+        for (const p of batch) p.reject(error);
+        return;
+      }
+      const committed: CommittedEvent[] = [];
+      outcomes.forEach((outcome, i) => {
+        const { item, ctx } = batch[i];
+        const fields = {
+          event_id: item.event.event_id,
+          type: item.event.type,
+          hostname: item.event.host.hostname,
+          key_prefix: ctx.keyPrefix,
+          req_id: ctx.requestId,
+        };
+        if (outcome.status === 'inserted') {
+          committed.push({ ...item, host_id: outcome.host_id });
+          this.logger.info(fields, 'event created');
+        } else {
+          this.logger.info(fields, 'event duplicate');
+        }
+      });
+      for (const listener of this.listeners) {
+        try {
+          await listener(committed);
+        } catch (err) {
+          this.logger.error({ err: errorSummary(err), events: committed.length }, 'commit listener failed');
+        }
+      }
+      outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
+    } finally {
+      this.flushing = false;
+      if (this.queue.length > 0) this.schedule();
+    }
+  }
+}

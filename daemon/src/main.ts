@@ -1,0 +1,36 @@
+import pino from 'pino';
+import { loadConfig } from './config.js';
+import { startSac } from './sac.js';
+
+/** Entry point: parse the environment, start SAC, print first-start secrets once, stop on signals. */
+async function main(): Promise<void> {
+  const result = loadConfig(process.env);
+  if (!result.ok) {
+    process.stderr.write(`SAC: invalid configuration:\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  const config = result.config;
+  const logger = pino({ level: config.logLevel, base: { svc: 'sac' } });
+  let sac;
+  try {
+    sac = await startSac(config, { logger });
+  } catch (err) {
+    logger.fatal({ err: { message: (err as Error).message } }, 'SAC failed to start');
+    process.exit(1);
+  }
+  const lines = [`SAC is running at ${sac.url}/ (store: ${sac.store.kind})`];
+  if (sac.generatedApiKey) {
+    lines.push(`Bootstrap agent API key (shown once): ${sac.generatedApiKey}`, `  also saved to ${sac.apiKeyFile} (mode 0600)`);
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'SAC stopping');
+    void sac.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,97 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { ApiKeyService } from './apikeys/index.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { createApp } from './http/app.js';
+import { createIngestHandler } from './http/ingest.handler.js';
+import { createHttpServer } from './http/server.js';
+import { IngestService } from './ingest/index.js';
+import { Metrics } from './metrics.js';
+import { openStore, type Store } from './store/index.js';
+import { SAC_VERSION } from './version.js';
+
+export interface RunningSac {
+  url: string;
+  port: number;
+  store: Store;
+  ingest: IngestService;
+  /** Set when this start generated the bootstrap agent API key (first start without one). */
+  generatedApiKey: string | null;
+  apiKeyFile: string;
+  close(): Promise<void>;
+}
+
+export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
+
+/** Writes a secret for the operator to pick up: owner-only, replaced atomically. */
+function writeSecretFile(file: string, secret: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+}
+
+/**
+ * Composition: opens the store, builds the services with plain constructor arguments, and
+ * starts HTTP. `close()` stops accepting, drains queued events, and closes the store.
+ */
+export async function startSac(config: Config, opts: { logger: Logger; clock?: Clock }): Promise<RunningSac> {
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger;
+  const startedMs = clock.now();
+  const store = await openStore(config.store);
+
+  const metrics = new Metrics();
+  const apiKeys = new ApiKeyService(store.apiKeys, clock);
+  const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
+  const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
+  if (generated) writeSecretFile(apiKeyFile, generated);
+
+  const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
+  const app = createApp({
+    store,
+    metrics,
+    logger: logger.child({ scope: 'http' }),
+    version: SAC_VERSION,
+    startedMs,
+    now: () => clock.now(),
+    gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
+  });
+  const server = createHttpServer({
+    app,
+    basePath: config.basePath,
+    ingest: createIngestHandler({ apiKeys, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  logger.info({ port, host: config.host, store: store.kind, version: SAC_VERSION }, 'SAC listening');
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    store,
+    ingest,
+    generatedApiKey: generated,
+    apiKeyFile,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await ingest.drain();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** The store interface and the factory that picks the adapter from the configuration. */
+import type { StoreConfig } from '../config.js';
+import { openMongoStore } from './mongo/mongo.store.js';
+import { openSqliteStore } from './sqlite/sqlite.store.js';
+import type { Store } from './store.types.js';
+
+export type * from './store.types.js';
+
+/** Opens the configured store and applies pending migrations. */
+export async function openStore(config: StoreConfig): Promise<Store> {
+  const store = config.kind === 'mongodb' ? await openMongoStore(config.uri, config.dbName) : openSqliteStore(config.file);
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { MongoBulkWriteError, MongoClient, MongoServerError, type Db } from 'mongodb';
+import type { Event } from '../../../../shared/src/index.js';
+import { foldObservations, HOST_LIST_LIMIT, type HostChange } from '../host-merge.js';
+import type {
+  ApiKeyRecord,
+  ApiKeysRepo,
+  EventsRepo,
+  Host,
+  HostsRepo,
+  InsertOutcome,
+  NewEvent,
+  Store,
+  StoredEvent,
+} from '../store.types.js';
+import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+
+const DUPLICATE_KEY = 11000;
+
+interface EventDoc {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: StoredEvent['severity'];
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  event: Event;
+}
+
+type HostDoc = Host & { _id?: unknown };
+type ApiKeyDoc = ApiKeyRecord & { _id?: unknown };
+
+function isDuplicateKey(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+}
+
+/** Opens the MongoDB store (the production store); migrations create the indexes. */
+export async function openMongoStore(uri: string, dbName: string): Promise<Store> {
+  const client = new MongoClient(uri, {
+    serverSelectionTimeoutMS: 5000,
+    connectTimeoutMS: 5000,
+    maxPoolSize: 20,
+    // Acknowledged by the majority and journaled before ingest answers 201.
+    writeConcern: { w: 'majority', j: true },
+  });
+  await client.connect();
+  const db = client.db(dbName);
+
+  return {
+    kind: 'mongodb',
+    events: mongoEvents(db),
+    hosts: mongoHosts(db),
+    apiKeys: mongoApiKeys(db),
+    async migrate() {
+      const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
+      const applied: number[] = [];
+      for (const m of MONGO_MIGRATIONS) {
+        if (await records.findOne({ _id: m.id })) continue;
+        // Every migration step is idempotent (createIndex of an existing index is a no-op), so a
+        // second daemon racing through the same step is harmless; the record is written once.
+        await m.up(db);
+        const res = await records.updateOne(
+          { _id: m.id },
+          { $setOnInsert: { name: m.name, applied_ms: Date.now() } },
+          { upsert: true },
+        );
+        if (res.upsertedCount === 1) applied.push(m.id);
+      }
+      return applied;
+    },
+    async appliedMigrations() {
+      const rows = await db.collection<{ _id: number }>('schema_migrations').find().sort({ _id: 1 }).toArray();
+      return rows.map((r) => r._id);
+    },
+    async ping() {
+      await db.command({ ping: 1 });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+function mongoEvents(db: Db): EventsRepo {
+  const events = db.collection<EventDoc>('events');
+  const hosts = db.collection<HostDoc>('hosts');
+
+  /**
+   * Creates the host (or recreates it after deletion) or widens its fields. Only a batch at least
+   * as recent as the stored last-seen may overwrite the descriptive fields.
+   */
+  async function upsertHost(change: HostChange): Promise<string> {
+    const latest: Record<string, string> = { hostname: change.hostname };
+    for (const [k, v] of Object.entries(change.latest)) if (v !== undefined) latest[k] = v;
+    const existing = await hosts.findOne(
+      { key: change.key },
+      { projection: { id: 1, last_seen_ms: 1, ips: 1, agent_instance_ids: 1 } },
+    );
+    if (!existing) {
+      const id = randomUUID();
+      try {
+        await hosts.insertOne({
+          id,
+          key: change.key,
+          hostname: change.hostname,
+          os_family: change.os_family,
+          display_name: change.latest.display_name ?? null,
+          fqdn: change.latest.fqdn ?? null,
+          ipv4: change.latest.ipv4 ?? null,
+          ips: change.ips,
+          os_version: change.latest.os_version ?? null,
+          timezone: change.latest.timezone ?? null,
+          agent_product: change.latest.agent_product,
+          agent_version: change.latest.agent_version,
+          agent_instance_ids: change.agent_instance_ids,
+          first_seen_ms: change.first_seen_ms,
+          last_seen_ms: change.last_seen_ms,
+        });
+        return id;
+      } catch (err) {
+        // Another daemon created it a moment ago; the unique key index let that one win.
+        if (!isDuplicateKey(err)) throw err;
+        return upsertHost(change);
+      }
+    }
+    await hosts.updateOne(
+      { key: change.key },
+      {
+        ...(change.last_seen_ms >= existing.last_seen_ms ? { $set: latest } : {}),
+        $min: { first_seen_ms: change.first_seen_ms },
+        $max: { last_seen_ms: change.last_seen_ms },
+        $push: {
+          ips: { $each: change.ips.filter((ip) => !existing.ips.includes(ip)), $slice: -HOST_LIST_LIMIT },
+          agent_instance_ids: {
+            $each: change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id)),
+            $slice: -HOST_LIST_LIMIT,
+          },
+        },
+      },
+    );
+    return existing.id;
+  }
+
+  return {
+    async insertBatch(items: NewEvent[]) {
+      if (items.length === 0) return [];
+      const hostIds = new Map<string, string>();
+      for (const change of foldObservations(items.map((i) => i.host)).values()) {
+        hostIds.set(change.key, await upsertHost(change));
+      }
+      const docs: EventDoc[] = items.map((item) => ({
+        event_id: item.event.event_id,
+        host_id: hostIds.get(item.host.key)!,
+        type: item.event.type,
+        severity: item.event.severity,
+        occurred_ms: item.occurred_ms,
+        received_ms: item.received_ms,
+        actor_user: item.actor_user,
+        agent_version: item.agent_version,
+        event: item.event,
+      }));
+      const duplicates = new Set<number>();
+      try {
+        await events.insertMany(docs, { ordered: false });
+      } catch (err) {
+        if (!(err instanceof MongoBulkWriteError)) throw err;
+        const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+        for (const we of writeErrors) {
+          if (we.code !== DUPLICATE_KEY) throw err;
+          duplicates.add(we.index);
+        }
+      }
+      return docs.map((d, i): InsertOutcome =>
+        duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id },
+      );
+    },
+    async byId(eventId) {
+      const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: { _id: 0 } });
+      return doc ? { ...doc, occurred_at: doc.event.occurred_at } : null;
+    },
+    async count() {
+      return events.countDocuments();
+    },
+  };
+}
+
+function mongoHosts(db: Db): HostsRepo {
+  const hosts = db.collection<HostDoc>('hosts');
+  return {
+    async byId(id) {
+      return hosts.findOne({ id }, { projection: { _id: 0 } });
+    },
+    async list() {
+      return hosts.find({}, { projection: { _id: 0 } }).sort({ key: 1 }).toArray();
+    },
+  };
+}
+
+function mongoApiKeys(db: Db): ApiKeysRepo {
+  const keys = db.collection<ApiKeyDoc>('api_keys');
+  return {
+    async insert(r) {
+      await keys.insertOne({ ...r });
+    },
+    async byHash(hash) {
+      return keys.findOne({ hash }, { projection: { _id: 0 } });
+    },
+    async list() {
+      return keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray();
+    },
+    async touch(id, atMs) {
+      await keys.updateOne({ id }, { $max: { last_used_ms: atMs } });
+    },
+    async revoke(id, atMs) {
+      const res = await keys.updateOne({ id, revoked_ms: null }, { $set: { revoked_ms: atMs } });
+      return res.modifiedCount === 1;
+    },
+  };
+}

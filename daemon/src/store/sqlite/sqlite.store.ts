@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Event } from '../../../../shared/src/index.js';
+import { appendUnique, foldObservations } from '../host-merge.js';
+import type {
+  ApiKeyRecord,
+  ApiKeysRepo,
+  EventsRepo,
+  Host,
+  HostsRepo,
+  InsertOutcome,
+  NewEvent,
+  Store,
+  StoredEvent,
+} from '../store.types.js';
+import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+
+type Db = Database.Database;
+
+interface HostRow {
+  id: string;
+  key: string;
+  hostname: string;
+  os_family: Host['os_family'];
+  display_name: string | null;
+  fqdn: string | null;
+  ipv4: string | null;
+  ips: string;
+  os_version: string | null;
+  timezone: string | null;
+  agent_product: string;
+  agent_version: string;
+  agent_instance_ids: string;
+  first_seen_ms: number;
+  last_seen_ms: number;
+}
+
+interface EventRow {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: StoredEvent['severity'];
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  doc: string;
+}
+
+function hostFromRow(row: HostRow): Host {
+  return { ...row, ips: JSON.parse(row.ips) as string[], agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[] };
+}
+
+function eventFromRow(row: EventRow): StoredEvent {
+  const event = JSON.parse(row.doc) as Event;
+  return {
+    event_id: row.event_id,
+    host_id: row.host_id,
+    type: row.type,
+    severity: row.severity,
+    occurred_at: event.occurred_at,
+    occurred_ms: row.occurred_ms,
+    received_ms: row.received_ms,
+    actor_user: row.actor_user,
+    agent_version: row.agent_version,
+    event,
+  };
+}
+
+/** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
+export function openSqliteStore(file: string): Store {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before ingest answers 201; group commit amortises the fsync.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)`);
+
+  // Statements are prepared against the schema, so migrations run before the repositories exist.
+  applyMigrations(db);
+  return {
+    kind: 'sqlite',
+    events: sqliteEvents(db),
+    hosts: sqliteHosts(db),
+    apiKeys: sqliteApiKeys(db),
+    async migrate() {
+      return applyMigrations(db);
+    },
+    async appliedMigrations() {
+      return (db.prepare('SELECT id FROM schema_migrations ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+    },
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function applyMigrations(db: Db): number[] {
+  const applied: number[] = [];
+  const run = db.transaction((m: (typeof SQLITE_MIGRATIONS)[number]) => {
+    // Re-checked inside the write transaction so two processes cannot both apply it.
+    if (db.prepare('SELECT 1 FROM schema_migrations WHERE id = ?').get(m.id)) return false;
+    db.exec(m.sql);
+    db.prepare('INSERT INTO schema_migrations (id, name, applied_ms) VALUES (?, ?, ?)').run(m.id, m.name, Date.now());
+    return true;
+  });
+  for (const m of SQLITE_MIGRATIONS) if (run.immediate(m)) applied.push(m.id);
+  return applied;
+}
+
+function sqliteEvents(db: Db): EventsRepo {
+  const hostByKey = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE key = ?');
+  const insertHost = db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, display_name, fqdn, ipv4, ips,
+      os_version, timezone, agent_product, agent_version, agent_instance_ids, first_seen_ms, last_seen_ms)
+    VALUES (@id, @key, @hostname, @os_family, @display_name, @fqdn, @ipv4, @ips, @os_version, @timezone,
+      @agent_product, @agent_version, @agent_instance_ids, @first_seen_ms, @last_seen_ms)`);
+  const updateHost = db.prepare(`UPDATE hosts SET hostname = @hostname, display_name = @display_name, fqdn = @fqdn,
+      ipv4 = @ipv4, ips = @ips, os_version = @os_version, timezone = @timezone, agent_product = @agent_product,
+      agent_version = @agent_version, agent_instance_ids = @agent_instance_ids, first_seen_ms = @first_seen_ms,
+      last_seen_ms = @last_seen_ms WHERE id = @id`);
+  const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
+      actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
+  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+
+  const writeBatch = db.transaction((items: NewEvent[]): InsertOutcome[] => {
+    const hostIds = new Map<string, string>();
+    for (const change of foldObservations(items.map((i) => i.host)).values()) {
+      const existing = hostByKey.get(change.key);
+      if (!existing) {
+        const id = randomUUID();
+        insertHost.run({
+          id,
+          key: change.key,
+          hostname: change.hostname,
+          os_family: change.os_family,
+          display_name: change.latest.display_name ?? null,
+          fqdn: change.latest.fqdn ?? null,
+          ipv4: change.latest.ipv4 ?? null,
+          ips: JSON.stringify(change.ips),
+          os_version: change.latest.os_version ?? null,
+          timezone: change.latest.timezone ?? null,
+          agent_product: change.latest.agent_product,
+          agent_version: change.latest.agent_version,
+          agent_instance_ids: JSON.stringify(change.agent_instance_ids),
+          first_seen_ms: change.first_seen_ms,
+          last_seen_ms: change.last_seen_ms,
+        });
+        hostIds.set(change.key, id);
+        continue;
+      }
+      const newer = change.last_seen_ms >= existing.last_seen_ms;
+      const pick = <K extends keyof HostChangeLatest>(k: K) => (newer ? (change.latest[k] ?? existing[k]) : existing[k]);
+      updateHost.run({
+        id: existing.id,
+        hostname: newer ? change.hostname : existing.hostname,
+        display_name: pick('display_name'),
+        fqdn: pick('fqdn'),
+        ipv4: pick('ipv4'),
+        ips: JSON.stringify(appendUnique(JSON.parse(existing.ips) as string[], change.ips)),
+        os_version: pick('os_version'),
+        timezone: pick('timezone'),
+        agent_product: pick('agent_product'),
+        agent_version: pick('agent_version'),
+        agent_instance_ids: JSON.stringify(
+          appendUnique(JSON.parse(existing.agent_instance_ids) as string[], change.agent_instance_ids),
+        ),
+        first_seen_ms: Math.min(existing.first_seen_ms, change.first_seen_ms),
+        last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms),
+      });
+      hostIds.set(change.key, existing.id);
+    }
+    return items.map((item): InsertOutcome => {
+      const hostId = hostIds.get(item.host.key)!;
+      const { changes } = insertEvent.run(
+        item.event.event_id,
+        hostId,
+        item.event.type,
+        item.event.severity,
+        item.occurred_ms,
+        item.received_ms,
+        item.actor_user,
+        item.agent_version,
+        JSON.stringify(item.event),
+      );
+      return changes === 1 ? { status: 'inserted', host_id: hostId } : { status: 'duplicate' };
+    });
+  });
+
+  return {
+    async insertBatch(items) {
+      return items.length === 0 ? [] : writeBatch.immediate(items);
+    },
+    async byId(eventId) {
+      const row = byId.get(eventId.toLowerCase());
+      return row ? eventFromRow(row) : null;
+    },
+    async count() {
+      return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    },
+  };
+}
+
+type HostChangeLatest = Pick<
+  Host,
+  'display_name' | 'fqdn' | 'ipv4' | 'os_version' | 'timezone' | 'agent_product' | 'agent_version'
+>;
+
+function sqliteHosts(db: Db): HostsRepo {
+  return {
+    async byId(id) {
+      const row = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE id = ?').get(id);
+      return row ? hostFromRow(row) : null;
+    },
+    async list() {
+      return db.prepare<[], HostRow>('SELECT * FROM hosts ORDER BY key').all().map(hostFromRow);
+    },
+  };
+}
+
+function sqliteApiKeys(db: Db): ApiKeysRepo {
+  return {
+    async insert(r) {
+      db.prepare(`INSERT INTO api_keys (id, prefix, hash, label, created_ms, last_used_ms, revoked_ms)
+        VALUES (@id, @prefix, @hash, @label, @created_ms, @last_used_ms, @revoked_ms)`).run(r);
+    },
+    async byHash(hash) {
+      return db.prepare<[string], ApiKeyRecord>('SELECT * FROM api_keys WHERE hash = ?').get(hash) ?? null;
+    },
+    async list() {
+      return db.prepare<[], ApiKeyRecord>('SELECT * FROM api_keys ORDER BY created_ms').all();
+    },
+    async touch(id, atMs) {
+      db.prepare('UPDATE api_keys SET last_used_ms = max(coalesce(last_used_ms, 0), ?) WHERE id = ?').run(atMs, id);
+    },
+    async revoke(id, atMs) {
+      return db.prepare('UPDATE api_keys SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL').run(atMs, id).changes === 1;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+
+/**
+ * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
+ * through these repositories; every method is an atomic operation the services need.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  readonly events: EventsRepo;
+  readonly hosts: HostsRepo;
+  readonly apiKeys: ApiKeysRepo;
+  /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
+  migrate(): Promise<number[]>;
+  /** Ids of the migrations recorded as applied. */
+  appliedMigrations(): Promise<number[]>;
+  /** Resolves when the store answers; rejects with the driver's error otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What one accepted event says about the host that sent it. */
+export interface HostObservation {
+  /** Identity: lower-cased hostname + '|' + os_family. */
+  key: string;
+  hostname: string;
+  os_family: OsFamily;
+  display_name?: string;
+  fqdn?: string;
+  ipv4?: string;
+  os_version?: string;
+  timezone?: string;
+  agent_product: string;
+  agent_version: string;
+  agent_instance_id?: string;
+  seen_ms: number;
+}
+
+/** An event ready to be written: the validated payload plus what SAC derives at ingest. */
+export interface NewEvent {
+  event: Event;
+  host: HostObservation;
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+}
+
+export type InsertOutcome = { status: 'inserted'; host_id: string } | { status: 'duplicate' };
+
+export interface StoredEvent {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: Severity;
+  occurred_at: string;
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  event: Event;
+}
+
+export interface EventsRepo {
+  /**
+   * Writes a batch in one commit (group commit). Each item's outcome is at its index: `inserted`
+   * with the host it was linked to, or `duplicate` when its `event_id` already exists — also when
+   * the same id appears twice in the batch or arrives concurrently. Hosts are created (or
+   * recreated after deletion) and their last-seen and agent fields updated from inserted events.
+   * Resolves only once the batch is durable.
+   */
+  insertBatch(items: NewEvent[]): Promise<InsertOutcome[]>;
+  byId(eventId: string): Promise<StoredEvent | null>;
+  count(): Promise<number>;
+}
+
+export interface Host {
+  id: string;
+  key: string;
+  hostname: string;
+  os_family: OsFamily;
+  display_name: string | null;
+  fqdn: string | null;
+  ipv4: string | null;
+  /** Every IPv4 address this host has reported, oldest first. */
+  ips: string[];
+  os_version: string | null;
+  timezone: string | null;
+  agent_product: string;
+  agent_version: string;
+  agent_instance_ids: string[];
+  first_seen_ms: number;
+  last_seen_ms: number;
+}
+
+export interface HostsRepo {
+  byId(id: string): Promise<Host | null>;
+  list(): Promise<Host[]>;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  /** The visible start of the key (`sac_` + 8 characters), for identification. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  hash: string;
+  label: string;
+  created_ms: number;
+  last_used_ms: number | null;
+  revoked_ms: number | null;
+}
+
+export interface ApiKeysRepo {
+  insert(record: ApiKeyRecord): Promise<void>;
+  byHash(hash: string): Promise<ApiKeyRecord | null>;
+  list(): Promise<ApiKeyRecord[]>;
+  /** Records use; the caller throttles how often. */
+  touch(id: string, atMs: number): Promise<void>;
+  revoke(id: string, atMs: number): Promise<boolean>;
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+
+/** Event schema version accepted by this collector (`schema_version` must equal it exactly). */
+export const EVENT_SCHEMA_VERSION = '1.0';
+
+/** Limits of the event schema 1.0. */
+export const EVENT_LIMITS = {
+  title: 256,
+  summary: 8192,
+  rawPayload: 16384,
+  tags: 32,
+  tag: 64,
+  dedupKey: 512,
+  fingerprint: 128,
+  type: 128,
+  hostname: 255,
+  shortText: 256,
+} as const;
+
+/** Event severities, lowest first. */
+export const SEVERITIES = ['info', 'warning', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Event categories; agents derive them from the type prefix (see `categoryForType`). */
+export const CATEGORIES = ['agent', 'auth', 'privilege', 'session', 'report', 'network'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** Operating system families an agent may report. */
+export const OS_FAMILIES = ['linux', 'windows', 'macos', 'bsd', 'other'] as const;
+export type OsFamily = (typeof OS_FAMILIES)[number];
+
+/** Risk levels an agent may put in `enrichment.risk_level`. */
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+
+/** Compares severities: negative when `a` is lower than `b`. */
+export function compareSeverity(a: Severity, b: Severity): number {
+  return SEVERITIES.indexOf(a) - SEVERITIES.indexOf(b);
+}
+
+/** The category the real agents derive from an event type's prefix. */
+export function categoryForType(type: string): Category {
+  const prefix = type.split('.', 1)[0];
+  switch (prefix) {
+    case 'ssh':
+    case 'auth':
+    case 'rdp':
+      return 'auth';
+    case 'privilege':
+      return 'privilege';
+    case 'session':
+      return 'session';
+    case 'report':
+      return 'report';
+    case 'rdg':
+      return 'network';
+    default:
+      return 'agent';
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// RFC 3339 date-time: a `Z` or a numeric offset is mandatory (a local time without one is ambiguous).
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const EVENT_TYPE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
+
+/** True when `value` is a valid RFC 3339 date-time with `Z` or a numeric offset. */
+export function isRfc3339(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [, , month, day, hour, minute, second] = m.map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  return !Number.isNaN(Date.parse(value.toUpperCase()));
+}
+
+const uuid = z
+  .string()
+  .regex(UUID, 'must be a UUID')
+  .transform((v) => v.toLowerCase());
+
+const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+const SourceSchema = z.strictObject({
+  product: text(64),
+  product_version: text(64),
+  agent_instance_id: text(EVENT_LIMITS.shortText).optional(),
+});
+
+const HostSchema = z.strictObject({
+  hostname: text(EVENT_LIMITS.hostname),
+  os_family: z.enum(OS_FAMILIES),
+  fqdn: text(EVENT_LIMITS.hostname).optional(),
+  display_name: text(EVENT_LIMITS.shortText).optional(),
+  os_version: text(EVENT_LIMITS.shortText).optional(),
+  ipv4: z.union([z.ipv4(), z.literal('-'), z.literal('N/A')]).optional(),
+  ipv6: z.ipv6().optional(),
+  timezone: text(64).optional(),
+});
+
+const RawSchema = z.strictObject({
+  format: text(32),
+  payload: z.string().max(EVENT_LIMITS.rawPayload, `must be at most ${EVENT_LIMITS.rawPayload} characters`),
+});
+
+const EnrichmentSchema = z.looseObject({
+  attempt_number: z.number().int().min(0).optional(),
+  threshold: z.number().int().min(0).optional(),
+  risk_level: z.enum(RISK_LEVELS).optional(),
+});
+
+/**
+ * Event envelope, schema 1.0, exactly as agents POST it to `/api/v1/events`.
+ * Closed at the top level and in `source`, `host` and `raw`; `details` and `enrichment` are open.
+ * `event_id` and `correlation_id` are normalised to lower case.
+ */
+export const EventSchema = z.strictObject({
+  schema_version: z.literal(EVENT_SCHEMA_VERSION, { error: `must be "${EVENT_SCHEMA_VERSION}"` }),
+  event_id: uuid,
+  occurred_at: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time with Z or a numeric offset'),
+  source: SourceSchema,
+  host: HostSchema,
+  category: z.enum(CATEGORIES),
+  type: z
+    .string()
+    .max(EVENT_LIMITS.type, `must be at most ${EVENT_LIMITS.type} characters`)
+    .regex(EVENT_TYPE, 'must be a lower-case dotted type such as rdp.login.failed'),
+  severity: z.enum(SEVERITIES),
+  title: text(EVENT_LIMITS.title),
+  summary: z.string().max(EVENT_LIMITS.summary, `must be at most ${EVENT_LIMITS.summary} characters`).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  raw: RawSchema.optional(),
+  tags: z
+    .array(text(EVENT_LIMITS.tag))
+    .max(EVENT_LIMITS.tags, `must have at most ${EVENT_LIMITS.tags} tags`)
+    .optional(),
+  enrichment: EnrichmentSchema.optional(),
+  dedup_key: text(EVENT_LIMITS.dedupKey).optional(),
+  fingerprint: text(EVENT_LIMITS.fingerprint).optional(),
+  correlation_id: uuid.optional(),
+});
+
+/** A validated event as accepted by SAC. */
+export type Event = z.output<typeof EventSchema>;
+/** An event as an agent sends it. */
+export type EventInput = z.input<typeof EventSchema>;
+
+/** One validation problem: a dotted path into the payload (empty for the whole body) and a message. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** Validates an untrusted payload; on failure returns every problem found, each naming its path. */
+export function parseEvent(payload: unknown): { ok: true; event: Event } | { ok: false; issues: ValidationIssue[] } {
+  const result = EventSchema.safeParse(payload);
+  if (result.success) return { ok: true, event: result.data };
+  return { ok: false, issues: toValidationIssues(result.error) };
+}
+
+/** Flattens a zod error into path/message pairs; unknown keys become one issue per key. */
+export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        issues.push({ path: base ? `${base}.${key}` : key, message: 'is not allowed' });
+      }
+    } else if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+      issues.push({ path: base, message: 'is required' });
+    } else {
+      issues.push({ path: base, message: issue.message });
+    }
+  }
+  return issues;
+}

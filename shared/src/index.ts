@@ -1,0 +1,5 @@
+/**
+ * Schemas, enums and types shared by the SAC daemon and the console.
+ * This package imports zod and nothing else.
+ */
+export * from './event.schema.js';
