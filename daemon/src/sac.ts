@@ -6,6 +6,7 @@ import { ApiKeyService } from './apikeys/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
+import { createAppRouter } from './http/app-router.js';
 import { createIngestHandler } from './http/ingest.handler.js';
 import { createHttpServer } from './http/server.js';
 import { IngestService } from './ingest/index.js';
@@ -57,6 +58,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     startedMs,
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
+    // Until console sign-in exists (issue #3) no token is valid: every protected route answers 401.
+    authenticator: { authenticate: async () => null },
+    trpcRouter: createAppRouter({ storeKind: store.kind }),
+    routes: [],
   });
   const server = createHttpServer({
     app,

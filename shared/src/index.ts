@@ -3,3 +3,4 @@
  * This package imports zod and nothing else.
  */
 export * from './event.schema.js';
+export * from './roles.js';

@@ -1,8 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticator.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
+import type { AppRouter } from './app-router.js';
 import { errorBody, sendError, sendJson } from './http-errors.js';
+import { bearerToken } from './rest-auth.js';
 
 export interface AppDeps {
   store: Store;
@@ -13,6 +18,10 @@ export interface AppDeps {
   now: () => number;
   /** Gauges for /metrics. */
   gauges: () => Record<string, number>;
+  authenticator: Authenticator;
+  trpcRouter: AppRouter;
+  /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
+  routes: express.Router[];
 }
 
 const HEALTH_TIMEOUT_MS = 2000;
@@ -57,6 +66,27 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', (_req, res) => {
     res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
   });
+
+  app.use(
+    '/trpc',
+    express.json({ limit: '1mb' }),
+    createExpressMiddleware({
+      router: deps.trpcRouter,
+      createContext: async ({ req }) => {
+        const token = bearerToken(req);
+        return {
+          user: token ? await deps.authenticator.authenticate(token) : null,
+          ip: req.socket.remoteAddress,
+          requestId: randomUUID(),
+        };
+      },
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ path, err: { message: error.message } }, 'tRPC call failed');
+      },
+    }),
+  );
+  app.use(express.json({ limit: '1mb' }));
+  for (const routes of deps.routes) app.use(routes);
 
   app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

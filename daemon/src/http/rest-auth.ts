@@ -1,0 +1,34 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Role, SessionUser } from '../../../shared/src/index.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { errorBody, sendJson } from './http-errors.js';
+
+/** The console token from `Authorization: Bearer <token>`. */
+export function bearerToken(req: Request): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m ? m[1] : null;
+}
+
+/** The authenticated user a `requireUser` middleware put on the response. */
+export function currentUser(res: Response): SessionUser {
+  return res.locals.user as SessionUser;
+}
+
+/**
+ * REST counterpart of `operatorProcedure` / `adminProcedure`: 401 without an active user's
+ * token, 403 when `role` is `admin` and the user is not.
+ */
+export function requireUser(authenticator: Authenticator, role: 'operator' | Extract<Role, 'admin'>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const token = bearerToken(req);
+      const user = token ? await authenticator.authenticate(token) : null;
+      if (!user) return sendJson(res, 401, errorBody('auth/unauthorized', 'Sign in first'));
+      if (role === 'admin' && user.role !== 'admin') return sendJson(res, 403, errorBody('auth/forbidden', 'Admin role required'));
+      res.locals.user = user;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { SessionUser } from '../../../shared/src/index.js';
+import { AppError } from '../errors.js';
+
+/** What every tRPC call knows about its caller. */
+export interface TrpcContext {
+  user: SessionUser | null;
+  ip: string | undefined;
+  requestId: string;
+}
+
+const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/** Maps an AppError to the tRPC error carrying its code (`data.appCode`) and details. */
+export function toTrpcError(err: AppError): TRPCError {
+  const code =
+    err.kind === 'operational' ? 'SERVICE_UNAVAILABLE' : err.kind === 'unexpected' ? 'INTERNAL_SERVER_ERROR' : (TRPC_CODE_BY_STATUS[err.status ?? 400] ?? 'BAD_REQUEST');
+  return new TRPCError({ code, message: err.message, cause: err });
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const app = error.cause instanceof AppError ? error.cause : null;
+    return {
+      ...shape,
+      // Never leak stacks or internals: unexpected errors keep a generic message.
+      message: error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : shape.message,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, appCode: app?.code ?? null, details: app?.details ?? null },
+    };
+  },
+});
+
+/** Wraps every procedure so an AppError thrown by a service becomes the matching tRPC error. */
+const mapAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw toTrpcError(result.error.cause);
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** No authentication (login, health). */
+export const publicProcedure = t.procedure.use(mapAppErrors);
+
+/** Any signed-in, active console user: admin or monitor. */
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/** Admins only. */
+export const adminProcedure = operatorProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: 'Admin role required' });
+  return next({ ctx });
+});

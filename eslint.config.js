@@ -1,0 +1,41 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import direction (STYLE.md): shared → zod only; daemon never imports desktop; the renderer
+ * imports the daemon only as types (its AppRouter). */
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'desktop/renderer/dist/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\./)', message: 'shared/ imports zod and its own files only.' }] }],
+    },
+  },
+  {
+    files: ['daemon/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],
+    },
+  },
+  {
+    files: ['desktop/renderer/**/*.ts', 'desktop/renderer/**/*.vue'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/daemon/**'], allowTypeImports: true, message: 'The renderer imports the daemon as types only (AppRouter).' }] },
+      ],
+    },
+  },
+);

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { loadConfig } from '../../daemon/src/config.js';
+import { startSac, type RunningSac } from '../../daemon/src/sac.js';
+import { storeEnv, tempDir, type StoreKind } from './stores.js';
+
+export interface TestSac {
+  url: string;
+  /** The bootstrap agent API key, read from the file the daemon wrote. */
+  apiKey: string;
+  dataDir: string;
+  /** Every log line the daemon wrote, as JSON text. */
+  logs: string[];
+  sac: RunningSac;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real daemon in this process on a free loopback port with a fresh store of `kind`.
+ * `env` adds or overrides SAC_* variables, parsed by the real config loader.
+ */
+export async function startTestSac(kind: StoreKind, env: Record<string, string> = {}): Promise<TestSac> {
+  const dataDir = env.SAC_DATA_DIR ?? tempDir();
+  const result = loadConfig({ ...storeEnv(kind, dataDir), SAC_PORT: '0', SAC_LOG_LEVEL: 'debug', ...env });
+  if (!result.ok) throw new Error(`test config invalid: ${result.problems.join('; ')}`);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n')) if (line) logs.push(line);
+      done();
+    },
+  });
+  const sac = await startSac(result.config, { logger: pino({ level: 'debug' }, sink) });
+  const apiKey = env.SAC_BOOTSTRAP_API_KEY ?? readFileSync(path.join(dataDir, 'bootstrap-api-key'), 'utf8').trim();
+  return { url: sac.url, apiKey, dataDir, logs, sac, close: () => sac.close() };
+}
+
+/** POSTs a body (object → JSON, string/Buffer as is) to the ingest endpoint. */
+export async function postEvent(
+  url: string,
+  apiKey: string | null,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${url}/api/v1/events`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}

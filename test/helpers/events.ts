@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { EventInput } from '../../shared/src/index.js';
+
+/** The 24 agent events of shared/fixtures (copied into test/fixtures), shaped as the real agents send them. */
+export function loadFixtures(): EventInput[] {
+  const text = readFileSync(new URL('../fixtures/agent-events.jsonl', import.meta.url), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EventInput);
+}
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends Record<string, unknown> ? DeepPartial<T[K]> : T[K] };
+
+/** A valid Windows-agent event with a fresh event_id; nested objects in `overrides` are merged one level deep. */
+export function buildEvent(overrides: DeepPartial<EventInput> & Record<string, unknown> = {}): EventInput {
+  const base: EventInput = {
+    schema_version: '1.0',
+    event_id: randomUUID(),
+    occurred_at: '2026-06-03T09:14:27.512+10:00',
+    source: { product: 'rdp-login-monitor', product_version: '2.1.7-SAC', agent_instance_id: '6c1d2f0a-7b3e-4f59-a8d2-0e4b9c7f1a23' },
+    host: { hostname: 'RDS01', os_family: 'windows', display_name: 'RDS01 (10.0.0.21)', ipv4: '10.0.0.21' },
+    category: 'auth',
+    type: 'rdp.login.failed',
+    severity: 'warning',
+    title: 'RDP login failed',
+    summary: '4625 administrator from 203.0.113.45',
+    details: { user: 'administrator', ip_address: '203.0.113.45', logon_type: 3, event_id_windows: 4625, generated_by: 'agent', telegram_via: 'sac' },
+  };
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(overrides)) {
+    const current = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && current && typeof current === 'object'
+        ? { ...(current as object), ...(v as object) }
+        : v;
+  }
+  return out as EventInput;
+}

@@ -1,0 +1,23 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+
+/** Both store adapters; contract and HTTP tests run once per entry. */
+export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+export function tempDir(prefix = 'sac-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Environment selecting a fresh, isolated store of the given kind (new SQLite file or new database). */
+export function storeEnv(kind: StoreKind, dataDir: string): Record<string, string> {
+  if (kind === 'sqlite') return { SAC_DATA_DIR: dataDir };
+  return {
+    SAC_DATA_DIR: dataDir,
+    SAC_MONGODB_URI: inject('mongoUri'),
+    SAC_MONGODB_DB: `sac_test_${randomBytes(6).toString('hex')}`,
+  };
+}
