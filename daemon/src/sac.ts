@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { ApiKeyService } from './apikeys/index.js';
+import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
+import { errorSummary } from './errors.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import { createAppRouter } from './http/app-router.js';
@@ -19,6 +21,7 @@ export interface RunningSac {
   port: number;
   store: Store;
   ingest: IngestService;
+  bus: Bus;
   /** Set when this start generated the bootstrap agent API key (first start without one). */
   generatedApiKey: string | null;
   apiKeyFile: string;
@@ -44,12 +47,31 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const store = await openStore(config.store);
 
   const metrics = new Metrics();
+  const bus = new Bus((err, message) => logger.error({ err: errorSummary(err), type: message.type }, 'bus listener failed'));
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
   if (generated) writeSecretFile(apiKeyFile, generated);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
+  ingest.onCommitted((committed) => {
+    for (const c of committed) {
+      bus.publish({
+        type: 'event.ingested',
+        data: {
+          event_id: c.event.event_id,
+          host_id: c.host_id,
+          hostname: c.event.host.hostname,
+          type: c.event.type,
+          severity: c.event.severity,
+          title: c.event.title,
+          occurred_at: c.event.occurred_at,
+          received_at: new Date(c.received_ms).toISOString(),
+          actor_user: c.actor_user,
+        },
+      });
+    }
+  });
   const app = createApp({
     store,
     metrics,
@@ -85,6 +107,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     port,
     store,
     ingest,
+    bus,
     generatedApiKey: generated,
     apiKeyFile,
     close() {

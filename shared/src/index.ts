@@ -4,3 +4,4 @@
  */
 export * from './event.schema.js';
 export * from './roles.js';
+export * from './stream.types.js';

@@ -1,0 +1,37 @@
+import type { StreamMessage } from '../../shared/src/index.js';
+
+/** Domain events inside the daemon that are not stream messages (e.g. for the notifier or audit). */
+export type InternalMessage = {
+  type: 'auth.login_locked';
+  data: { username: string; ip: string | undefined; locked_until: string; attempts: number };
+};
+
+export type BusMessage = StreamMessage | InternalMessage;
+type Listener = (message: BusMessage) => void;
+
+/**
+ * The in-process bus: ingest, problems and hosts publish; the SSE stream, the notifier and
+ * the dashboard counters subscribe. Delivery is synchronous and a failing listener cannot
+ * affect the publisher or other listeners.
+ */
+export class Bus {
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly onListenerError: (err: unknown, message: BusMessage) => void) {}
+
+  publish(message: BusMessage): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(message);
+      } catch (err) {
+        this.onListenerError(err, message);
+      }
+    }
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

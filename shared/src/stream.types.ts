@@ -1,0 +1,50 @@
+import type { Severity } from './event.schema.js';
+
+/**
+ * Messages of the live stream (`GET /api/v1/stream/events`, SSE) and of the daemon's in-process
+ * bus. `type` is the SSE event name; `data` its JSON payload. Domain events are past tense, dotted.
+ */
+export type StreamMessage =
+  | { type: 'event.ingested'; data: StreamEvent }
+  | { type: 'problem.opened'; data: StreamProblem }
+  | { type: 'problem.updated'; data: StreamProblem }
+  | { type: 'problem.acknowledged'; data: StreamProblem }
+  | { type: 'problem.resolved'; data: StreamProblem }
+  | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
+  | { type: 'counters'; data: StreamCounters };
+
+export type StreamMessageType = StreamMessage['type'];
+
+/** The summary of a stored event that the stream carries (not the whole payload). */
+export interface StreamEvent {
+  event_id: string;
+  host_id: string;
+  hostname: string;
+  type: string;
+  severity: Severity;
+  title: string;
+  occurred_at: string;
+  received_at: string;
+  actor_user: string | null;
+}
+
+export interface StreamProblem {
+  id: string;
+  host_id: string;
+  hostname: string;
+  type: string;
+  rule: string;
+  severity: Severity;
+  title: string;
+  status: 'open' | 'acknowledged' | 'resolved';
+  count: number;
+  first_seen: string;
+  last_seen: string;
+}
+
+/** Running totals since the daemon started, sent at most every 250 ms. */
+export interface StreamCounters {
+  events_total: number;
+  by_severity: Record<Severity, number>;
+  problems_opened: number;
+}
