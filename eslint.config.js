@@ -23,6 +23,13 @@ export default tseslint.config(
     },
   },
   {
+    // Schema tests beside the code use the shared test fixtures and factories.
+    files: ['shared/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|vitest$|\\./|\\.\\./\\.\\./test/helpers/)', message: 'shared/ tests import zod, vitest, their own files and test helpers only.' }] }],
+    },
+  },
+  {
     files: ['daemon/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],

@@ -42,6 +42,11 @@ const EnvSchema = z.object({
     .max(5000)
     .default(500)
     .describe('Most events written in one group commit.'),
+  SAC_WEB_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Folder of the console web build served at / (default: desktop/renderer/dist, made by npm run build:web).'),
   SAC_INGEST_QUEUE_LIMIT: z.coerce
     .number()
     .int()
@@ -65,6 +70,8 @@ export interface Config {
   store: StoreConfig;
   bootstrapApiKey?: string;
   ingest: { batchMax: number; queueLimit: number };
+  /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
+  webDir?: string;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -111,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
+      webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },
   };
 }

@@ -11,6 +11,7 @@ import { createApp } from './http/app.js';
 import { createAppRouter } from './http/app-router.js';
 import { createIngestHandler } from './http/ingest.handler.js';
 import { createHttpServer } from './http/server.js';
+import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { IngestService } from './ingest/index.js';
 import { Metrics } from './metrics.js';
 import { openStore, type Store } from './store/index.js';
@@ -22,6 +23,7 @@ export interface RunningSac {
   store: Store;
   ingest: IngestService;
   bus: Bus;
+  apiKeys: ApiKeyService;
   /** Set when this start generated the bootstrap agent API key (first start without one). */
   generatedApiKey: string | null;
   apiKeyFile: string;
@@ -83,7 +85,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // Until console sign-in exists (issue #3) no token is valid: every protected route answers 401.
     authenticator: { authenticate: async () => null },
     trpcRouter: createAppRouter({ storeKind: store.kind }),
-    routes: [],
+    // The console first: it answers only browser navigations and its own files (see web.routes.ts).
+    routes: [createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath })],
   });
   const server = createHttpServer({
     app,
@@ -108,6 +111,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     ingest,
     bus,
+    apiKeys,
     generatedApiKey: generated,
     apiKeyFile,
     close() {

@@ -67,8 +67,11 @@ const EVENT_TYPE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
 export function isRfc3339(value: string): boolean {
   const m = RFC3339.exec(value);
   if (!m) return false;
-  const [, , month, day, hour, minute, second] = m.map(Number);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  const [, year, month, day, hour, minute, second] = m.map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60) return false;
+  const offset = m[8];
+  if (offset.length === 6 && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return false;
   return !Number.isNaN(Date.parse(value.toUpperCase()));
 }
 

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import { loadConfig } from '../../daemon/src/config.js';
+import { openStore, type Store } from '../../daemon/src/store/index.js';
 
 /** Both store adapters; contract and HTTP tests run once per entry. */
 export const STORE_KINDS = ['sqlite', 'mongodb'] as const;
@@ -20,4 +22,11 @@ export function storeEnv(kind: StoreKind, dataDir: string): Record<string, strin
     SAC_MONGODB_URI: inject('mongoUri'),
     SAC_MONGODB_DB: `sac_test_${randomBytes(6).toString('hex')}`,
   };
+}
+
+/** Opens a fresh, empty, migrated store of `kind` through the real config loader. */
+export async function openFreshStore(kind: StoreKind): Promise<Store> {
+  const result = loadConfig(storeEnv(kind, tempDir()));
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return openStore(result.config.store);
 }

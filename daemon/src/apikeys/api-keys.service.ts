@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { storeUnavailable } from '../errors.js';
 import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -80,7 +81,13 @@ export class ApiKeyService {
     let entry = this.cache.get(hash);
     if (!entry || entry.until < now) {
       if (this.cache.size > 10_000) this.cache.clear(); // bounded: random wrong keys cannot grow it
-      entry = { record: await this.repo.byHash(hash), until: now + CACHE_TTL_MS };
+      let record: ApiKeyRecord | null;
+      try {
+        record = await this.repo.byHash(hash);
+      } catch (err) {
+        throw storeUnavailable(err);
+      }
+      entry = { record, until: now + CACHE_TTL_MS };
       this.cache.set(hash, entry);
     }
     const record = entry.record;
