@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, mailMessage, pushMessage, telegramMessage, webhookBody } from './notify.format.js';
+import type { NotificationContent } from './notify.types.js';
+
+const event: NotificationContent = {
+  kind: 'event',
+  event: {
+    event_id: 'e1',
+    type: 'rdp.bruteforce.burst',
+    severity: 'high',
+    title: 'Перебор <script>alert(1)</script> & co',
+    summary: '4625 burst',
+    hostname: 'RDS01',
+    host_display: 'RDS01 (10.0.0.21)',
+    occurred_at: '2026-06-03T09:14:31.004+10:00',
+    actor_user: 'administrator',
+    ip: '203.0.113.45',
+  },
+};
+const en = { lang: 'en', timeZone: 'UTC', channel: 'telegram' } as const;
+const ru = { lang: 'ru', timeZone: 'Europe/Moscow', channel: 'smtp' } as const;
+
+describe('message formats', () => {
+  it('Telegram HTML escapes user text and keeps Cyrillic', () => {
+    const text = telegramMessage(event, en);
+    expect(text).toContain('🔴 <b>HIGH · RDS01</b>');
+    expect(text).toContain('Перебор &lt;script&gt;alert(1)&lt;/script&gt; &amp; co');
+    expect(text).not.toContain('<script>');
+    expect(text).toContain('User: <code>administrator</code>');
+  });
+  it('Russian phrases', () => {
+    expect(telegramMessage(event, ru)).toContain('<b>ВЫСОКАЯ · RDS01</b>');
+    const problem: NotificationContent = {
+      kind: 'problem',
+      action: 'resolved',
+      problem: { id: 'p1', host_id: 'h', hostname: 'RDS01', type: 't.x', rule: 'default', severity: 'high', title: 'T', status: 'resolved', count: 3, first_seen: '2026-06-03T00:00:00Z', last_seen: '2026-06-03T00:10:00Z' },
+    };
+    const mail = mailMessage(problem, ru, null);
+    expect(mail.subject).toBe('[SAC] Проблема решена · ВЫСОКАЯ · RDS01 · T');
+    expect(mail.text).toContain('Впервые: 2026-06-03 03:00:00 (Europe/Moscow)');
+  });
+  it('mail has text and escaped HTML', () => {
+    const mail = mailMessage(event, en, null);
+    expect(mail.subject).toBe('[SAC] HIGH · RDS01 · Перебор <script>alert(1)</script> & co');
+    expect(mail.text).toContain('IP: 203.0.113.45');
+    expect(mail.html).toContain('&lt;script&gt;');
+    expect(mail.html).not.toContain('<script>');
+  });
+  it('webhook body is versioned', () => {
+    const body = webhookBody(event, { id: 'o1', sentAt: '2026-06-03T00:00:00.000Z' }, en);
+    expect(body).toMatchObject({ kind: 'event', version: 1, id: 'o1', event: { event_id: 'e1', severity: 'high' } });
+    expect(webhookBody({ kind: 'test', requested_by: 'admin' }, { id: 'o2', sentAt: 'x' }, { ...en, channel: 'webhook' })).toMatchObject({
+      kind: 'test',
+      version: 1,
+      message: 'The webhook channel works. Sent by admin.',
+    });
+  });
+  it('push payload is JSON with title, body and tag', () => {
+    const p = JSON.parse(pushMessage(event, en)) as { title: string; tag: string; data: { ref: string } };
+    expect(p.title).toBe('🔴 HIGH · RDS01');
+    expect(p.tag).toBe('event:e1');
+  });
+  it('long Telegram messages are cut at a line end below 4096', () => {
+    const long: NotificationContent = { ...event, event: { ...(event as { event: object }).event, summary: 'x'.repeat(5000) } } as NotificationContent;
+    const text = telegramMessage(long, en);
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(text.endsWith('…')).toBe(true);
+  });
+  it('escapeHtml escapes quotes', () => {
+    expect(escapeHtml(`"'`)).toBe('&quot;&#39;');
+  });
+});

@@ -1,0 +1,87 @@
+import type { Severity } from '../../../shared/src/index.js';
+
+/** The four notification channels. */
+export const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Languages messages are written in. */
+export const LANGUAGES = ['en', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The event fields a notification carries (never the whole payload). */
+export interface EventNotice {
+  event_id: string;
+  type: string;
+  severity: Severity;
+  title: string;
+  summary: string | null;
+  hostname: string;
+  host_display: string | null;
+  occurred_at: string;
+  actor_user: string | null;
+  ip: string | null;
+}
+
+/** The problem fields a notification carries. */
+export interface ProblemNotice {
+  id: string;
+  host_id: string;
+  hostname: string;
+  type: string;
+  rule: string;
+  severity: Severity;
+  title: string;
+  status: 'open' | 'acknowledged' | 'resolved';
+  count: number;
+  first_seen: string;
+  last_seen: string;
+}
+
+/** One host's line of a daily report. */
+export interface ReportHostRow {
+  host_id: string;
+  hostname: string;
+  platform: 'ssh' | 'rdp';
+  successful_logins: number;
+  failed_logins: number;
+  active_bans: number;
+  top_failed_ips: string[];
+  active_users: string[];
+  reported_at: string;
+}
+
+/** Aggregated content of one daily report. */
+export interface ReportSummary {
+  period_from: string;
+  period_to: string;
+  hosts: ReportHostRow[];
+  totals: { hosts: number; ssh_hosts: number; rdp_hosts: number; successful_logins: number; failed_logins: number; active_bans: number };
+  top_failed_ips: { ip: string; count: number }[];
+}
+
+/** What is being notified: stored in the outbox and formatted when it is delivered. */
+export type NotificationContent =
+  | { kind: 'event'; event: EventNotice }
+  | { kind: 'problem'; action: 'opened' | 'resolved'; problem: ProblemNotice }
+  | { kind: 'report'; report_id: string; day: string; summary: ReportSummary }
+  | { kind: 'test'; requested_by: string }
+  | { kind: 'login_locked'; username: string; ip: string | null; locked_until: string; attempts: number };
+
+export type NotificationKind = NotificationContent['kind'];
+
+/** Effective channel and policy configuration (stored settings over the environment). */
+export interface NotifySettings {
+  telegram: { botToken: string | null; chatIds: string[]; apiBase: string };
+  webhook: { url: string | null; secret: string | null; headers: Record<string, string>; timeoutMs: number };
+  smtp: { url: string | null; from: string | null; to: string[] };
+  push: { subject: string };
+  policy: {
+    minSeverity: Severity;
+    enabledChannels: Channel[];
+    /** Channels that carry agent lifecycle events. */
+    lifecycleChannels: Channel[];
+    hiddenTypes: string[];
+    language: Language;
+  };
+  report: { time: string; timezone: string };
+}
