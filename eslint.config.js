@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import vue from 'eslint-plugin-vue';
 
 /** Import direction (STYLE.md): shared → zod only; daemon never imports desktop; the renderer
  * imports the daemon only as types (its AppRouter). */
@@ -33,6 +34,20 @@ export default tseslint.config(
     files: ['daemon/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],
+    },
+  },
+  ...vue.configs['flat/recommended'].map((c) => ({ ...c, files: ['desktop/renderer/**/*.vue'] })),
+  {
+    files: ['desktop/renderer/**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+    rules: {
+      // Prettier-style formatting is not enforced anywhere else either.
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/html-closing-bracket-newline': 'off',
     },
   },
   {

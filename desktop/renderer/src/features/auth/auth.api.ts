@@ -1,0 +1,33 @@
+import type { SessionUser } from '../../../../../shared/src/roles';
+import { requestJson } from '../../api/http';
+
+/** What login and renewal return (issue #3's REST contract). */
+export interface LoginResult {
+  token: string;
+  expires_at: string;
+  user: SessionUser;
+}
+
+export const authApi = {
+  login: (username: string, password: string) => requestJson<LoginResult>('POST', 'api/v1/auth/login', { body: { username, password }, auth: false }),
+  renew: () => requestJson<LoginResult>('POST', 'api/v1/auth/renew'),
+  me: () => requestJson<{ user: SessionUser } | SessionUser>('GET', 'api/v1/auth/me'),
+};
+
+/** The `exp` claim of a JWT as epoch ms, or null when the token is not a readable JWT. */
+export function tokenExpiry(token: string): number | null {
+  const part = token.split('.')[1];
+  if (!part) return null;
+  try {
+    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof json.exp === 'number' ? json.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When to renew: 10 minutes before expiry, or at 80 % of a shorter remaining life; never in the past. */
+export function renewDelayMs(expiresAtMs: number, nowMs: number): number {
+  const remaining = expiresAtMs - nowMs;
+  return Math.max(0, Math.min(remaining - 10 * 60_000, remaining * 0.8));
+}

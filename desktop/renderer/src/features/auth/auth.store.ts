@@ -1,0 +1,94 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { SessionUser } from '../../../../../shared/src/roles';
+import { ApiError, onUnauthorized, session } from '../../api/http';
+import { platform } from '../../platform';
+import { authApi, renewDelayMs, tokenExpiry, type LoginResult } from './auth.api';
+
+/**
+ * The signed-in user and their token: login, restore on reload, renewal before expiry, and sign-out
+ * when the daemon stops accepting the token (401 on any call).
+ */
+export const useAuthStore = defineStore('auth', () => {
+  const user = ref<SessionUser | null>(null);
+  const expiresAt = ref<number | null>(null);
+  /** Set when the session ended without the user signing out (shown on the login page). */
+  const endedReason = ref<'expired' | null>(null);
+  let renewTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const isAdmin = computed(() => user.value?.role === 'admin');
+  const signedIn = computed(() => user.value !== null);
+
+  function clearTimer() {
+    if (renewTimer) clearTimeout(renewTimer);
+    renewTimer = null;
+  }
+
+  function schedule() {
+    clearTimer();
+    if (expiresAt.value === null) return;
+    renewTimer = setTimeout(() => void renew(), renewDelayMs(expiresAt.value, Date.now()));
+  }
+
+  async function accept(result: LoginResult) {
+    session.set(result.token);
+    await platform.tokens.set(result.token);
+    user.value = result.user;
+    const parsed = Date.parse(result.expires_at);
+    expiresAt.value = Number.isFinite(parsed) ? parsed : tokenExpiry(result.token);
+    endedReason.value = null;
+    schedule();
+  }
+
+  async function login(username: string, password: string) {
+    await accept(await authApi.login(username, password));
+  }
+
+  async function renew() {
+    try {
+      await accept(await authApi.renew());
+    } catch (err) {
+      // Unreachable server: try again in a minute while the token is still valid.
+      if (err instanceof ApiError && err.status === 0 && expiresAt.value !== null && expiresAt.value > Date.now() + 60_000) {
+        renewTimer = setTimeout(() => void renew(), 60_000);
+      } else if (!(err instanceof ApiError && err.status === 401)) {
+        await end('expired');
+      }
+    }
+  }
+
+  /** Restores the session saved by the platform (page reload, app restart). */
+  async function restore(): Promise<boolean> {
+    const token = await platform.tokens.get();
+    if (!token) return false;
+    session.set(token);
+    try {
+      const me = await authApi.me();
+      user.value = 'user' in me ? me.user : me;
+      expiresAt.value = tokenExpiry(token);
+      schedule();
+      return true;
+    } catch {
+      session.set(null);
+      await platform.tokens.clear();
+      return false;
+    }
+  }
+
+  async function end(reason: 'expired' | null) {
+    clearTimer();
+    session.set(null);
+    user.value = null;
+    expiresAt.value = null;
+    endedReason.value = reason;
+    await platform.tokens.clear();
+  }
+
+  const logout = () => end(null);
+
+  onUnauthorized(() => {
+    if (user.value) void end('expired');
+  });
+
+  return { user, expiresAt, endedReason, isAdmin, signedIn, login, renew, restore, logout, end };
+});

@@ -1,0 +1,25 @@
+import { createI18n } from 'vue-i18n';
+import en from './en';
+import ru from './ru';
+
+export const LOCALES = ['en', 'ru'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The remembered language, else the browser's when it is Russian, else English. */
+export function initialLocale(stored: string | null, browser: string): Locale {
+  if (stored === 'en' || stored === 'ru') return stored;
+  return browser.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}
+
+export function createAppI18n(locale: Locale) {
+  return createI18n({
+    legacy: false,
+    locale,
+    fallbackLocale: 'en',
+    messages: { en, ru },
+    datetimeFormats: {
+      en: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },
+      ru: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },
+    },
+  });
+}

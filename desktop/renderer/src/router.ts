@@ -1,0 +1,42 @@
+import { createRouter, createWebHashHistory, createWebHistory, type RouteRecordRaw, type Router } from 'vue-router';
+import { useAuthStore } from './features/auth/auth.store';
+import { platform } from './platform';
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** Reachable without signing in. */
+    public?: boolean;
+    /** Only administrators see it (the server enforces it too). */
+    admin?: boolean;
+  }
+}
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/login', name: 'login', component: () => import('./features/auth/LoginView.vue'), meta: { public: true } },
+  { path: '/connect', name: 'connect', component: () => import('./features/connection/ConnectView.vue'), meta: { public: true } },
+  { path: '/:rest(.*)*', name: 'notFound', component: () => import('./components/NotFoundView.vue') },
+];
+
+/**
+ * The router. The web build uses real paths (the daemon falls back to index.html); the Electron
+ * shell serves files from its own protocol, so it uses hash URLs. Guards: a connection must be
+ * chosen (desktop), a session must exist, and admin pages need the admin role.
+ */
+export function createAppRouter(): Router {
+  const router = createRouter({
+    history: platform.kind === 'electron' ? createWebHashHistory() : createWebHistory(new URL('.', document.baseURI).pathname),
+    routes,
+  });
+  let restored: Promise<boolean> | null = null;
+  router.beforeEach(async (to) => {
+    if (platform.capabilities.connectionProfiles && to.name !== 'connect' && !(await platform.profiles.active())) return { name: 'connect' };
+    const auth = useAuthStore();
+    restored ??= auth.restore();
+    await restored;
+    if (to.meta.public) return true;
+    if (!auth.signedIn) return { name: 'login', query: to.fullPath !== '/' ? { next: to.fullPath } : {} };
+    if (to.meta.admin && !auth.isAdmin) return { name: 'dashboard' };
+    return true;
+  });
+  return router;
+}
