@@ -1,4 +1,5 @@
 import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -9,6 +10,10 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
+  readonly problems: ProblemsRepo;
+  readonly hostState: HostStateRepo;
+  readonly correlation: CorrelationRepo;
+  readonly leases: LeasesRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -31,4 +32,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
+  CORRELATION_MONGO_MIGRATION,
 ];

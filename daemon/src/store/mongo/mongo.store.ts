@@ -14,6 +14,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -53,6 +54,10 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     events: mongoEvents(db),
     hosts: mongoHosts(db),
     apiKeys: mongoApiKeys(db),
+    problems: mongoProblems(db),
+    hostState: mongoHostState(db),
+    correlation: mongoCorrelation(db),
+    leases: mongoLeases(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

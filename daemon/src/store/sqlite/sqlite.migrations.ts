@@ -1,3 +1,5 @@
+import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+
 /**
  * Numbered schema migrations of the embedded store. Append only: a released migration never changes.
  * Each runs in one transaction together with its record in `schema_migrations`.
@@ -55,4 +57,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       );
     `,
   },
+  CORRELATION_SQLITE_MIGRATION,
 ];

@@ -1,0 +1,28 @@
+import { AppError } from '../errors.js';
+
+export const PROBLEM_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
+export type ProblemAction = 'acknowledge' | 'resolve';
+
+const ALLOWED: Record<ProblemAction, { from: readonly ProblemStatus[]; to: ProblemStatus }> = {
+  acknowledge: { from: ['open'], to: 'acknowledged' },
+  resolve: { from: ['open', 'acknowledged'], to: 'resolved' },
+};
+
+/** The status an action leads to, or null when the action is not allowed from `status`. */
+export function nextStatus(status: ProblemStatus, action: ProblemAction): ProblemStatus | null {
+  const rule = ALLOWED[action];
+  return rule.from.includes(status) ? rule.to : null;
+}
+
+/** Statuses an action may start from (the store's compare-and-set condition). */
+export function allowedFrom(action: ProblemAction): readonly ProblemStatus[] {
+  return ALLOWED[action].from;
+}
+
+export function invalidTransition(status: ProblemStatus, action: ProblemAction): AppError {
+  return new AppError('problem/invalid_transition', `Cannot ${action} a problem that is ${status}`, {
+    status: 409,
+    details: { status, action },
+  });
+}

@@ -1,0 +1,522 @@
+import { randomUUID } from 'node:crypto';
+import { MongoBulkWriteError, MongoServerError, type Db, type Filter } from 'mongodb';
+import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
+import type {
+  CorrelationRepo,
+  EventQuery,
+  HostState,
+  HostStateRepo,
+  LeasesRepo,
+  Problem,
+  ProblemMatchInput,
+  ProblemQuery,
+  ProblemsRepo,
+  RollupRow,
+} from '../correlation.types.js';
+import { foldRollups } from '../rollup-fold.js';
+import type { StoredEvent } from '../store.types.js';
+
+const DUPLICATE_KEY = 11000;
+const ACTIVE: Problem['status'][] = ['open', 'acknowledged'];
+
+/** Migration 3 (issue 4): indexes of problems, timelines, fingerprints, flaps, rollups. */
+export const CORRELATION_MONGO_MIGRATION = {
+  id: 3,
+  name: 'problems, timelines, replay fingerprints, gateway flaps, host state, rollups, job leases',
+  async up(db: Db) {
+    await db.collection('problems').createIndexes([
+      { key: { id: 1 }, name: 'id_unique', unique: true },
+      { key: { key: 1, status: 1 }, name: 'by_key' },
+      { key: { last_seen_ms: -1, id: -1 }, name: 'by_last_seen' },
+      { key: { status: 1 }, name: 'by_status' },
+      { key: { host_id: 1 }, name: 'by_host' },
+      { key: { created_ms: -1 }, name: 'by_created' },
+      { key: { resolved_ms: -1 }, name: 'by_resolved' },
+    ]);
+    await db.collection('problem_events').createIndexes([
+      { key: { problem_id: 1, event_id: 1 }, name: 'link_unique', unique: true },
+      { key: { problem_id: 1, occurred_ms: -1 }, name: 'by_time' },
+    ]);
+    await db.collection('event_fingerprints').createIndexes([{ key: { host_id: 1 }, name: 'by_host' }]);
+    await db.collection('rdg_flaps').createIndexes([
+      { key: { opened_event_id: 1 }, name: 'by_opened' },
+      { key: { host_id: 1 }, name: 'by_host' },
+    ]);
+    await db.collection('rollups').createIndexes([{ key: { bucket_ms: 1 }, name: 'by_bucket' }]);
+  },
+};
+
+interface ProblemDoc extends Omit<Problem, 'severity'> {
+  severity_rank: number;
+}
+
+const rank = (s: Severity) => SEVERITIES.indexOf(s);
+
+function toProblem(doc: ProblemDoc): Problem {
+  const { severity_rank, ...rest } = doc as ProblemDoc & { _id?: unknown };
+  delete rest._id;
+  return { ...rest, severity: SEVERITIES[severity_rank] };
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `{ $regex }` matching a type pattern itself or any type below it. */
+function typePatternRegex(pattern: string): RegExp {
+  return new RegExp(`^${escapeRegex(pattern.replace(/\.\*$|\.$/, ''))}(\\.|$)`);
+}
+
+function hiddenFilter(hidden: string[]): Record<string, unknown> {
+  return hidden.length === 0 ? {} : { $nor: hidden.map((p) => ({ type: typePatternRegex(p) })) };
+}
+
+function hiddenAnd(hidden: string[]): Record<string, unknown>[] {
+  return hidden.length === 0 ? [] : [hiddenFilter(hidden)];
+}
+
+const LOCK_TTL_MS = 30_000;
+const LOCK_WAIT_MS = 20_000;
+
+type LockDoc = { _id: string; token: string; expires_ms: number };
+
+/**
+ * A short mutual-exclusion lock built on the one primitive FerretDB makes atomic: a unique `_id`
+ * insert. FerretDB (no transactions) applies even `$inc` and compare-and-set updates as
+ * read-modify-write of the whole document, so every write of a problem (and of a host's state)
+ * happens under the lock of its key. Expiry is wall-clock: it only frees the lock of a crashed daemon.
+ */
+export async function withLock<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T> {
+  const locks = db.collection<LockDoc>('locks');
+  const token = randomUUID();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await locks.insertOne({ _id: name, token, expires_ms: Date.now() + LOCK_TTL_MS });
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const held = await locks.findOne({ _id: name });
+    if (held && held.expires_ms < Date.now()) await locks.deleteOne({ _id: name, token: held.token });
+    if (Date.now() > deadline) throw new Error(`lock ${name} not acquired within ${LOCK_WAIT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 1 + Math.random() * 4 * Math.min(attempt + 1, 8)));
+  }
+  try {
+    return await fn();
+  } finally {
+    await locks.deleteOne({ _id: name, token });
+  }
+}
+
+const problemLock = (key: string) => `problem:${key}`;
+
+export function mongoProblems(db: Db): ProblemsRepo {
+  const problems = db.collection<ProblemDoc>('problems');
+  const links = db.collection<{ problem_id: string; event_id: string; occurred_ms: number; counted: boolean }>('problem_events');
+
+  async function link(problemId: string, input: ProblemMatchInput): Promise<void> {
+    if (input.links.length === 0) return;
+    try {
+      await links.insertMany(
+        input.links.map((l) => ({ problem_id: problemId, ...l })),
+        { ordered: false },
+      );
+    } catch (err) {
+      // Already linked (a retried batch): the unique index keeps one link.
+      if (!(err instanceof MongoBulkWriteError)) throw err;
+      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+      if (errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+    }
+  }
+
+  function newDoc(fields: Omit<ProblemDoc, 'status' | 'acknowledged_by' | 'acknowledged_ms' | 'resolved_by' | 'resolved_by_user' | 'resolved_ms' | 'comments' | 'updated_ms'>): ProblemDoc {
+    return {
+      ...fields,
+      status: 'open',
+      updated_ms: fields.created_ms,
+      acknowledged_by: null,
+      acknowledged_ms: null,
+      resolved_by: null,
+      resolved_by_user: null,
+      resolved_ms: null,
+      comments: [],
+    };
+  }
+
+  async function byId(id: string): Promise<Problem | null> {
+    const doc = await problems.findOne({ id }, { projection: { _id: 0 } });
+    return doc ? toProblem(doc) : null;
+  }
+
+  return {
+    async upsertMatch(input) {
+      return withLock(db, problemLock(input.key), async () => {
+        const match = await problems.findOne(
+          {
+            key: input.key,
+            status: { $in: ACTIVE },
+            first_seen_ms: { $lte: input.last_ms + input.window_ms },
+            last_seen_ms: { $gte: input.first_ms - input.window_ms },
+          },
+          { sort: { last_seen_ms: -1 }, projection: { _id: 0 } },
+        );
+        if (match) {
+          const grown: ProblemDoc = {
+            ...match,
+            count: match.count + input.count,
+            first_seen_ms: Math.min(match.first_seen_ms, input.first_ms),
+            last_seen_ms: Math.max(match.last_seen_ms, input.last_ms),
+            severity_rank: Math.max(match.severity_rank, rank(input.severity)),
+            updated_ms: input.now_ms,
+          };
+          const { id: _id, ...changed } = grown;
+          await problems.updateOne({ id: match.id }, { $set: changed });
+          await link(match.id, input);
+          return { problem: toProblem(grown), created: false };
+        }
+        if (input.count === 0) return { problem: null, created: false };
+        const doc = newDoc({
+          id: randomUUID(),
+          key: input.key,
+          fingerprint: input.fingerprint,
+          host_id: input.host_id,
+          hostname: input.hostname,
+          type: input.type,
+          rule: input.rule,
+          severity_rank: rank(input.severity),
+          title: input.title,
+          first_seen_ms: input.first_ms,
+          last_seen_ms: input.last_ms,
+          count: input.count,
+          created_ms: input.now_ms,
+        });
+        await problems.insertOne({ ...doc });
+        await link(doc.id, input);
+        return { problem: toProblem(doc), created: true };
+      });
+    },
+    byId,
+    async list(q: ProblemQuery) {
+      const and: Filter<ProblemDoc>[] = [];
+      if (q.statuses?.length) and.push({ status: { $in: q.statuses } });
+      if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
+      if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
+      if (q.rule) and.push({ rule: q.rule });
+      if (q.severities?.length) and.push({ severity_rank: { $in: q.severities.map(rank) } });
+      if (q.from_ms !== undefined) and.push({ last_seen_ms: { $gte: q.from_ms } });
+      if (q.to_ms !== undefined) and.push({ first_seen_ms: { $lt: q.to_ms } });
+      and.push(...(hiddenAnd(q.hidden) as Filter<ProblemDoc>[]));
+      if (q.after) {
+        and.push({
+          $or: [{ last_seen_ms: { $lt: q.after.last_seen_ms } }, { last_seen_ms: q.after.last_seen_ms, id: { $lt: q.after.id } }],
+        });
+      }
+      const docs = await problems
+        .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
+        .sort({ last_seen_ms: -1, id: -1 })
+        .limit(q.limit)
+        .toArray();
+      return docs.map(toProblem);
+    },
+    async timeline(problemId, limit) {
+      const docs = await links.find({ problem_id: problemId }, { projection: { _id: 0 } }).sort({ occurred_ms: -1 }).limit(limit).toArray();
+      return docs.map((d) => ({ event_id: d.event_id, occurred_ms: d.occurred_ms, counted: d.counted }));
+    },
+    async transition(id, from, change) {
+      const before = await problems.findOne({ id }, { projection: { key: 1 } });
+      if (!before) return null;
+      return withLock(db, problemLock(before.key), async () => {
+        const current = await problems.findOne({ id, status: { $in: [...from] } }, { projection: { _id: 0 } });
+        if (!current) return null;
+        const next: ProblemDoc = { ...current, status: change.status, updated_ms: change.now_ms };
+        if (change.acknowledged_by !== undefined) Object.assign(next, { acknowledged_by: change.acknowledged_by, acknowledged_ms: change.now_ms });
+        if (change.resolved_by !== undefined) {
+          Object.assign(next, { resolved_by: change.resolved_by, resolved_by_user: change.resolved_by_user ?? null, resolved_ms: change.now_ms });
+        }
+        if (change.comment) next.comments = [...current.comments, change.comment];
+        const { id: _id, ...changed } = next;
+        await problems.updateOne({ id }, { $set: changed });
+        return toProblem(next);
+      });
+    },
+    async activeCountsByHost(hidden) {
+      const docs = await problems
+        .find({ status: { $in: ACTIVE }, ...hiddenFilter(hidden) }, { projection: { _id: 0, host_id: 1 } })
+        .toArray();
+      const counts = new Map<string, number>();
+      for (const d of docs) counts.set(d.host_id, (counts.get(d.host_id) ?? 0) + 1);
+      return counts;
+    },
+    async counts(sinceMs, hidden) {
+      const h = hiddenFilter(hidden);
+      const [open, created_active, resolved] = await Promise.all([
+        problems.countDocuments({ status: 'open', ...h }),
+        problems.countDocuments({ created_ms: { $gte: sinceMs }, status: { $in: ACTIVE }, ...h }),
+        problems.countDocuments({ resolved_ms: { $gte: sinceMs }, status: 'resolved', ...h }),
+      ]);
+      return { open, created_active, resolved };
+    },
+    async byKeys(keys) {
+      if (keys.length === 0) return [];
+      const docs = await problems.find({ key: { $in: keys } }, { projection: { _id: 0 } }).toArray();
+      return docs.map(toProblem);
+    },
+    async openSilence(input) {
+      return withLock(db, problemLock(input.key), async () => {
+        if (await problems.findOne({ key: input.key }, { projection: { id: 1 } })) return null;
+        const doc = newDoc({
+          id: randomUUID(),
+          key: input.key,
+          fingerprint: input.fingerprint,
+          host_id: input.host_id,
+          hostname: input.hostname,
+          type: 'host.silence',
+          rule: 'host_silence',
+          severity_rank: rank('high'),
+          title: input.title,
+          first_seen_ms: input.now_ms,
+          last_seen_ms: input.now_ms,
+          count: 1,
+          created_ms: input.now_ms,
+        });
+        await problems.insertOne({ ...doc });
+        return toProblem(doc);
+      });
+    },
+    async reopenSilence(id, resolvedMs, nowMs, title) {
+      const before = await problems.findOne({ id }, { projection: { key: 1 } });
+      if (!before) return null;
+      return withLock(db, problemLock(before.key), async () => {
+        const current = await problems.findOne({ id, status: 'resolved', resolved_ms: resolvedMs }, { projection: { _id: 0 } });
+        if (!current) return null;
+        const next: ProblemDoc = {
+          ...current,
+          status: 'open',
+          count: current.count + 1,
+          last_seen_ms: nowMs,
+          updated_ms: nowMs,
+          title,
+          acknowledged_by: null,
+          acknowledged_ms: null,
+          resolved_by: null,
+          resolved_by_user: null,
+          resolved_ms: null,
+        };
+        const { id: _id, ...changed } = next;
+        await problems.updateOne({ id }, { $set: changed });
+        return toProblem(next);
+      });
+    },
+  };
+}
+
+type HostStateDoc = Omit<HostState, 'host_id'> & { _id: string };
+
+function toState(doc: HostStateDoc): HostState {
+  const { _id, ...rest } = doc;
+  return {
+    host_id: _id,
+    heartbeat_ms: rest.heartbeat_ms ?? null,
+    status: rest.status ?? null,
+    inventory: rest.inventory ?? null,
+    inventory_ms: rest.inventory_ms ?? null,
+    previous_inventory: rest.previous_inventory ?? null,
+    previous_inventory_ms: rest.previous_inventory_ms ?? null,
+  };
+}
+
+export function mongoHostState(db: Db): HostStateRepo {
+  const states = db.collection<HostStateDoc>('host_state');
+  /** Reads, changes and writes one host's state under the host's lock. */
+  const update = <T>(hostId: string, fn: (current: HostState) => { next: HostState | null; result: T }) =>
+    withLock(db, `host_state:${hostId}`, async () => {
+      const doc = await states.findOne({ _id: hostId });
+      const current = doc ? toState(doc) : toState({ _id: hostId } as HostStateDoc);
+      const { next, result } = fn(current);
+      if (next) {
+        const { host_id: _id, ...fields } = next;
+        await states.updateOne({ _id: hostId }, { $set: fields }, { upsert: true });
+      }
+      return result;
+    });
+  return {
+    async recordHeartbeats(items) {
+      const latest = new Map<string, number>();
+      for (const i of items) latest.set(i.host_id, Math.max(latest.get(i.host_id) ?? 0, i.at_ms));
+      const previous = new Map<string, number | null>();
+      await Promise.all(
+        [...latest].map(([hostId, at]) =>
+          update(hostId, (cur) => {
+            previous.set(hostId, cur.heartbeat_ms);
+            return { next: { ...cur, heartbeat_ms: Math.max(cur.heartbeat_ms ?? 0, at) }, result: undefined };
+          }),
+        ),
+      );
+      return previous;
+    },
+    async setStatus(hostId, status) {
+      return update(hostId, (cur) => (cur.status === status ? { next: null, result: false } : { next: { ...cur, status }, result: true }));
+    },
+    async byHost(hostId) {
+      const doc = await states.findOne({ _id: hostId });
+      return doc ? toState(doc) : null;
+    },
+    async list() {
+      return (await states.find({}).toArray()).map(toState);
+    },
+    async replaceInventory(hostId, inventory, atMs) {
+      return update<{ replaced: boolean; previous: Record<string, unknown> | null }>(hostId, (cur) => {
+        if (cur.inventory_ms != null && cur.inventory_ms >= atMs) return { next: null, result: { replaced: false, previous: null } };
+        return {
+          next: { ...cur, inventory, inventory_ms: atMs, previous_inventory: cur.inventory, previous_inventory_ms: cur.inventory_ms },
+          result: { replaced: true, previous: cur.inventory },
+        };
+      });
+    },
+  };
+}
+
+interface EventDoc {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: Severity;
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  event: Event;
+}
+
+export function mongoCorrelation(db: Db): CorrelationRepo {
+  const fingerprints = db.collection<{ _id: string; host_id: string; event_id: string }>('event_fingerprints');
+  const flaps = db.collection<{ _id: string; opened_event_id: string; host_id: string }>('rdg_flaps');
+  const events = db.collection<EventDoc>('events');
+  const rollups = db.collection<{ _id: string; bucket_ms: number; dim: RollupRow['dim']; key: string; severity: Severity; n: number }>(
+    'rollups',
+  );
+
+  async function addRollups(rows: RollupRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await rollups.bulkWrite(
+      rows.map((r) => ({
+        updateOne: {
+          filter: { _id: `${r.bucket_ms}|${r.dim}|${r.key}|${r.severity}` },
+          update: { $inc: { n: r.n }, $setOnInsert: { bucket_ms: r.bucket_ms, dim: r.dim, key: r.key, severity: r.severity } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  return {
+    async claimFingerprints(items) {
+      if (items.length === 0) return [];
+      const claimed = items.map(() => true);
+      try {
+        await fingerprints.insertMany(
+          items.map((i) => ({ _id: i.fp, host_id: i.host_id, event_id: i.event_id })),
+          { ordered: false },
+        );
+      } catch (err) {
+        if (!(err instanceof MongoBulkWriteError)) throw err;
+        const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+        for (const e of errors) {
+          if (e.code !== DUPLICATE_KEY) throw err;
+          claimed[e.index] = false;
+        }
+      }
+      return claimed;
+    },
+    async markFlap(closedEventId, openedEventId, hostId) {
+      try {
+        await flaps.insertOne({ _id: closedEventId, opened_event_id: openedEventId, host_id: hostId });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async flapMarked(eventIds) {
+      if (eventIds.length === 0) return new Set();
+      const docs = await flaps.find({ $or: [{ _id: { $in: eventIds } }, { opened_event_id: { $in: eventIds } }] }).toArray();
+      const wanted = new Set(eventIds);
+      return new Set(docs.flatMap((d) => [d._id, d.opened_event_id]).filter((id) => wanted.has(id)));
+    },
+    async search(q: EventQuery) {
+      const and: Filter<EventDoc>[] = [];
+      if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
+      if (q.severities?.length) and.push({ severity: { $in: q.severities } });
+      if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
+      if (q.types) and.push({ type: { $in: q.types } });
+      if (q.from_ms !== undefined) and.push({ occurred_ms: { $gte: q.from_ms } });
+      if (q.to_ms !== undefined) and.push({ occurred_ms: { $lt: q.to_ms } });
+      if (q.q) {
+        const re = new RegExp(escapeRegex(q.q), 'i');
+        and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
+      }
+      and.push(...(hiddenAnd(q.hidden) as Filter<EventDoc>[]));
+      if (q.after) {
+        and.push({
+          $or: [{ occurred_ms: { $lt: q.after.occurred_ms } }, { occurred_ms: q.after.occurred_ms, event_id: { $lt: q.after.event_id } }],
+        });
+      }
+      const docs = await events
+        .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
+        .sort({ occurred_ms: -1, event_id: -1 })
+        .limit(q.limit)
+        .toArray();
+      return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
+    },
+    addRollups,
+    async sumRollups(fromMs, toMs) {
+      const docs = await rollups.find({ bucket_ms: { $gte: fromMs, $lte: toMs } }, { projection: { _id: 0 } }).toArray();
+      const sums = new Map<string, RollupRow>();
+      for (const d of docs) {
+        const id = `${d.dim}|${d.key}|${d.severity}`;
+        const row = sums.get(id);
+        if (row) row.n += d.n;
+        else sums.set(id, { bucket_ms: 0, dim: d.dim, key: d.key, severity: d.severity, n: d.n });
+      }
+      return [...sums.values()].filter((r) => r.n > 0);
+    },
+    async deleteHost(hostId) {
+      const res = await db.collection('hosts').deleteOne({ id: hostId });
+      // The dashboard's type counters lose this host's events; its host counters go altogether.
+      const counted = await events.find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();
+      await addRollups(foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
+      await rollups.deleteMany({ dim: 'host', key: hostId });
+      await events.deleteMany({ host_id: hostId });
+      const ids = (await db.collection<ProblemDoc>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);
+      if (ids.length > 0) await db.collection('problem_events').deleteMany({ problem_id: { $in: ids } });
+      await db.collection('problems').deleteMany({ host_id: hostId });
+      await fingerprints.deleteMany({ host_id: hostId });
+      await flaps.deleteMany({ host_id: hostId });
+      await db.collection<HostStateDoc>('host_state').deleteOne({ _id: hostId });
+      return res.deletedCount === 1;
+    },
+  };
+}
+
+export function mongoLeases(db: Db): LeasesRepo {
+  const leases = db.collection<{ _id: string; owner: string; expires_ms: number }>('leases');
+  return {
+    async acquire(name, owner, nowMs, ttlMs) {
+      return withLock(db, `lease:${name}`, async () => {
+        const held = await leases.findOne({ _id: name });
+        if (held && held.owner !== owner && held.expires_ms > nowMs) return false;
+        await leases.updateOne({ _id: name }, { $set: { owner, expires_ms: nowMs + ttlMs } }, { upsert: true });
+        return true;
+      });
+    },
+    async release(name, owner) {
+      await withLock(db, `lease:${name}`, () => leases.deleteOne({ _id: name, owner }));
+    },
+  };
+}

@@ -1,0 +1,500 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
+import type {
+  CorrelationRepo,
+  EventQuery,
+  HostState,
+  HostStateRepo,
+  LeasesRepo,
+  Problem,
+  ProblemQuery,
+  ProblemsRepo,
+  RollupRow,
+} from '../correlation.types.js';
+import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
+import type { StoredEvent } from '../store.types.js';
+
+type Db = Database.Database;
+
+/** Migration 3 (issue 4): problems and their timelines, replay fingerprints, flap marks, host state, rollups, leases. */
+export const CORRELATION_SQLITE_MIGRATION = {
+  id: 3,
+  name: 'problems, timelines, replay fingerprints, gateway flaps, host state, rollups, job leases',
+  sql: `
+    CREATE TABLE problems (
+      id TEXT PRIMARY KEY,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      host_id TEXT NOT NULL,
+      hostname TEXT NOT NULL,
+      type TEXT NOT NULL,
+      rule TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      severity_rank INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      status TEXT NOT NULL,
+      first_seen_ms INTEGER NOT NULL,
+      last_seen_ms INTEGER NOT NULL,
+      count INTEGER NOT NULL,
+      created_ms INTEGER NOT NULL,
+      updated_ms INTEGER NOT NULL,
+      acknowledged_by TEXT,
+      acknowledged_ms INTEGER,
+      resolved_by TEXT,
+      resolved_by_user TEXT,
+      resolved_ms INTEGER,
+      comments TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX problems_by_key ON problems (key, status);
+    CREATE INDEX problems_by_status ON problems (status, last_seen_ms);
+    CREATE INDEX problems_by_last_seen ON problems (last_seen_ms, id);
+    CREATE INDEX problems_by_host ON problems (host_id, status);
+    CREATE INDEX problems_by_created ON problems (created_ms);
+    CREATE INDEX problems_by_resolved ON problems (resolved_ms);
+    CREATE UNIQUE INDEX problems_one_silence_per_host ON problems (key) WHERE rule = 'host_silence';
+    CREATE TABLE problem_events (
+      problem_id TEXT NOT NULL,
+      event_id TEXT NOT NULL,
+      occurred_ms INTEGER NOT NULL,
+      counted INTEGER NOT NULL,
+      PRIMARY KEY (problem_id, event_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX problem_events_by_time ON problem_events (problem_id, occurred_ms);
+    CREATE TABLE event_fingerprints (
+      fp TEXT PRIMARY KEY,
+      host_id TEXT NOT NULL,
+      event_id TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX event_fingerprints_by_host ON event_fingerprints (host_id);
+    CREATE TABLE rdg_flaps (
+      closed_event_id TEXT PRIMARY KEY,
+      opened_event_id TEXT NOT NULL,
+      host_id TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX rdg_flaps_by_opened ON rdg_flaps (opened_event_id);
+    CREATE INDEX rdg_flaps_by_host ON rdg_flaps (host_id);
+    CREATE TABLE host_state (
+      host_id TEXT PRIMARY KEY,
+      heartbeat_ms INTEGER,
+      status TEXT,
+      inventory TEXT,
+      inventory_ms INTEGER,
+      previous_inventory TEXT,
+      previous_inventory_ms INTEGER
+    );
+    CREATE TABLE rollups (
+      bucket_ms INTEGER NOT NULL,
+      dim TEXT NOT NULL,
+      key TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (bucket_ms, dim, key, severity)
+    ) WITHOUT ROWID;
+    CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      owner TEXT NOT NULL,
+      expires_ms INTEGER NOT NULL
+    );
+  `,
+};
+
+interface ProblemRow extends Omit<Problem, 'comments'> {
+  severity_rank: number;
+  comments: string;
+}
+
+function problemFromRow(row: ProblemRow): Problem {
+  const { severity_rank: _rank, comments, ...rest } = row;
+  return { ...rest, comments: JSON.parse(comments) as Problem['comments'] };
+}
+
+const rank = (s: Severity) => SEVERITIES.indexOf(s);
+const ACTIVE = `status IN ('open', 'acknowledged')`;
+
+/** `type = p OR type LIKE 'p.%'` for each pattern; params appended to `params`. */
+function typePatternSql(column: string, patterns: string[], params: unknown[]): string {
+  return patterns
+    .map((p) => {
+      const base = p.replace(/\.\*$|\.$/, '');
+      params.push(base, `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`);
+      return `(${column} = ? OR ${column} LIKE ? ESCAPE '\\')`;
+    })
+    .join(' OR ');
+}
+
+function hiddenSql(column: string, hidden: string[], params: unknown[]): string {
+  return hidden.length === 0 ? '' : `NOT (${typePatternSql(column, hidden, params)})`;
+}
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+export function sqliteProblems(db: Db): ProblemsRepo {
+  const byIdStmt = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE id = ?');
+  const findMatch = db.prepare<[string, number, number], ProblemRow>(
+    `SELECT * FROM problems WHERE key = ? AND ${ACTIVE} AND first_seen_ms <= ? AND last_seen_ms >= ?
+     ORDER BY last_seen_ms DESC LIMIT 1`,
+  );
+  const grow = db.prepare(`UPDATE problems SET count = count + @count, first_seen_ms = min(first_seen_ms, @first_ms),
+      last_seen_ms = max(last_seen_ms, @last_ms),
+      severity = CASE WHEN @rank > severity_rank THEN @severity ELSE severity END,
+      severity_rank = max(severity_rank, @rank), updated_ms = @now_ms WHERE id = @id`);
+  const insert = db.prepare(`INSERT INTO problems (id, key, fingerprint, host_id, hostname, type, rule, severity,
+      severity_rank, title, status, first_seen_ms, last_seen_ms, count, created_ms, updated_ms)
+    VALUES (@id, @key, @fingerprint, @host_id, @hostname, @type, @rule, @severity, @rank, @title, 'open',
+      @first_seen_ms, @last_seen_ms, @count, @now_ms, @now_ms)`);
+  const link = db.prepare(
+    'INSERT OR IGNORE INTO problem_events (problem_id, event_id, occurred_ms, counted) VALUES (?, ?, ?, ?)',
+  );
+
+  const upsert = db.transaction((input: Parameters<ProblemsRepo['upsertMatch']>[0]) => {
+    const match = findMatch.get(input.key, input.last_ms + input.window_ms, input.first_ms - input.window_ms);
+    let id: string;
+    let created = false;
+    if (match) {
+      id = match.id;
+      grow.run({ ...input, id, rank: rank(input.severity) });
+    } else {
+      if (input.count === 0) return { problem: null, created: false };
+      id = randomUUID();
+      created = true;
+      insert.run({
+        ...input,
+        id,
+        rank: rank(input.severity),
+        first_seen_ms: input.first_ms,
+        last_seen_ms: input.last_ms,
+      });
+    }
+    for (const l of input.links) link.run(id, l.event_id, l.occurred_ms, l.counted ? 1 : 0);
+    return { problem: problemFromRow(byIdStmt.get(id)!), created };
+  });
+
+  return {
+    async upsertMatch(input) {
+      return upsert.immediate(input);
+    },
+    async byId(id) {
+      const row = byIdStmt.get(id);
+      return row ? problemFromRow(row) : null;
+    },
+    async list(q: ProblemQuery) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (q.statuses?.length) {
+        where.push(`status IN (${placeholders(q.statuses.length)})`);
+        params.push(...q.statuses);
+      }
+      if (q.host_ids) {
+        where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
+        params.push(...q.host_ids);
+      }
+      if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
+      if (q.rule) {
+        where.push('rule = ?');
+        params.push(q.rule);
+      }
+      if (q.severities?.length) {
+        where.push(`severity IN (${placeholders(q.severities.length)})`);
+        params.push(...q.severities);
+      }
+      if (q.from_ms !== undefined) {
+        where.push('last_seen_ms >= ?');
+        params.push(q.from_ms);
+      }
+      if (q.to_ms !== undefined) {
+        where.push('first_seen_ms < ?');
+        params.push(q.to_ms);
+      }
+      const hidden = hiddenSql('type', q.hidden, params);
+      if (hidden) where.push(hidden);
+      if (q.after) {
+        where.push('(last_seen_ms < ? OR (last_seen_ms = ? AND id < ?))');
+        params.push(q.after.last_seen_ms, q.after.last_seen_ms, q.after.id);
+      }
+      params.push(q.limit);
+      const sql = `SELECT * FROM problems ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY last_seen_ms DESC, id DESC LIMIT ?`;
+      return db.prepare<unknown[], ProblemRow>(sql).all(...params).map(problemFromRow);
+    },
+    async timeline(problemId, limit) {
+      const rows = db
+        .prepare<[string, number], { event_id: string; occurred_ms: number; counted: number }>(
+          'SELECT event_id, occurred_ms, counted FROM problem_events WHERE problem_id = ? ORDER BY occurred_ms DESC LIMIT ?',
+        )
+        .all(problemId, limit);
+      return rows.map((r) => ({ event_id: r.event_id, occurred_ms: r.occurred_ms, counted: r.counted === 1 }));
+    },
+    async transition(id, from, change) {
+      const sets = ['status = @status', 'updated_ms = @now_ms'];
+      if (change.acknowledged_by !== undefined) sets.push('acknowledged_by = @acknowledged_by', 'acknowledged_ms = @now_ms');
+      if (change.resolved_by !== undefined) {
+        sets.push('resolved_by = @resolved_by', 'resolved_by_user = @resolved_by_user', 'resolved_ms = @now_ms');
+      }
+      if (change.comment) sets.push(`comments = json_insert(comments, '$[#]', json(@comment))`);
+      const res = db
+        .prepare(`UPDATE problems SET ${sets.join(', ')} WHERE id = @id AND status IN (${from.map((s) => `'${s}'`).join(', ')})`)
+        .run({
+          id,
+          status: change.status,
+          now_ms: change.now_ms,
+          acknowledged_by: change.acknowledged_by ?? null,
+          resolved_by: change.resolved_by ?? null,
+          resolved_by_user: change.resolved_by_user ?? null,
+          comment: change.comment ? JSON.stringify(change.comment) : null,
+        });
+      if (res.changes !== 1) return null;
+      return problemFromRow(byIdStmt.get(id)!);
+    },
+    async activeCountsByHost(hidden) {
+      const params: unknown[] = [];
+      const h = hiddenSql('type', hidden, params);
+      const rows = db
+        .prepare<unknown[], { host_id: string; n: number }>(
+          `SELECT host_id, count(*) AS n FROM problems WHERE ${ACTIVE} ${h ? `AND ${h}` : ''} GROUP BY host_id`,
+        )
+        .all(...params);
+      return new Map(rows.map((r) => [r.host_id, r.n]));
+    },
+    async counts(sinceMs, hidden) {
+      const count = (cond: string, extra: unknown[]) => {
+        const params: unknown[] = [...extra];
+        const h = hiddenSql('type', hidden, params);
+        return (db.prepare(`SELECT count(*) AS n FROM problems WHERE ${cond} ${h ? `AND ${h}` : ''}`).get(...params) as { n: number }).n;
+      };
+      return {
+        open: count(`status = 'open'`, []),
+        created_active: count(`created_ms >= ? AND ${ACTIVE}`, [sinceMs]),
+        resolved: count(`resolved_ms >= ? AND status = 'resolved'`, [sinceMs]),
+      };
+    },
+    async byKeys(keys) {
+      if (keys.length === 0) return [];
+      return db
+        .prepare<string[], ProblemRow>(`SELECT * FROM problems WHERE key IN (${placeholders(keys.length)})`)
+        .all(...keys)
+        .map(problemFromRow);
+    },
+    async openSilence(input) {
+      const id = randomUUID();
+      const res = db
+        .prepare(`INSERT OR IGNORE INTO problems (id, key, fingerprint, host_id, hostname, type, rule, severity,
+            severity_rank, title, status, first_seen_ms, last_seen_ms, count, created_ms, updated_ms)
+          VALUES (@id, @key, @fingerprint, @host_id, @hostname, 'host.silence', 'host_silence', 'high', @rank, @title, 'open',
+            @now_ms, @now_ms, 1, @now_ms, @now_ms)`)
+        .run({ ...input, id, rank: rank('high') });
+      return res.changes === 1 ? problemFromRow(byIdStmt.get(id)!) : null;
+    },
+    async reopenSilence(id, resolvedMs, nowMs, title) {
+      const res = db
+        .prepare(`UPDATE problems SET status = 'open', count = count + 1, last_seen_ms = @now, updated_ms = @now,
+            title = @title, acknowledged_by = NULL, acknowledged_ms = NULL, resolved_by = NULL, resolved_by_user = NULL,
+            resolved_ms = NULL WHERE id = @id AND status = 'resolved' AND resolved_ms IS @resolved`)
+        .run({ id, now: nowMs, title, resolved: resolvedMs });
+      return res.changes === 1 ? problemFromRow(byIdStmt.get(id)!) : null;
+    },
+  };
+}
+
+interface HostStateRow {
+  host_id: string;
+  heartbeat_ms: number | null;
+  status: HostState['status'];
+  inventory: string | null;
+  inventory_ms: number | null;
+  previous_inventory: string | null;
+  previous_inventory_ms: number | null;
+}
+
+function stateFromRow(row: HostStateRow): HostState {
+  return {
+    ...row,
+    inventory: row.inventory ? (JSON.parse(row.inventory) as Record<string, unknown>) : null,
+    previous_inventory: row.previous_inventory ? (JSON.parse(row.previous_inventory) as Record<string, unknown>) : null,
+  };
+}
+
+export function sqliteHostState(db: Db): HostStateRepo {
+  const get = db.prepare<[string], HostStateRow>('SELECT * FROM host_state WHERE host_id = ?');
+  const beat = db.prepare(`INSERT INTO host_state (host_id, heartbeat_ms) VALUES (?, ?)
+    ON CONFLICT (host_id) DO UPDATE SET heartbeat_ms = max(coalesce(heartbeat_ms, 0), excluded.heartbeat_ms)`);
+  const recordAll = db.transaction((items: { host_id: string; at_ms: number }[]) => {
+    const previous = new Map<string, number | null>();
+    for (const item of items) {
+      if (!previous.has(item.host_id)) previous.set(item.host_id, get.get(item.host_id)?.heartbeat_ms ?? null);
+      beat.run(item.host_id, item.at_ms);
+    }
+    return previous;
+  });
+  const replace = db.transaction((hostId: string, inventory: Record<string, unknown>, atMs: number) => {
+    const row = get.get(hostId);
+    if (row?.inventory_ms != null && row.inventory_ms >= atMs) return { replaced: false, previous: null };
+    db.prepare(`INSERT INTO host_state (host_id, inventory, inventory_ms) VALUES (@host_id, @inv, @at)
+      ON CONFLICT (host_id) DO UPDATE SET previous_inventory = inventory, previous_inventory_ms = inventory_ms,
+        inventory = @inv, inventory_ms = @at`).run({ host_id: hostId, inv: JSON.stringify(inventory), at: atMs });
+    return { replaced: true, previous: row?.inventory ? (JSON.parse(row.inventory) as Record<string, unknown>) : null };
+  });
+  return {
+    async recordHeartbeats(items) {
+      return items.length === 0 ? new Map() : recordAll.immediate(items);
+    },
+    async setStatus(hostId, status) {
+      const res = db
+        .prepare(`INSERT INTO host_state (host_id, status) VALUES (?, ?)
+          ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`)
+        .run(hostId, status);
+      return res.changes === 1;
+    },
+    async byHost(hostId) {
+      const row = get.get(hostId);
+      return row ? stateFromRow(row) : null;
+    },
+    async list() {
+      return db.prepare<[], HostStateRow>('SELECT * FROM host_state').all().map(stateFromRow);
+    },
+    async replaceInventory(hostId, inventory, atMs) {
+      return replace.immediate(hostId, inventory, atMs);
+    },
+  };
+}
+
+interface EventRow {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: Severity;
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  doc: string;
+}
+
+function storedFromRow(row: EventRow): StoredEvent {
+  const event = JSON.parse(row.doc) as Event;
+  const { doc: _doc, ...rest } = row;
+  return { ...rest, occurred_at: event.occurred_at, event };
+}
+
+export function sqliteCorrelation(db: Db): CorrelationRepo {
+  const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (fp, host_id, event_id) VALUES (?, ?, ?)');
+  const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
+    items.map((i) => claim.run(i.fp, i.host_id, i.event_id).changes === 1),
+  );
+  const addRollup = db.prepare(`INSERT INTO rollups (bucket_ms, dim, key, severity, n) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (bucket_ms, dim, key, severity) DO UPDATE SET n = n + excluded.n`);
+  const addAll = db.transaction((rows: RollupRow[]) => {
+    for (const r of rows) addRollup.run(r.bucket_ms, r.dim, r.key, r.severity, r.n);
+  });
+  const deleteAll = db.transaction((hostId: string) => {
+    const gone = db.prepare('DELETE FROM hosts WHERE id = ?').run(hostId).changes === 1;
+    // The dashboard's type counters lose this host's events; its host counters go altogether.
+    const counted = db
+      .prepare<[number, number, string], { bucket_ms: number; type: string; severity: Severity; n: number }>(
+        `SELECT (occurred_ms / ?) * ? AS bucket_ms, type, severity, count(*) AS n FROM events WHERE host_id = ?
+         GROUP BY 1, 2, 3`,
+      )
+      .all(ROLLUP_BUCKET_MS, ROLLUP_BUCKET_MS, hostId);
+    for (const c of counted) addRollup.run(c.bucket_ms, 'type', c.type, c.severity, -c.n);
+    db.prepare(`DELETE FROM rollups WHERE dim = 'host' AND key = ?`).run(hostId);
+    db.prepare('DELETE FROM events WHERE host_id = ?').run(hostId);
+    db.prepare('DELETE FROM problem_events WHERE problem_id IN (SELECT id FROM problems WHERE host_id = ?)').run(hostId);
+    db.prepare('DELETE FROM problems WHERE host_id = ?').run(hostId);
+    db.prepare('DELETE FROM event_fingerprints WHERE host_id = ?').run(hostId);
+    db.prepare('DELETE FROM rdg_flaps WHERE host_id = ?').run(hostId);
+    db.prepare('DELETE FROM host_state WHERE host_id = ?').run(hostId);
+    return gone;
+  });
+  return {
+    async claimFingerprints(items) {
+      return items.length === 0 ? [] : claimAll.immediate(items);
+    },
+    async markFlap(closedEventId, openedEventId, hostId) {
+      return (
+        db
+          .prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)')
+          .run(closedEventId, openedEventId, hostId).changes === 1
+      );
+    },
+    async flapMarked(eventIds) {
+      if (eventIds.length === 0) return new Set();
+      const ph = placeholders(eventIds.length);
+      const rows = db
+        .prepare<string[], { closed_event_id: string; opened_event_id: string }>(
+          `SELECT closed_event_id, opened_event_id FROM rdg_flaps WHERE closed_event_id IN (${ph}) OR opened_event_id IN (${ph})`,
+        )
+        .all(...eventIds, ...eventIds);
+      return new Set(rows.flatMap((r) => [r.closed_event_id, r.opened_event_id]).filter((id) => eventIds.includes(id)));
+    },
+    async search(q: EventQuery) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (q.host_ids) {
+        where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
+        params.push(...q.host_ids);
+      }
+      if (q.severities?.length) {
+        where.push(`severity IN (${placeholders(q.severities.length)})`);
+        params.push(...q.severities);
+      }
+      if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
+      if (q.types) {
+        where.push(`type IN (${placeholders(q.types.length)})`);
+        params.push(...q.types);
+      }
+      if (q.from_ms !== undefined) {
+        where.push('occurred_ms >= ?');
+        params.push(q.from_ms);
+      }
+      if (q.to_ms !== undefined) {
+        where.push('occurred_ms < ?');
+        params.push(q.to_ms);
+      }
+      if (q.q) {
+        const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where.push(`(lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+        params.push(like, like);
+      }
+      const hidden = hiddenSql('type', q.hidden, params);
+      if (hidden) where.push(hidden);
+      if (q.after) {
+        where.push('(occurred_ms < ? OR (occurred_ms = ? AND event_id < ?))');
+        params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
+      }
+      params.push(q.limit);
+      const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
+        FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
+      return db.prepare<unknown[], EventRow>(sql).all(...params).map(storedFromRow);
+    },
+    async addRollups(rows) {
+      if (rows.length > 0) addAll.immediate(rows);
+    },
+    async sumRollups(fromMs, toMs) {
+      return db
+        .prepare<[number, number], RollupRow>(
+          `SELECT 0 AS bucket_ms, dim, key, severity, sum(n) AS n FROM rollups WHERE bucket_ms >= ? AND bucket_ms <= ?
+           GROUP BY dim, key, severity HAVING sum(n) > 0`,
+        )
+        .all(fromMs, toMs);
+    },
+    async deleteHost(hostId) {
+      return deleteAll.immediate(hostId);
+    },
+  };
+}
+
+export function sqliteLeases(db: Db): LeasesRepo {
+  return {
+    async acquire(name, owner, nowMs, ttlMs) {
+      const res = db
+        .prepare(`INSERT INTO leases (name, owner, expires_ms) VALUES (@name, @owner, @expires)
+          ON CONFLICT (name) DO UPDATE SET owner = @owner, expires_ms = @expires
+          WHERE leases.owner = @owner OR leases.expires_ms <= @now`)
+        .run({ name, owner, expires: nowMs + ttlMs, now: nowMs });
+      return res.changes === 1;
+    },
+    async release(name, owner) {
+      db.prepare('DELETE FROM leases WHERE name = ? AND owner = ?').run(name, owner);
+    },
+  };
+}
