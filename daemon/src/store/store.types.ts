@@ -1,4 +1,5 @@
 import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 
 /**
@@ -10,6 +11,10 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
+  /** Notification outbox and delivery log (issue #5). */
+  readonly outbox: OutboxRepo;
+  readonly push: PushRepo;
+  readonly reports: ReportsRepo;
   readonly problems: ProblemsRepo;
   readonly hostState: HostStateRepo;
   readonly correlation: CorrelationRepo;

@@ -14,6 +14,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -54,6 +55,9 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     events: mongoEvents(db),
     hosts: mongoHosts(db),
     apiKeys: mongoApiKeys(db),
+    outbox: mongoOutbox(db),
+    push: mongoPush(db),
+    reports: mongoReports(db),
     problems: mongoProblems(db),
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),

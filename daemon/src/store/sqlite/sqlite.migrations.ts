@@ -58,4 +58,65 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   CORRELATION_SQLITE_MIGRATION,
+  {
+    id: 4,
+    name: 'notification outbox, push subscriptions, daily reports',
+    sql: `
+      CREATE TABLE outbox (
+        id TEXT PRIMARY KEY,
+        topic TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        target TEXT,
+        ref TEXT,
+        content TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        max_attempts INTEGER NOT NULL,
+        next_attempt_ms INTEGER NOT NULL,
+        lease_until_ms INTEGER,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        sent_ms INTEGER,
+        last_error TEXT,
+        history TEXT NOT NULL
+      );
+      CREATE INDEX outbox_due ON outbox (channel, status, next_attempt_ms);
+      CREATE INDEX outbox_by_created ON outbox (created_ms);
+      CREATE INDEX outbox_by_ref ON outbox (ref, topic);
+      CREATE TABLE push_subscriptions (
+        id TEXT PRIMARY KEY,
+        endpoint TEXT NOT NULL UNIQUE,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        user_id TEXT,
+        label TEXT,
+        created_ms INTEGER NOT NULL
+      );
+      CREATE TABLE push_vapid (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        public_key TEXT NOT NULL,
+        private_key TEXT NOT NULL
+      );
+      CREATE TABLE reports (
+        id TEXT PRIMARY KEY,
+        day TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        requested_by TEXT,
+        created_ms INTEGER NOT NULL,
+        period_from_ms INTEGER NOT NULL,
+        period_to_ms INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        html TEXT NOT NULL
+      );
+      CREATE INDEX reports_by_created ON reports (created_ms);
+      CREATE TABLE report_days (
+        day TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        status TEXT NOT NULL,
+        lease_until_ms INTEGER NOT NULL,
+        report_id TEXT
+      );
+      CREATE INDEX events_by_type_received ON events (type, received_ms);
+    `,
+  },
 ];

@@ -16,6 +16,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -38,7 +39,7 @@ interface HostRow {
   last_seen_ms: number;
 }
 
-interface EventRow {
+export interface EventRow {
   event_id: string;
   host_id: string;
   type: string;
@@ -54,7 +55,7 @@ function hostFromRow(row: HostRow): Host {
   return { ...row, ips: JSON.parse(row.ips) as string[], agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[] };
 }
 
-function eventFromRow(row: EventRow): StoredEvent {
+export function eventFromRow(row: EventRow): StoredEvent {
   const event = JSON.parse(row.doc) as Event;
   return {
     event_id: row.event_id,
@@ -89,6 +90,9 @@ export function openSqliteStore(file: string): Store {
     events: sqliteEvents(db),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
+    outbox: sqliteOutbox(db),
+    push: sqlitePush(db),
+    reports: sqliteReports(db),
     problems: sqliteProblems(db),
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),

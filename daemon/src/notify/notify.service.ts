@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { StreamProblem } from '../../../shared/src/index.js';
+import type { BusMessage } from '../bus.js';
+import type { Clock } from '../clock.js';
+import { AppError, errorSummary } from '../errors.js';
+import type { CommittedEvent } from '../ingest/index.js';
+import type { OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
+import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
+import {
+  configuredChannels,
+  eventChannels,
+  loginLockChannels,
+  problemOpenedChannels,
+  problemResolvedChannels,
+  reportChannels,
+} from './notify.rules.js';
+import type { NotifySettingsSource } from './notify.settings.js';
+import type { Channel, EventNotice, NotificationContent, NotifySettings, ProblemNotice } from './notify.types.js';
+import { generateVapidKeys, type VapidKeys } from './push.client.js';
+
+/** How often the cached settings are re-read even without a change notice (other daemons may change them). */
+const SETTINGS_REFRESH_MS = 5000;
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A' ? v : null;
+}
+
+/** The notification view of a committed event. */
+export function eventNotice(c: CommittedEvent): EventNotice {
+  const d = c.event.details ?? {};
+  return {
+    event_id: c.event.event_id,
+    type: c.event.type,
+    severity: c.event.severity,
+    title: c.event.title,
+    summary: c.event.summary ?? null,
+    hostname: c.event.host.hostname,
+    host_display: c.event.host.display_name ?? null,
+    occurred_at: c.event.occurred_at,
+    actor_user: c.actor_user,
+    ip: text(d.ip_address) ?? text(d.source_ip) ?? text(d.external_ip),
+  };
+}
+
+function problemNotice(p: StreamProblem): ProblemNotice {
+  const { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen } = p;
+  return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen };
+}
+
+export interface TestSendResult {
+  channel: Channel;
+  ok: boolean;
+  deliveries: ({ outbox_id: string; target: string | null } & AttemptOutcome)[];
+}
+
+/**
+ * The notifier: turns committed events, problem changes, sign-in locks and daily reports into
+ * outbox rows for the channels the policy picks, and owns the dispatcher that delivers them.
+ * The ingest listener is cheap and batch-wise: events the policy does not send cost one function
+ * call each, and one batch writes its rows in one insert.
+ */
+export class NotifyService {
+  private settings: NotifySettings | null = null;
+  private settingsLoadedMs = 0;
+  private pushTargets: string[] = [];
+  private vapid: VapidKeys | null = null;
+  private readonly dispatcher: Dispatcher;
+  private busQueue: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      logger: Logger;
+      source: NotifySettingsSource;
+      options: DispatcherOptions;
+    },
+  ) {
+    this.dispatcher = new Dispatcher({
+      store: deps.store,
+      clock: deps.clock,
+      logger: deps.logger,
+      settings: () => this.current(),
+      vapid: () => this.vapid,
+      options: deps.options,
+    });
+  }
+
+  /** Loads settings, VAPID keys (generated and stored on the first start) and starts delivering. */
+  async start(): Promise<void> {
+    this.vapid = await this.deps.store.push.ensureVapidKeys(generateVapidKeys());
+    await this.refresh();
+    this.unsubscribe = this.deps.source.onChange?.(() => void this.refresh()) ?? null;
+    this.dispatcher.start();
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    await this.busQueue;
+    await this.dispatcher.stop();
+  }
+
+  /** Re-reads settings and push subscriptions. */
+  async refresh(): Promise<void> {
+    try {
+      const [settings, subs] = await Promise.all([this.deps.source.load(), this.deps.store.push.list()]);
+      this.settings = settings;
+      this.pushTargets = subs.map((s) => s.id);
+      this.settingsLoadedMs = this.deps.clock.now();
+    } catch (err) {
+      this.deps.logger.warn({ err: errorSummary(err) }, 'notification settings not refreshed');
+    }
+  }
+
+  private current(): NotifySettings {
+    if (!this.settings) throw new AppError('notify/not_started', 'The notifier has not started', { kind: 'unexpected' });
+    if (this.deps.clock.now() - this.settingsLoadedMs > SETTINGS_REFRESH_MS) {
+      this.settingsLoadedMs = this.deps.clock.now();
+      void this.refresh();
+    }
+    return this.settings;
+  }
+
+  private configured(s: NotifySettings): Channel[] {
+    return configuredChannels(s, this.pushTargets.length > 0);
+  }
+
+  private targets(channel: Channel, s: NotifySettings): (string | null)[] {
+    if (channel === 'telegram') return s.telegram.chatIds;
+    if (channel === 'push') return this.pushTargets;
+    return [null];
+  }
+
+  private rows(topic: OutboxTopic, ref: string | null, content: NotificationContent, channels: Channel[], s: NotifySettings): OutboxRecord[] {
+    const now = this.deps.clock.now();
+    return channels.flatMap((channel) =>
+      this.targets(channel, s).map(
+        (target): OutboxRecord => ({
+          id: randomUUID(),
+          topic,
+          channel,
+          target,
+          ref,
+          content,
+          status: 'pending',
+          attempts: 0,
+          max_attempts: this.deps.options.maxAttempts,
+          next_attempt_ms: now,
+          lease_until_ms: null,
+          created_ms: now,
+          updated_ms: now,
+          sent_ms: null,
+          last_error: null,
+          history: [],
+        }),
+      ),
+    );
+  }
+
+  private async enqueue(rows: OutboxRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.deps.store.outbox.insertMany(rows);
+    this.dispatcher.kick();
+  }
+
+  /** Ingest commit listener: records the notifications of a committed batch (durable before the 201). */
+  readonly onCommitted = async (committed: CommittedEvent[]): Promise<void> => {
+    const s = this.settings;
+    if (!s) return;
+    const configured = this.configured(s);
+    if (configured.length === 0) return;
+    const rows: OutboxRecord[] = [];
+    for (const c of committed) {
+      const channels = eventChannels(
+        { type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via },
+        s.policy,
+        configured,
+      );
+      if (channels.length > 0) rows.push(...this.rows('event', c.event.event_id, { kind: 'event', event: eventNotice(c) }, channels, s));
+    }
+    try {
+      await this.enqueue(rows);
+    } catch (err) {
+      // Ingest must succeed whatever happens here; the loss is logged loudly.
+      this.deps.logger.error({ err: errorSummary(err), notifications: rows.length }, 'event notifications not recorded');
+    }
+  };
+
+  /** Bus listener: problem openings and resolutions, console sign-in locks. Serialised, never throws. */
+  readonly onBusMessage = (message: BusMessage): void => {
+    if (message.type !== 'problem.opened' && message.type !== 'problem.resolved' && message.type !== 'auth.login_locked') return;
+    this.busQueue = this.busQueue
+      .then(() => this.handleBusMessage(message))
+      .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err), type: message.type }, 'notification not recorded'));
+  };
+
+  private async handleBusMessage(message: BusMessage): Promise<void> {
+    const s = this.settings;
+    if (!s) return;
+    const configured = this.configured(s);
+    if (message.type === 'problem.opened') {
+      const p = message.data;
+      const channels = problemOpenedChannels(p, s.policy, configured);
+      await this.enqueue(this.rows('problem.opened', p.id, { kind: 'problem', action: 'opened', problem: problemNotice(p) }, channels, s));
+    } else if (message.type === 'problem.resolved') {
+      const p = message.data;
+      const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
+      const channels = problemResolvedChannels(carriers, s.policy, configured);
+      await this.enqueue(this.rows('problem.resolved', p.id, { kind: 'problem', action: 'resolved', problem: problemNotice(p) }, channels, s));
+    } else if (message.type === 'auth.login_locked') {
+      const d = message.data;
+      const content: NotificationContent = { kind: 'login_locked', username: d.username, ip: d.ip ?? null, locked_until: d.locked_until, attempts: d.attempts };
+      await this.enqueue(this.rows('login_locked', d.username, content, loginLockChannels(s.policy, configured), s));
+    }
+  }
+
+  /** Queues a generated daily report for every usable channel; returns the channels. */
+  async sendReport(report: { id: string; day: string; summary: Extract<NotificationContent, { kind: 'report' }>['summary'] }): Promise<Channel[]> {
+    await this.refresh();
+    const s = this.current();
+    const channels = reportChannels(s.policy, this.configured(s));
+    await this.enqueue(this.rows('report', report.id, { kind: 'report', report_id: report.id, day: report.day, summary: report.summary }, channels, s));
+    return channels;
+  }
+
+  /** Sends a test message through one channel now, to each of its targets, and reports what happened. */
+  async testSend(channel: Channel, requestedBy: string): Promise<TestSendResult> {
+    await this.refresh();
+    const s = this.current();
+    if (!this.configured(s).includes(channel)) {
+      const what = channel === 'push' ? 'has no registered subscription' : 'is not configured';
+      throw new AppError('notify/channel_not_configured', `The ${channel} channel ${what}`, { status: 409 });
+    }
+    const rows = this.rows('test', null, { kind: 'test', requested_by: requestedBy }, [channel], s).map((r) => ({
+      ...r,
+      max_attempts: 1,
+      status: 'sending' as const,
+      lease_until_ms: r.created_ms + this.deps.options.timeoutMs * 3,
+    }));
+    await this.deps.store.outbox.insertMany(rows);
+    const deliveries = await Promise.all(
+      rows.map(async (r) => ({ outbox_id: r.id, target: r.target, ...(await this.dispatcher.attempt(r)) })),
+    );
+    return { channel, ok: deliveries.every((d) => d.ok), deliveries };
+  }
+
+  listDeliveries(filter: OutboxFilter): Promise<OutboxRecord[]> {
+    return this.deps.store.outbox.list(filter);
+  }
+
+  async retryNow(id: string): Promise<OutboxRecord> {
+    const row = await this.deps.store.outbox.retryNow(id, this.deps.clock.now());
+    if (!row) {
+      const exists = await this.deps.store.outbox.byId(id);
+      if (!exists) throw new AppError('notify/delivery_not_found', 'No such delivery', { status: 404 });
+      throw new AppError('notify/not_retryable', `A ${exists.status} delivery cannot be retried`, { status: 409 });
+    }
+    this.dispatcher.kick();
+    return row;
+  }
+
+  /** The VAPID public key browsers subscribe with (applicationServerKey). */
+  vapidPublicKey(): string {
+    if (!this.vapid) throw new AppError('notify/not_started', 'The notifier has not started', { kind: 'unexpected' });
+    return this.vapid.publicKey;
+  }
+
+  async registerPushSubscription(
+    input: { endpoint: string; keys: { p256dh: string; auth: string }; label?: string | null },
+    userId: string,
+  ): Promise<PushSubscriptionRecord> {
+    const record = await this.deps.store.push.upsert({
+      id: randomUUID(),
+      endpoint: input.endpoint,
+      p256dh: input.keys.p256dh,
+      auth: input.keys.auth,
+      user_id: userId,
+      label: input.label ?? null,
+      created_ms: this.deps.clock.now(),
+    });
+    await this.refresh();
+    return record;
+  }
+
+  listPushSubscriptions(): Promise<PushSubscriptionRecord[]> {
+    return this.deps.store.push.list();
+  }
+
+  /** Removes a subscription; a non-admin may remove only their own. */
+  async removePushSubscription(id: string, user: { id: string; role: string }): Promise<void> {
+    const sub = await this.deps.store.push.byId(id);
+    if (!sub || (user.role !== 'admin' && sub.user_id !== user.id)) {
+      throw new AppError('notify/subscription_not_found', 'No such push subscription', { status: 404 });
+    }
+    await this.deps.store.push.remove(id);
+    await this.refresh();
+  }
+}

@@ -1,0 +1,170 @@
+import { MongoServerError, type Db, type Filter } from 'mongodb';
+import type { Channel } from '../../notify/notify.types.js';
+import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, ReportsRepo } from '../notify.types.js';
+import type { StoredEvent } from '../store.types.js';
+import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
+
+const DUPLICATE_KEY = 11000;
+const NO_ID = { projection: { _id: 0 } } as const;
+
+export function mongoOutbox(db: Db): OutboxRepo {
+  const outbox = db.collection<OutboxRecord>('outbox');
+  return {
+    async insertMany(records) {
+      if (records.length === 0) return;
+      // Copies: the driver adds `_id` to the documents it is given.
+      await outbox.insertMany(records.map((r) => ({ ...r })), { ordered: false });
+    },
+    async claimDue(channel, nowMs, limit, leaseUntilMs) {
+      // No multi-document transactions: each row is taken by its own atomic findOneAndUpdate.
+      const claimed: OutboxRecord[] = [];
+      while (claimed.length < limit) {
+        const doc = await outbox.findOneAndUpdate(
+          {
+            channel,
+            $or: [
+              { status: 'pending', next_attempt_ms: { $lte: nowMs } },
+              { status: 'sending', lease_until_ms: { $lt: nowMs } },
+            ],
+          },
+          { $set: { status: 'sending', lease_until_ms: leaseUntilMs, updated_ms: nowMs } },
+          { sort: { next_attempt_ms: 1 }, returnDocument: 'after', projection: { _id: 0 } },
+        );
+        if (!doc) break;
+        claimed.push(doc);
+      }
+      return claimed;
+    },
+    async recordAttempt(id, r) {
+      await outbox.updateOne(
+        { id },
+        {
+          $set: {
+            status: r.status,
+            next_attempt_ms: r.next_attempt_ms,
+            last_error: r.last_error,
+            lease_until_ms: null,
+            updated_ms: r.attempt.at_ms,
+            sent_ms: r.status === 'sent' ? r.attempt.at_ms : null,
+          },
+          $inc: { attempts: 1 },
+          $push: { history: { $each: [r.attempt], $slice: -OUTBOX_HISTORY_LIMIT } },
+        },
+      );
+    },
+    async byId(id) {
+      return outbox.findOne({ id }, NO_ID);
+    },
+    async list(f) {
+      const q: Filter<OutboxRecord> = {};
+      if (f.status) q.status = f.status;
+      if (f.channel) q.channel = f.channel;
+      if (f.topic) q.topic = f.topic;
+      if (f.before_ms !== undefined) q.created_ms = { $lt: f.before_ms };
+      return outbox.find(q, NO_ID).sort({ created_ms: -1, id: 1 }).limit(f.limit).toArray();
+    },
+    async retryNow(id, nowMs) {
+      const row = await outbox.findOne({ id, status: { $in: ['pending', 'failed'] } }, NO_ID);
+      if (!row) return null;
+      return outbox.findOneAndUpdate(
+        { id, status: { $in: ['pending', 'failed'] } },
+        { $set: { status: 'pending', next_attempt_ms: nowMs, updated_ms: nowMs, max_attempts: Math.max(row.max_attempts, row.attempts + 1) } },
+        { returnDocument: 'after', projection: { _id: 0 } },
+      );
+    },
+    async carriers(topic, ref) {
+      return (await outbox.distinct('channel', { topic, ref, status: { $ne: 'failed' } })) as Channel[];
+    },
+  };
+}
+
+export function mongoPush(db: Db): PushRepo {
+  const subs = db.collection<PushSubscriptionRecord>('push_subscriptions');
+  const vapid = db.collection<{ _id: string; public_key: string; private_key: string }>('push_vapid');
+  return {
+    async upsert(r) {
+      const doc = await subs.findOneAndUpdate(
+        { endpoint: r.endpoint },
+        { $set: { p256dh: r.p256dh, auth: r.auth, user_id: r.user_id, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms } },
+        { upsert: true, returnDocument: 'after', projection: { _id: 0 } },
+      );
+      return doc!;
+    },
+    async list() {
+      return subs.find({}, NO_ID).sort({ created_ms: 1 }).toArray();
+    },
+    async byId(id) {
+      return subs.findOne({ id }, NO_ID);
+    },
+    async remove(id) {
+      return (await subs.deleteOne({ id })).deletedCount === 1;
+    },
+    async ensureVapidKeys(candidate) {
+      try {
+        await vapid.updateOne(
+          { _id: 'vapid' },
+          { $setOnInsert: { public_key: candidate.publicKey, private_key: candidate.privateKey } },
+          { upsert: true },
+        );
+      } catch (err) {
+        // Two daemons upserting at once: the loser gets a duplicate key; the winner's keys count.
+        if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+      }
+      const doc = (await vapid.findOne({ _id: 'vapid' }))!;
+      return { publicKey: doc.public_key, privateKey: doc.private_key };
+    },
+  };
+}
+
+interface ReportDayDoc {
+  day: string;
+  owner: string;
+  status: 'running' | 'done';
+  lease_until_ms: number;
+  report_id: string | null;
+}
+
+export function mongoReports(db: Db): ReportsRepo {
+  const reports = db.collection<DailyReportRecord>('reports');
+  const days = db.collection<ReportDayDoc>('report_days');
+  const events = db.collection<Omit<StoredEvent, 'occurred_at'>>('events');
+  return {
+    async claimDay(day, owner, nowMs, leaseUntilMs) {
+      const taken = await days.findOneAndUpdate(
+        { day, status: 'running', lease_until_ms: { $lt: nowMs } },
+        { $set: { owner, lease_until_ms: leaseUntilMs } },
+      );
+      if (taken) return true;
+      try {
+        await days.insertOne({ day, owner, status: 'running', lease_until_ms: leaseUntilMs, report_id: null });
+        return true;
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+    },
+    async finishDay(day, owner, reportId) {
+      await days.updateOne({ day, owner }, { $set: { status: 'done', report_id: reportId } });
+    },
+    async insert(r) {
+      await reports.insertOne({ ...r });
+    },
+    async list(limit, beforeMs) {
+      return reports
+        .find({ created_ms: { $lt: beforeMs ?? Number.MAX_SAFE_INTEGER } }, { projection: { _id: 0, html: 0 } })
+        .sort({ created_ms: -1 })
+        .limit(limit)
+        .toArray();
+    },
+    async byId(id) {
+      return reports.findOne({ id }, NO_ID);
+    },
+    async agentReports(fromMs, toMs) {
+      const docs = await events
+        .find({ type: { $in: ['report.daily.ssh', 'report.daily.rdp'] }, received_ms: { $gte: fromMs, $lt: toMs } }, NO_ID)
+        .sort({ received_ms: 1 })
+        .toArray();
+      return docs.map((d) => ({ ...d, occurred_at: d.event.occurred_at }));
+    },
+  };
+}

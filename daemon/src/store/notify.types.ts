@@ -1,0 +1,124 @@
+import type { Channel, NotificationContent, ReportSummary } from '../notify/notify.types.js';
+import type { StoredEvent } from './store.types.js';
+
+/** Outbox lifecycle: `pending` (waiting for its next attempt) → `sending` (claimed under a lease) → `sent` | `failed`. */
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** What a notification is about; `ref` names the thing (event id, problem id, report id…). */
+export type OutboxTopic = 'event' | 'problem.opened' | 'problem.resolved' | 'report' | 'test' | 'login_locked';
+
+export interface OutboxAttempt {
+  at_ms: number;
+  ok: boolean;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** One notification to one channel target; the outbox row is also its delivery log entry. */
+export interface OutboxRecord {
+  id: string;
+  topic: OutboxTopic;
+  channel: Channel;
+  /** Telegram chat id or push subscription id; null for webhook and e-mail. */
+  target: string | null;
+  ref: string | null;
+  content: NotificationContent;
+  status: OutboxStatus;
+  attempts: number;
+  max_attempts: number;
+  next_attempt_ms: number;
+  lease_until_ms: number | null;
+  created_ms: number;
+  updated_ms: number;
+  sent_ms: number | null;
+  last_error: string | null;
+  /** The most recent attempts, oldest first (bounded). */
+  history: OutboxAttempt[];
+}
+
+export interface OutboxFilter {
+  status?: OutboxStatus;
+  channel?: Channel;
+  topic?: OutboxTopic;
+  /** Only rows created before this instant (paging, newest first). */
+  before_ms?: number;
+  limit: number;
+}
+
+/** The outcome of one attempt, written together with the attempt's history entry. */
+export interface OutboxAttemptResult {
+  status: 'pending' | 'sent' | 'failed';
+  next_attempt_ms: number;
+  last_error: string | null;
+  attempt: OutboxAttempt;
+}
+
+export interface OutboxRepo {
+  insertMany(records: OutboxRecord[]): Promise<void>;
+  /**
+   * Atomically takes up to `limit` rows of `channel` that are due (pending with next attempt ≤ now,
+   * or sending with an expired lease, i.e. a daemon died mid-delivery) and marks them sending
+   * until `leaseUntilMs`. Two daemons never claim the same row.
+   */
+  claimDue(channel: Channel, nowMs: number, limit: number, leaseUntilMs: number): Promise<OutboxRecord[]>;
+  /** Records an attempt and its outcome; `attempts` grows by one; the lease is released. */
+  recordAttempt(id: string, result: OutboxAttemptResult): Promise<void>;
+  byId(id: string): Promise<OutboxRecord | null>;
+  list(filter: OutboxFilter): Promise<OutboxRecord[]>;
+  /** Makes a pending or failed row due now (granting one more attempt when all were used); null when not retryable. */
+  retryNow(id: string, nowMs: number): Promise<OutboxRecord | null>;
+  /** Channels of the rows about `ref` with `topic` that are not failed. */
+  carriers(topic: OutboxTopic, ref: string): Promise<Channel[]>;
+}
+
+/** A browser's or device's push subscription (the W3C PushSubscription JSON). */
+export interface PushSubscriptionRecord {
+  id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_id: string | null;
+  label: string | null;
+  created_ms: number;
+}
+
+export interface PushRepo {
+  /** Inserts, or refreshes the keys of the subscription with the same endpoint (keeping its id). */
+  upsert(record: PushSubscriptionRecord): Promise<PushSubscriptionRecord>;
+  list(): Promise<PushSubscriptionRecord[]>;
+  byId(id: string): Promise<PushSubscriptionRecord | null>;
+  remove(id: string): Promise<boolean>;
+  /** The stored VAPID key pair; `candidate` is stored first if none is (race-safe across daemons). */
+  ensureVapidKeys(candidate: { publicKey: string; privateKey: string }): Promise<{ publicKey: string; privateKey: string }>;
+}
+
+/** A generated daily SSH/RDP report. */
+export interface DailyReportRecord {
+  id: string;
+  /** Local calendar day (report time zone) the report is for. */
+  day: string;
+  trigger: 'schedule' | 'manual';
+  requested_by: string | null;
+  created_ms: number;
+  period_from_ms: number;
+  period_to_ms: number;
+  summary: ReportSummary;
+  html: string;
+}
+
+export type DailyReportListItem = Omit<DailyReportRecord, 'html'>;
+
+export interface ReportsRepo {
+  /**
+   * Claims the scheduled report of `day` for `owner`: true for exactly one daemon, unless that
+   * one's lease ran out without finishing (it died), when the next claim takes over.
+   */
+  claimDay(day: string, owner: string, nowMs: number, leaseUntilMs: number): Promise<boolean>;
+  /** Marks the day done so it is never claimed again. */
+  finishDay(day: string, owner: string, reportId: string): Promise<void>;
+  insert(report: DailyReportRecord): Promise<void>;
+  list(limit: number, beforeMs?: number): Promise<DailyReportListItem[]>;
+  byId(id: string): Promise<DailyReportRecord | null>;
+  /** `report.daily.*` events received in [fromMs, toMs). */
+  agentReports(fromMs: number, toMs: number): Promise<StoredEvent[]>;
+}

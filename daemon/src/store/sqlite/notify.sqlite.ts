@@ -1,0 +1,186 @@
+import type Database from 'better-sqlite3';
+import type { Channel } from '../../notify/notify.types.js';
+import type {
+  DailyReportListItem,
+  DailyReportRecord,
+  OutboxRecord,
+  OutboxRepo,
+  PushRepo,
+  PushSubscriptionRecord,
+  ReportsRepo,
+} from '../notify.types.js';
+import { eventFromRow, type EventRow } from './sqlite.store.js';
+
+type Db = Database.Database;
+
+/** Attempts kept in a delivery log row. */
+export const OUTBOX_HISTORY_LIMIT = 20;
+
+interface OutboxRow extends Omit<OutboxRecord, 'content' | 'history'> {
+  content: string;
+  history: string;
+}
+
+function outboxFromRow(row: OutboxRow): OutboxRecord {
+  return { ...row, content: JSON.parse(row.content), history: JSON.parse(row.history) };
+}
+
+export function sqliteOutbox(db: Db): OutboxRepo {
+  const insert = db.prepare(`INSERT INTO outbox (id, topic, channel, target, ref, content, status, attempts, max_attempts,
+      next_attempt_ms, lease_until_ms, created_ms, updated_ms, sent_ms, last_error, history)
+    VALUES (@id, @topic, @channel, @target, @ref, @content, @status, @attempts, @max_attempts, @next_attempt_ms,
+      @lease_until_ms, @created_ms, @updated_ms, @sent_ms, @last_error, @history)`);
+  const byId = db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE id = ?');
+  const due = db.prepare<[Channel, number, number, number], OutboxRow>(`SELECT * FROM outbox WHERE channel = ?
+      AND ((status = 'pending' AND next_attempt_ms <= ?) OR (status = 'sending' AND lease_until_ms < ?))
+    ORDER BY next_attempt_ms LIMIT ?`);
+  const lease = db.prepare(`UPDATE outbox SET status = 'sending', lease_until_ms = ?, updated_ms = ? WHERE id = ?`);
+  const insertAll = db.transaction((records: OutboxRecord[]) => {
+    for (const r of records) insert.run({ ...r, content: JSON.stringify(r.content), history: JSON.stringify(r.history) });
+  });
+  const claim = db.transaction((channel: Channel, nowMs: number, limit: number, leaseUntilMs: number) => {
+    const rows = due.all(channel, nowMs, nowMs, limit);
+    for (const row of rows) lease.run(leaseUntilMs, nowMs, row.id);
+    return rows.map((row) => outboxFromRow({ ...row, status: 'sending', lease_until_ms: leaseUntilMs, updated_ms: nowMs }));
+  });
+  const record = db.transaction((id: string, r: Parameters<OutboxRepo['recordAttempt']>[1]) => {
+    const row = byId.get(id);
+    if (!row) return;
+    const history = [...(JSON.parse(row.history) as OutboxRecord['history']), r.attempt].slice(-OUTBOX_HISTORY_LIMIT);
+    db.prepare(`UPDATE outbox SET status = ?, attempts = attempts + 1, next_attempt_ms = ?, last_error = ?, lease_until_ms = NULL,
+        updated_ms = ?, sent_ms = ?, history = ? WHERE id = ?`).run(
+      r.status,
+      r.next_attempt_ms,
+      r.last_error,
+      r.attempt.at_ms,
+      r.status === 'sent' ? r.attempt.at_ms : null,
+      JSON.stringify(history),
+      id,
+    );
+  });
+  const retry = db.transaction((id: string, nowMs: number) => {
+    const row = byId.get(id);
+    if (!row || (row.status !== 'pending' && row.status !== 'failed')) return null;
+    db.prepare(`UPDATE outbox SET status = 'pending', next_attempt_ms = ?, max_attempts = max(max_attempts, attempts + 1),
+        updated_ms = ? WHERE id = ?`).run(nowMs, nowMs, id);
+    return outboxFromRow(byId.get(id)!);
+  });
+  return {
+    async insertMany(records) {
+      if (records.length > 0) insertAll.immediate(records);
+    },
+    async claimDue(channel, nowMs, limit, leaseUntilMs) {
+      return claim.immediate(channel, nowMs, limit, leaseUntilMs);
+    },
+    async recordAttempt(id, result) {
+      record.immediate(id, result);
+    },
+    async byId(id) {
+      const row = byId.get(id);
+      return row ? outboxFromRow(row) : null;
+    },
+    async list(f) {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (f.status) where.push('status = ?') && args.push(f.status);
+      if (f.channel) where.push('channel = ?') && args.push(f.channel);
+      if (f.topic) where.push('topic = ?') && args.push(f.topic);
+      if (f.before_ms !== undefined) where.push('created_ms < ?') && args.push(f.before_ms);
+      const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_ms DESC, id LIMIT ?`;
+      return db.prepare<(string | number)[], OutboxRow>(sql).all(...args, f.limit).map(outboxFromRow);
+    },
+    async retryNow(id, nowMs) {
+      return retry.immediate(id, nowMs);
+    },
+    async carriers(topic, ref) {
+      const rows = db
+        .prepare<[string, string], { channel: Channel }>(`SELECT DISTINCT channel FROM outbox WHERE topic = ? AND ref = ? AND status != 'failed'`)
+        .all(topic, ref);
+      return rows.map((r) => r.channel);
+    },
+  };
+}
+
+export function sqlitePush(db: Db): PushRepo {
+  const byEndpoint = db.prepare<[string], PushSubscriptionRecord>('SELECT * FROM push_subscriptions WHERE endpoint = ?');
+  const upsert = db.transaction((r: PushSubscriptionRecord) => {
+    db.prepare(`INSERT INTO push_subscriptions (id, endpoint, p256dh, auth, user_id, label, created_ms)
+        VALUES (@id, @endpoint, @p256dh, @auth, @user_id, @label, @created_ms)
+      ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, user_id = excluded.user_id,
+        label = excluded.label`).run(r);
+    return byEndpoint.get(r.endpoint)!;
+  });
+  return {
+    async upsert(r) {
+      return upsert.immediate(r);
+    },
+    async list() {
+      return db.prepare<[], PushSubscriptionRecord>('SELECT * FROM push_subscriptions ORDER BY created_ms').all();
+    },
+    async byId(id) {
+      return db.prepare<[string], PushSubscriptionRecord>('SELECT * FROM push_subscriptions WHERE id = ?').get(id) ?? null;
+    },
+    async remove(id) {
+      return db.prepare('DELETE FROM push_subscriptions WHERE id = ?').run(id).changes === 1;
+    },
+    async ensureVapidKeys(candidate) {
+      db.prepare(`INSERT INTO push_vapid (id, public_key, private_key) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING`).run(
+        candidate.publicKey,
+        candidate.privateKey,
+      );
+      const row = db.prepare<[], { public_key: string; private_key: string }>('SELECT * FROM push_vapid WHERE id = 1').get()!;
+      return { publicKey: row.public_key, privateKey: row.private_key };
+    },
+  };
+}
+
+interface ReportRow extends Omit<DailyReportRecord, 'summary'> {
+  summary: string;
+}
+
+export function sqliteReports(db: Db): ReportsRepo {
+  const claim = db.transaction((day: string, owner: string, nowMs: number, leaseUntilMs: number) => {
+    const row = db.prepare<[string], { status: string; lease_until_ms: number }>('SELECT * FROM report_days WHERE day = ?').get(day);
+    if (!row) {
+      db.prepare(`INSERT INTO report_days (day, owner, status, lease_until_ms) VALUES (?, ?, 'running', ?)`).run(day, owner, leaseUntilMs);
+      return true;
+    }
+    if (row.status !== 'running' || row.lease_until_ms >= nowMs) return false;
+    db.prepare('UPDATE report_days SET owner = ?, lease_until_ms = ? WHERE day = ?').run(owner, leaseUntilMs, day);
+    return true;
+  });
+  const fromRow = (row: ReportRow): DailyReportRecord => ({ ...row, summary: JSON.parse(row.summary) });
+  return {
+    async claimDay(day, owner, nowMs, leaseUntilMs) {
+      return claim.immediate(day, owner, nowMs, leaseUntilMs);
+    },
+    async finishDay(day, owner, reportId) {
+      db.prepare(`UPDATE report_days SET status = 'done', report_id = ? WHERE day = ? AND owner = ?`).run(reportId, day, owner);
+    },
+    async insert(r) {
+      db.prepare(`INSERT INTO reports (id, day, trigger, requested_by, created_ms, period_from_ms, period_to_ms, summary, html)
+        VALUES (@id, @day, @trigger, @requested_by, @created_ms, @period_from_ms, @period_to_ms, @summary, @html)`).run({
+        ...r,
+        summary: JSON.stringify(r.summary),
+      });
+    },
+    async list(limit, beforeMs) {
+      const rows = db
+        .prepare<[number, number], Omit<ReportRow, 'html'>>(`SELECT id, day, trigger, requested_by, created_ms, period_from_ms,
+            period_to_ms, summary FROM reports WHERE created_ms < ? ORDER BY created_ms DESC LIMIT ?`)
+        .all(beforeMs ?? Number.MAX_SAFE_INTEGER, limit);
+      return rows.map((row): DailyReportListItem => ({ ...row, summary: JSON.parse(row.summary) }));
+    },
+    async byId(id) {
+      const row = db.prepare<[string], ReportRow>('SELECT * FROM reports WHERE id = ?').get(id);
+      return row ? fromRow(row) : null;
+    },
+    async agentReports(fromMs, toMs) {
+      return db
+        .prepare<[number, number], EventRow>(`SELECT * FROM events WHERE type IN ('report.daily.ssh', 'report.daily.rdp')
+            AND received_ms >= ? AND received_ms < ? ORDER BY received_ms`)
+        .all(fromMs, toMs)
+        .map(eventFromRow);
+    },
+  };
+}
