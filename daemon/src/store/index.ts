@@ -5,6 +5,7 @@ import { openSqliteStore } from './sqlite/sqlite.store.js';
 import type { Store } from './store.types.js';
 
 export type * from './store.types.js';
+export type * from './correlation.types.js';
 export type * from './notify.types.js';
 export type * from './correlation.types.js';
 

@@ -1,4 +1,5 @@
 import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 
@@ -11,6 +12,10 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
+  readonly problems: ProblemsRepo;
+  readonly hostState: HostStateRepo;
+  readonly correlation: CorrelationRepo;
+  readonly leases: LeasesRepo;
   /** Notification outbox and delivery log (issue #5). */
   readonly outbox: OutboxRepo;
   readonly push: PushRepo;

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
+import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -55,4 +56,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await db.collection('events').createIndexes([{ key: { type: 1, received_ms: 1 }, name: 'by_type_received' }]);
     },
   },
+  CORRELATION_MONGO_MIGRATION,
 ];

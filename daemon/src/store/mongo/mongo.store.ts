@@ -14,6 +14,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
@@ -55,6 +56,10 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     events: mongoEvents(db),
     hosts: mongoHosts(db),
     apiKeys: mongoApiKeys(db),
+    problems: mongoProblems(db),
+    hostState: mongoHostState(db),
+    correlation: mongoCorrelation(db),
+    leases: mongoLeases(db),
     outbox: mongoOutbox(db),
     push: mongoPush(db),
     reports: mongoReports(db),

@@ -1,5 +1,7 @@
 import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 
+import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+
 /**
  * Numbered schema migrations of the embedded store. Append only: a released migration never changes.
  * Each runs in one transaction together with its record in `schema_migrations`.
@@ -119,4 +121,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_by_type_received ON events (type, received_ms);
     `,
   },
+  CORRELATION_SQLITE_MIGRATION,
 ];

@@ -16,6 +16,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
@@ -90,6 +91,10 @@ export function openSqliteStore(file: string): Store {
     events: sqliteEvents(db),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
+    problems: sqliteProblems(db),
+    hostState: sqliteHostState(db),
+    correlation: sqliteCorrelation(db),
+    leases: sqliteLeases(db),
     outbox: sqliteOutbox(db),
     push: sqlitePush(db),
     reports: sqliteReports(db),
