@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
 import { isValidTimeZone } from './notify/notify.rules.js';
 
 /**
@@ -60,6 +61,39 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(20_000)
     .describe('Events waiting for a commit before ingest answers 503 with Retry-After.'),
+  SAC_ADMIN_USERNAME: UsernameSchema.default('admin').describe('Username of the admin created on first start (when there is no user yet).'),
+  SAC_ADMIN_PASSWORD: PasswordSchema.optional().describe(
+    'Password of the first-start admin. Unset: one is generated, printed once and written to <data dir>/initial-admin-password (mode 0600). Secret.',
+  ),
+  SAC_JWT_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('Secret signing console session tokens (HS256). Unset: generated once and kept encrypted in the store. Secret.'),
+  SAC_SESSION_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(43_200)
+    .default(720)
+    .describe('Lifetime of a console session token in minutes; the console renews it before it ends.'),
+  SAC_MASTER_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      'Key (any text of 32+ characters) encrypting stored secrets (AES-256-GCM). Unset: generated into <data dir>/master-key (mode 0600). Daemons sharing one MongoDB need the same key. Secret.',
+    ),
+  SAC_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(3).describe('Failed sign-ins for one username within the window that lock it.'),
+  SAC_LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15).describe('Window in minutes over which failed sign-ins are counted.'),
+  SAC_LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15).describe('How long a locked username gets 429, in minutes.'),
+  SAC_LOGIN_ADDRESS_MAX_FAILURES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(30)
+    .describe('Failed sign-ins from one source address within the window before that address gets 429.'),
   SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
   SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
   SAC_TELEGRAM_API_BASE: z
@@ -117,7 +151,7 @@ const EnvSchema = z.object({
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
-export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL'] as const;
+export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
 
 /** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
 export interface NotifyConfig {
@@ -143,6 +177,17 @@ export interface Config {
   store: StoreConfig;
   bootstrapApiKey?: string;
   ingest: { batchMax: number; queueLimit: number };
+  auth: {
+    adminUsername: string;
+    adminPassword?: string;
+    jwtSecret?: string;
+    sessionTtlMs: number;
+    maxFailures: number;
+    windowMs: number;
+    lockMs: number;
+    addressMaxFailures: number;
+  };
+  masterKey?: string;
   notify: NotifyConfig;
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
@@ -192,6 +237,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
+      auth: {
+        adminUsername: e.SAC_ADMIN_USERNAME,
+        adminPassword: e.SAC_ADMIN_PASSWORD,
+        jwtSecret: e.SAC_JWT_SECRET,
+        sessionTtlMs: e.SAC_SESSION_TTL_MINUTES * 60_000,
+        maxFailures: e.SAC_LOGIN_MAX_FAILURES,
+        windowMs: e.SAC_LOGIN_WINDOW_MINUTES * 60_000,
+        lockMs: e.SAC_LOGIN_LOCK_MINUTES * 60_000,
+        addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
+      },
+      masterKey: e.SAC_MASTER_KEY,
       notify: {
         telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
         webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },

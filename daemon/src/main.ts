@@ -22,6 +22,12 @@ async function main(): Promise<void> {
   if (sac.generatedApiKey) {
     lines.push(`Bootstrap agent API key (shown once): ${sac.generatedApiKey}`, `  also saved to ${sac.apiKeyFile} (mode 0600)`);
   }
+  if (sac.generatedAdminPassword) {
+    lines.push(
+      `Console admin "${config.auth.adminUsername}", password (shown once): ${sac.generatedAdminPassword}`,
+      `  also saved to ${sac.adminPasswordFile} (mode 0600)`,
+    );
+  }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
   const stop = (signal: string) => {

@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { ApiKeyService } from './apikeys/index.js';
+import { AuditService } from './audit/index.js';
+import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
+import { createAuthRoutes } from './http/auth.routes.js';
+import { createUsersRoutes } from './http/users.routes.js';
+import { loadMasterKey, SecretBox } from './settings/secret-box.js';
+import { UsersService } from './users/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { errorSummary } from './errors.js';
@@ -27,10 +33,17 @@ export interface RunningSac {
   /** Set when this start generated the bootstrap agent API key (first start without one). */
   generatedApiKey: string | null;
   apiKeyFile: string;
+  auth: AuthService;
+  users: UsersService;
+  audit: AuditService;
+  /** Set when this start created the first admin with a generated password (shown once). */
+  generatedAdminPassword: string | null;
+  adminPasswordFile: string;
   close(): Promise<void>;
 }
 
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
+export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
 /** Writes a secret for the operator to pick up: owner-only, replaced atomically. */
 function writeSecretFile(file: string, secret: string): void {
@@ -54,6 +67,25 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
   if (generated) writeSecretFile(apiKeyFile, generated);
+
+  const secretBox = new SecretBox(loadMasterKey(config.masterKey, config.dataDir).key);
+  const audit = new AuditService(store.audit, clock, logger.child({ scope: 'audit' }));
+  const users = new UsersService(store.users, audit, clock);
+  const adminPasswordFile = path.join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
+  const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
+  if (generatedAdminPassword) writeSecretFile(adminPasswordFile, generatedAdminPassword);
+  const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
+  const auth = new AuthService({
+    users: store.users,
+    throttle: store.loginThrottle,
+    tokens: new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock),
+    audit,
+    bus,
+    clock,
+    policy: config.auth,
+    logger: logger.child({ scope: 'auth' }),
+  });
+  users.onChange(() => auth.invalidate());
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
   ingest.onCommitted((committed) => {
@@ -82,11 +114,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     startedMs,
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
-    // Until console sign-in exists (issue #3) no token is valid: every protected route answers 401.
-    authenticator: { authenticate: async () => null },
-    trpcRouter: createAppRouter({ storeKind: store.kind }),
+    authenticator: auth,
+    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
-    routes: [createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath })],
+    routes: [createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createAuthRoutes(auth), createUsersRoutes(users, auth)],
   });
   const server = createHttpServer({
     app,
@@ -114,6 +145,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     apiKeys,
     generatedApiKey: generated,
     apiKeyFile,
+    auth,
+    users,
+    audit,
+    generatedAdminPassword,
+    adminPasswordFile,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -5,3 +5,5 @@
 export * from './event.schema.js';
 export * from './roles.js';
 export * from './stream.types.js';
+export * from './users.schema.js';
+export * from './audit.schema.js';

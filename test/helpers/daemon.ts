@@ -1,7 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import type { Clock } from '../../daemon/src/clock.js';
 import { loadConfig } from '../../daemon/src/config.js';
 import { startSac, type RunningSac } from '../../daemon/src/sac.js';
 import { storeEnv, tempDir, type StoreKind } from './stores.js';
@@ -11,19 +13,37 @@ export interface TestSac {
   /** The bootstrap agent API key, read from the file the daemon wrote. */
   apiKey: string;
   dataDir: string;
+  /** The first-start admin's username and password (SAC_ADMIN_PASSWORD, random per daemon unless given). */
+  adminUsername: string;
+  adminPassword: string;
   /** Every log line the daemon wrote, as JSON text. */
   logs: string[];
   sac: RunningSac;
   close(): Promise<void>;
 }
 
+const PASSWORD_SALT = randomBytes(16).toString('hex');
+
+/** Random per test process, the same for one data dir, so a restarted daemon keeps its admin's password. */
+function testAdminPassword(dataDir: string): string {
+  return `Tst-pw-${createHash('sha256').update(PASSWORD_SALT).update(dataDir).digest('base64url').slice(0, 20)}`;
+}
+
 /**
  * Starts the real daemon in this process on a free loopback port with a fresh store of `kind`.
- * `env` adds or overrides SAC_* variables, parsed by the real config loader.
+ * `env` adds or overrides SAC_* variables, parsed by the real config loader (`SAC_ADMIN_PASSWORD: ''`
+ * makes the daemon generate the admin password). `opts.clock` replaces the system clock.
  */
-export async function startTestSac(kind: StoreKind, env: Record<string, string> = {}): Promise<TestSac> {
+export async function startTestSac(kind: StoreKind, env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<TestSac> {
   const dataDir = env.SAC_DATA_DIR ?? tempDir();
-  const result = loadConfig({ ...storeEnv(kind, dataDir), SAC_PORT: '0', SAC_LOG_LEVEL: 'debug', ...env });
+  const adminPassword = testAdminPassword(dataDir);
+  const result = loadConfig({
+    ...storeEnv(kind, dataDir),
+    SAC_PORT: '0',
+    SAC_LOG_LEVEL: 'debug',
+    SAC_ADMIN_PASSWORD: adminPassword,
+    ...env,
+  });
   if (!result.ok) throw new Error(`test config invalid: ${result.problems.join('; ')}`);
   const logs: string[] = [];
   const sink = new Writable({
@@ -32,9 +52,18 @@ export async function startTestSac(kind: StoreKind, env: Record<string, string> 
       done();
     },
   });
-  const sac = await startSac(result.config, { logger: pino({ level: 'debug' }, sink) });
+  const sac = await startSac(result.config, { logger: pino({ level: 'debug' }, sink), clock: opts.clock });
   const apiKey = env.SAC_BOOTSTRAP_API_KEY ?? readFileSync(path.join(dataDir, 'bootstrap-api-key'), 'utf8').trim();
-  return { url: sac.url, apiKey, dataDir, logs, sac, close: () => sac.close() };
+  return {
+    url: sac.url,
+    apiKey,
+    dataDir,
+    adminUsername: result.config.auth.adminUsername,
+    adminPassword: result.config.auth.adminPassword ?? readFileSync(sac.adminPasswordFile, 'utf8').trim(),
+    logs,
+    sac,
+    close: () => sac.close(),
+  };
 }
 
 /** POSTs a body (object → JSON, string/Buffer as is) to the ingest endpoint. */

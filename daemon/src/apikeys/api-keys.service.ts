@@ -1,9 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { storeUnavailable } from '../errors.js';
+import { randomBase62 } from '../random.js';
 import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
 
-const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Characters of a key shown for identification (`sac_` + 8). */
 export const API_KEY_PREFIX_LENGTH = 12;
 const CACHE_TTL_MS = 30_000;
@@ -11,14 +11,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** A fresh agent API key: `sac_` + 40 random base62 characters (about 238 bits). */
 export function generateApiKey(): string {
-  const bytes = randomBytes(64);
-  let out = '';
-  for (const b of bytes) {
-    // 248 = 4 × 62: rejecting the rest keeps every character equally likely.
-    if (b < 248) out += KEY_ALPHABET[b % 62];
-    if (out.length === 40) break;
-  }
-  return out.length === 40 ? `sac_${out}` : generateApiKey();
+  return `sac_${randomBase62(40)}`;
 }
 
 /** Keys are random and long, so one SHA-256 is a sufficient, fast verifier. */

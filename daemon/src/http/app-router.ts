@@ -1,14 +1,22 @@
+import type { AuthService } from '../auth/index.js';
+import type { UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
+import { authRouter } from './auth.router.js';
+import { usersRouter } from './users.router.js';
 import { publicProcedure, router } from './trpc.js';
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
 export interface RouterDeps {
   storeKind: 'sqlite' | 'mongodb';
+  auth: AuthService;
+  users: UsersService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
 export function createAppRouter(deps: RouterDeps) {
   return router({
+    auth: authRouter(deps.auth),
+    users: usersRouter(deps.users),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

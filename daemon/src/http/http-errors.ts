@@ -42,6 +42,8 @@ export function sendError(res: ServerResponse, err: unknown, logger: Logger): vo
     if (err.kind === 'operational') logger.warn({ code: err.code, err: errorSummary(err.cause ?? err) }, 'request failed');
     else if (err.kind === 'unexpected') logger.error({ code: err.code, err: errorSummary(err.cause ?? err) }, 'request failed');
     const headers: Record<string, string> = status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+    const retryAfter = (err.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
+    if (status === 429 && typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
     sendJson(res, status, errorBody(err.code, err.message, err.details), headers);
     return;
   }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Role, SessionUser } from '../../../shared/src/index.js';
+import type { Actor } from '../audit/index.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { errorBody, sendJson } from './http-errors.js';
 
@@ -12,6 +13,11 @@ export function bearerToken(req: Request): string | null {
 /** The authenticated user a `requireUser` middleware put on the response. */
 export function currentUser(res: Response): SessionUser {
   return res.locals.user as SessionUser;
+}
+
+/** Who is calling and from where, for the audit log (after `requireUser`). */
+export function restActor(req: Request, res: Response): Actor {
+  return { user: currentUser(res), ip: req.socket.remoteAddress };
 }
 
 /**

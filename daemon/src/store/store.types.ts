@@ -1,4 +1,7 @@
 import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { AuditRepo } from './audit.types.js';
+import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
+import type { SettingsRepo } from './settings.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
@@ -12,6 +15,11 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
+  readonly users: UsersRepo;
+  readonly loginThrottle: LoginThrottleRepo;
+  readonly streamTickets: StreamTicketsRepo;
+  readonly settings: SettingsRepo;
+  readonly audit: AuditRepo;
   readonly problems: ProblemsRepo;
   readonly hostState: HostStateRepo;
   readonly correlation: CorrelationRepo;

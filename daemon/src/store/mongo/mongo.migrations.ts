@@ -57,4 +57,24 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
     },
   },
   CORRELATION_MONGO_MIGRATION,
+  {
+    id: 2,
+    name: 'console users, settings, audit log, sign-in throttle, stream tickets',
+    async up(db) {
+      await db.collection('users').createIndexes([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { username_key: 1 }, name: 'username_key_unique', unique: true },
+      ]);
+      await db.collection('settings').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
+      await db.collection('audit_log').createIndexes([
+        { key: { at_ms: -1 }, name: 'by_time' },
+        { key: { action: 1, at_ms: -1 }, name: 'by_action' },
+      ]);
+      await db.collection('login_throttle').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
+      await db.collection('stream_tickets').createIndexes([
+        { key: { hash: 1 }, name: 'hash_unique', unique: true },
+        { key: { expires_ms: 1 }, name: 'by_expiry' },
+      ]);
+    },
+  },
 ];

@@ -14,6 +14,9 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { mongoAudit } from './audit.mongo.js';
+import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
+import { mongoSettings } from './settings.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
@@ -56,6 +59,11 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     events: mongoEvents(db),
     hosts: mongoHosts(db),
     apiKeys: mongoApiKeys(db),
+    users: mongoUsers(db),
+    loginThrottle: mongoLoginThrottle(db),
+    streamTickets: mongoStreamTickets(db),
+    settings: mongoSettings(db),
+    audit: mongoAudit(db),
     problems: mongoProblems(db),
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),

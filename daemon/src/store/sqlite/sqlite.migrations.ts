@@ -122,4 +122,51 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   CORRELATION_SQLITE_MIGRATION,
-];
+  {
+    id: 2,
+    name: 'console users, settings, audit log, sign-in throttle, stream tickets',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        username_key TEXT NOT NULL UNIQUE,
+        display_name TEXT,
+        role TEXT NOT NULL,
+        active INTEGER NOT NULL,
+        password_hash TEXT NOT NULL,
+        token_version INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      );
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        updated_by TEXT
+      );
+      CREATE TABLE audit_log (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        at_ms INTEGER NOT NULL,
+        actor_id TEXT,
+        actor_username TEXT,
+        ip TEXT,
+        action TEXT NOT NULL,
+        target TEXT,
+        outcome TEXT NOT NULL,
+        details TEXT NOT NULL
+      );
+      CREATE INDEX audit_by_time ON audit_log (at_ms);
+      CREATE INDEX audit_by_action ON audit_log (action, at_ms);
+      CREATE TABLE login_throttle (
+        key TEXT PRIMARY KEY,
+        failures TEXT NOT NULL,
+        locked_until_ms INTEGER
+      );
+      CREATE TABLE stream_tickets (
+        hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+    `,
+  },];

@@ -16,6 +16,9 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+import { sqliteAudit } from './audit.sqlite.js';
+import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
+import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
@@ -91,6 +94,11 @@ export function openSqliteStore(file: string): Store {
     events: sqliteEvents(db),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
+    users: sqliteUsers(db),
+    loginThrottle: sqliteLoginThrottle(db),
+    streamTickets: sqliteStreamTickets(db),
+    settings: sqliteSettings(db),
+    audit: sqliteAudit(db),
     problems: sqliteProblems(db),
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),

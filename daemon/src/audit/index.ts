@@ -1,0 +1,2 @@
+/** The audit log: `AuditService.record` for every feature that changes something, `list` for admins. */
+export { AuditService, type Actor, type AuditInput } from './audit.service.js';

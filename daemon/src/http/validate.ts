@@ -1,0 +1,15 @@
+import type { z } from 'zod';
+import { toValidationIssues } from '../../../shared/src/index.js';
+import { AppError } from '../errors.js';
+
+/** Parses REST input with a shared schema; a mismatch is a 400 naming every problem. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) {
+    throw new AppError('request/invalid', 'The request does not match the expected shape', {
+      status: 400,
+      details: toValidationIssues(result.error),
+    });
+  }
+  return result.data;
+}

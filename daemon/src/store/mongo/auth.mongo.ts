@@ -1,0 +1,132 @@
+import { MongoServerError, type Db } from 'mongodb';
+import type {
+  LoginThrottleRepo,
+  StreamTicketsRepo,
+  UserChange,
+  UserPatch,
+  UserRecord,
+  UsersRepo,
+} from '../auth.types.js';
+
+const DUPLICATE_KEY = 11000;
+
+type UserDoc = UserRecord & { username_key: string };
+const NO_ID = { projection: { _id: 0, username_key: 0 } } as const;
+
+const isActiveAdmin = (u: Pick<UserRecord, 'role' | 'active'>) => u.role === 'admin' && u.active;
+
+export function mongoUsers(db: Db): UsersRepo {
+  const users = db.collection<UserDoc>('users');
+  const activeAdmins = () => users.countDocuments({ role: 'admin', active: true });
+
+  /**
+   * No multi-document transactions (FerretDB, standalone servers): the change is written, then the
+   * remaining active admins are counted, and the change is undone when none is left. Two admins
+   * demoting each other at once both see zero and both undo, so the invariant holds either way.
+   */
+  async function guardedUpdate(id: string, patch: UserPatch): Promise<UserChange> {
+    const before = await users.findOne({ id }, NO_ID);
+    if (!before) return { status: 'not_found' };
+    const { updated_ms, ...fields } = patch;
+    // No projection here: FerretDB does not implement it for findAndModify.
+    const doc = await users.findOneAndUpdate(
+      { id },
+      { $set: { ...fields, updated_ms }, $inc: { token_version: patch.password_hash !== undefined ? 1 : 0 } },
+      { returnDocument: 'after' },
+    );
+    if (!doc) return { status: 'not_found' };
+    const { _id, username_key: _key, ...after } = doc;
+    if (isActiveAdmin(before) && !isActiveAdmin(after) && (await activeAdmins()) === 0) {
+      const { id: _id, username: _u, created_ms: _c, ...restore } = before;
+      await users.updateOne({ id }, { $set: restore });
+      return { status: 'last_admin' };
+    }
+    return { status: 'ok', user: after };
+  }
+
+  return {
+    async insert(u) {
+      try {
+        await users.insertOne({ ...u, username_key: u.username.toLowerCase() });
+        return 'inserted';
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return 'duplicate';
+        throw err;
+      }
+    },
+    async byId(id) {
+      return users.findOne({ id }, NO_ID);
+    },
+    async byUsername(username) {
+      return users.findOne({ username_key: username.toLowerCase() }, NO_ID);
+    },
+    async list() {
+      return users.find({}, NO_ID).sort({ username_key: 1 }).toArray();
+    },
+    async count() {
+      return users.countDocuments();
+    },
+    update: guardedUpdate,
+    async delete(id) {
+      // Deactivate first through the guard, so the last admin can never be deleted by a race.
+      const user = await users.findOne({ id }, NO_ID);
+      if (!user) return { status: 'not_found' };
+      if (isActiveAdmin(user)) {
+        const guarded = await guardedUpdate(id, { active: false, updated_ms: user.updated_ms });
+        if (guarded.status !== 'ok') return guarded;
+      }
+      const res = await users.deleteOne({ id });
+      return res.deletedCount === 1 ? { status: 'ok', user } : { status: 'not_found' };
+    },
+  };
+}
+
+interface ThrottleDoc {
+  key: string;
+  failures: number[];
+  locked_until_ms: number | null;
+}
+
+export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
+  const throttle = db.collection<ThrottleDoc>('login_throttle');
+  return {
+    async state(key) {
+      const doc = await throttle.findOne({ key });
+      return doc ? { failures_ms: doc.failures, locked_until_ms: doc.locked_until_ms } : null;
+    },
+    async recordFailure(key, atMs, keep) {
+      const doc = await throttle.findOneAndUpdate(
+        { key },
+        { $push: { failures: { $each: [atMs], $slice: -keep } }, $setOnInsert: { locked_until_ms: null } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return doc?.failures ?? [atMs];
+    },
+    async lock(key, untilMs, nowMs) {
+      const res = await throttle.updateOne(
+        { key, $or: [{ locked_until_ms: null }, { locked_until_ms: { $lte: nowMs } }] },
+        { $set: { locked_until_ms: untilMs, failures: [] } },
+      );
+      return res.modifiedCount === 1;
+    },
+    async clear(key) {
+      await throttle.updateOne({ key }, { $set: { failures: [] } });
+    },
+  };
+}
+
+export function mongoStreamTickets(db: Db): StreamTicketsRepo {
+  const tickets = db.collection<{ hash: string; user_id: string; expires_ms: number }>('stream_tickets');
+  return {
+    async insert(hash, userId, expiresMs) {
+      await tickets.insertOne({ hash, user_id: userId, expires_ms: expiresMs });
+    },
+    async consume(hash, nowMs) {
+      const doc = await tickets.findOneAndDelete({ hash });
+      return doc && doc.expires_ms > nowMs ? doc.user_id : null;
+    },
+    async prune(nowMs) {
+      await tickets.deleteMany({ expires_ms: { $lte: nowMs } });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+/** Console users: the admin use cases and the first-start admin. */
+export { UsersService, userView } from './users.service.js';

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { UserCreate, UserPatchInput, UserView } from '../../../shared/src/index.js';
+import type { Actor, AuditService } from '../audit/index.js';
+import { generatePassword, hashPassword, passwordProblem } from '../auth/index.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { UserChange, UserPatch, UserRecord, UsersRepo } from '../store/index.js';
+
+export function userView(u: UserRecord): UserView {
+  return {
+    id: u.id,
+    username: u.username,
+    display_name: u.display_name,
+    role: u.role,
+    active: u.active,
+    created_at: new Date(u.created_ms).toISOString(),
+    updated_at: new Date(u.updated_ms).toISOString(),
+  };
+}
+
+function checkPassword(password: string, username: string): void {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new AppError('user/weak_password', `Password ${problem}`, { status: 400, details: [{ path: 'password', message: problem }] });
+}
+
+function changed(result: UserChange): UserRecord {
+  if (result.status === 'not_found') throw new AppError('user/not_found', 'No such user', { status: 404 });
+  if (result.status === 'last_admin') {
+    throw new AppError('user/last_admin', 'The last active admin cannot be removed, deactivated or demoted', { status: 409 });
+  }
+  return result.user;
+}
+
+/**
+ * Console users (admin operations): create, edit, reset password, delete, and the first-start
+ * admin. Every change is audited and announced to `onChange` listeners (the authenticator's cache).
+ */
+export class UsersService {
+  private readonly listeners: ((userId: string) => void)[] = [];
+
+  constructor(
+    private readonly repo: UsersRepo,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called after any change to a user, before the changing call returns. */
+  onChange(listener: (userId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async list(): Promise<UserView[]> {
+    return (await this.repo.list()).map(userView);
+  }
+
+  async byId(id: string): Promise<UserView> {
+    const user = await this.repo.byId(id);
+    if (!user) throw new AppError('user/not_found', 'No such user', { status: 404 });
+    return userView(user);
+  }
+
+  async create(input: UserCreate, actor: Actor): Promise<UserView> {
+    checkPassword(input.password, input.username);
+    const now = this.clock.now();
+    const user: UserRecord = {
+      id: randomUUID(),
+      username: input.username,
+      display_name: input.display_name ?? null,
+      role: input.role,
+      active: true,
+      password_hash: await hashPassword(input.password),
+      token_version: 0,
+      created_ms: now,
+      updated_ms: now,
+    };
+    if ((await this.repo.insert(user)) === 'duplicate') {
+      throw new AppError('user/duplicate', 'A user with this username exists', { status: 409 });
+    }
+    await this.audit.record({ action: 'user.created', actor, target: `user:${user.id}`, details: { username: user.username, role: user.role } });
+    return userView(user);
+  }
+
+  async update(id: string, input: UserPatchInput, actor: Actor): Promise<UserView> {
+    const patch: UserPatch = { updated_ms: this.clock.now() };
+    if (input.role !== undefined) patch.role = input.role;
+    if (input.active !== undefined) patch.active = input.active;
+    if (input.display_name !== undefined) patch.display_name = input.display_name;
+    if (input.password !== undefined) {
+      const existing = await this.repo.byId(id);
+      if (!existing) throw new AppError('user/not_found', 'No such user', { status: 404 });
+      checkPassword(input.password, existing.username);
+      patch.password_hash = await hashPassword(input.password);
+    }
+    const user = changed(await this.repo.update(id, patch));
+    this.announce(id);
+    const fields = Object.keys(input).filter((k) => input[k as keyof UserPatchInput] !== undefined);
+    await this.audit.record({
+      action: input.password !== undefined ? 'user.password_reset' : 'user.updated',
+      actor,
+      target: `user:${id}`,
+      details: { username: user.username, fields, ...(input.role ? { role: input.role } : {}), ...(input.active !== undefined ? { active: input.active } : {}) },
+    });
+    return userView(user);
+  }
+
+  async delete(id: string, actor: Actor): Promise<void> {
+    const user = changed(await this.repo.delete(id));
+    this.announce(id);
+    await this.audit.record({ action: 'user.deleted', actor, target: `user:${id}`, details: { username: user.username } });
+  }
+
+  /**
+   * First start: with no user at all, creates the admin with `password`, or a generated one that
+   * is returned so it can be shown once. A concurrent start creating it too is harmless.
+   */
+  async ensureFirstAdmin(username: string, password: string | undefined): Promise<{ generated: string | null }> {
+    if ((await this.repo.count()) > 0) return { generated: null };
+    const secret = password ?? generatePassword();
+    checkPassword(secret, username);
+    const now = this.clock.now();
+    const outcome = await this.repo.insert({
+      id: randomUUID(),
+      username,
+      display_name: null,
+      role: 'admin',
+      active: true,
+      password_hash: await hashPassword(secret),
+      token_version: 0,
+      created_ms: now,
+      updated_ms: now,
+    });
+    if (outcome === 'inserted') {
+      await this.audit.record({ action: 'user.created', actor: { user: null, ip: undefined }, username, target: null, details: { username, role: 'admin', first_start: true } });
+    }
+    return { generated: outcome === 'inserted' && password === undefined ? secret : null };
+  }
+
+  private announce(userId: string): void {
+    for (const listener of this.listeners) listener(userId);
+  }
+}
