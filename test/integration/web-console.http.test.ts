@@ -50,7 +50,7 @@ describe('console web build served at /', () => {
     expect(await api.json()).toEqual({ error: { code: 'route/not_found', message: 'No such route' } });
     const health = await fetch(`${sac.url}/health`, { headers: NAVIGATE });
     expect(health.status).toBe(200);
-    expect((await health.json()).status).toBe('ok');
+    expect(((await health.json()) as { status: string }).status).toBe('ok');
     const metrics = await fetch(`${sac.url}/metrics`, { headers: NAVIGATE });
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
     const trpc = await fetch(`${sac.url}/trpc/system.info`, { headers: NAVIGATE });
