@@ -2,9 +2,10 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ApiKeyService } from './apikeys/index.js';
+import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
+import { createApiKeysRoutes } from './http/api-keys.routes.js';
 import { createAuthRoutes } from './http/auth.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
 import { loadMasterKey, SecretBox } from './settings/secret-box.js';
@@ -86,6 +87,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'auth' }),
   });
   users.onChange(() => auth.invalidate());
+  const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
   ingest.onCommitted((committed) => {
@@ -115,9 +117,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users }),
+    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
-    routes: [createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createAuthRoutes(auth), createUsersRoutes(users, auth)],
+    routes: [
+      createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
+      createAuthRoutes(auth),
+      createUsersRoutes(users, auth),
+      createApiKeysRoutes(apiKeysAdmin, auth),
+    ],
   });
   const server = createHttpServer({
     app,

@@ -7,3 +7,4 @@ export * from './roles.js';
 export * from './stream.types.js';
 export * from './users.schema.js';
 export * from './audit.schema.js';
+export * from './apikeys.schema.js';

@@ -1,6 +1,8 @@
+import type { ApiKeysAdmin } from '../apikeys/index.js';
 import type { AuthService } from '../auth/index.js';
 import type { UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
+import { apiKeysRouter } from './api-keys.router.js';
 import { authRouter } from './auth.router.js';
 import { usersRouter } from './users.router.js';
 import { publicProcedure, router } from './trpc.js';
@@ -10,6 +12,7 @@ export interface RouterDeps {
   storeKind: 'sqlite' | 'mongodb';
   auth: AuthService;
   users: UsersService;
+  apiKeys: ApiKeysAdmin;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -17,6 +20,7 @@ export function createAppRouter(deps: RouterDeps) {
   return router({
     auth: authRouter(deps.auth),
     users: usersRouter(deps.users),
+    apiKeys: apiKeysRouter(deps.apiKeys),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),
