@@ -10,7 +10,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const config = result.config;
-  const logger = pino({ level: config.logLevel, base: { svc: 'sac' } });
+  // Asynchronous writes: lines logged while one write is in flight go out together in the next,
+  // instead of one blocking write per ingested event (measured ~4 % of the daemon's time at peak
+  // ingest). pino flushes what is pending at exit; a kill -9 can lose the lines still in memory.
+  const logger = pino({ level: config.logLevel, base: { svc: 'sac' } }, pino.destination({ dest: 1, sync: false }));
   let sac;
   try {
     sac = await startSac(config, { logger });

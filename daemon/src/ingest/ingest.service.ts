@@ -29,16 +29,24 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** Batches being committed at once: the next batch is written while the previous one syncs. */
+const COMMITS_IN_FLIGHT = 4;
+
 /**
  * Stores each event exactly once. Requests are grouped into one store commit (group commit):
  * the first request of an idle period is written on the next turn of the event loop, the ones
  * arriving meanwhile join the following batch, and each request is answered only after its
- * batch is durable. The waiting queue is bounded; past it, submissions fail fast as overloaded.
+ * batch is durable. Up to `COMMITS_IN_FLIGHT` batches are written concurrently, so the event loop
+ * keeps parsing while a commit syncs to disk; listeners run and requests are answered strictly in
+ * batch order, one batch at a time. The waiting queue is bounded; past it, submissions fail fast
+ * as overloaded.
  */
 export class IngestService {
   private queue: Pending[] = [];
-  private flushing = false;
+  private inFlight = 0;
   private scheduled = false;
+  /** Settles when the most recently started batch has been answered. */
+  private answered: Promise<void> = Promise.resolve();
   private readonly listeners: CommitListener[] = [];
 
   constructor(
@@ -81,59 +89,76 @@ export class IngestService {
 
   /** Waits until everything queued so far has been committed (used at shutdown). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.flushing) await new Promise((r) => setTimeout(r, 5));
+    while (this.queue.length > 0 || this.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
   }
 
   private schedule(): void {
-    if (this.scheduled || this.flushing) return;
+    if (this.scheduled || this.inFlight >= COMMITS_IN_FLIGHT) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      void this.flush();
+      this.flush();
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  private flush(): void {
     const batch = this.queue.splice(0, this.limits.batchMax);
-    try {
-      let outcomes: InsertOutcome[];
-      try {
-        outcomes = await this.store.events.insertBatch(batch.map((p) => p.item));
-      } catch (err) {
-        this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch not stored');
+    if (batch.length === 0) return;
+    this.inFlight++;
+    const stored = this.store.events.insertBatch(batch.map((p) => p.item));
+    const previous = this.answered;
+    this.answered = stored
+      .then(
+        async (outcomes) => {
+          await previous;
+          await this.committed(batch, outcomes);
+        },
+        async (err: unknown) => {
+          await previous;
+          this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch not stored');
+          const error = storeUnavailable(err);
+          for (const p of batch) p.reject(error);
+        },
+      )
+      .catch((err: unknown) => {
+        // A bug in answering must neither leave requests hanging nor stall the batches after it.
+        this.logger.error({ err: errorSummary(err), batch: batch.length }, 'ingest batch not answered');
         const error = storeUnavailable(err);
         for (const p of batch) p.reject(error);
-        return;
-      }
-      const committed: CommittedEvent[] = [];
-      outcomes.forEach((outcome, i) => {
-        const { item, ctx } = batch[i];
-        const fields = {
-          event_id: item.event.event_id,
-          type: item.event.type,
-          hostname: item.event.host.hostname,
-          key_prefix: ctx.keyPrefix,
-          req_id: ctx.requestId,
-        };
-        if (outcome.status === 'inserted') {
-          committed.push({ ...item, host_id: outcome.host_id });
-          this.logger.info(fields, 'event created');
-        } else {
-          this.logger.info(fields, 'event duplicate');
-        }
+      })
+      .finally(() => {
+        this.inFlight--;
+        if (this.queue.length > 0) this.schedule();
       });
-      for (const listener of this.listeners) {
-        try {
-          await listener(committed);
-        } catch (err) {
-          this.logger.error({ err: errorSummary(err), events: committed.length }, 'commit listener failed');
-        }
+    if (this.queue.length > 0) this.schedule();
+  }
+
+  /** Logs each outcome, runs the listeners on the inserted events, then answers the batch's requests. */
+  private async committed(batch: Pending[], outcomes: InsertOutcome[]): Promise<void> {
+    const committed: CommittedEvent[] = [];
+    outcomes.forEach((outcome, i) => {
+      const { item, ctx } = batch[i];
+      const fields = {
+        event_id: item.event.event_id,
+        type: item.event.type,
+        hostname: item.event.host.hostname,
+        key_prefix: ctx.keyPrefix,
+        req_id: ctx.requestId,
+      };
+      if (outcome.status === 'inserted') {
+        committed.push({ ...item, host_id: outcome.host_id });
+        this.logger.info(fields, 'event created');
+      } else {
+        this.logger.info(fields, 'event duplicate');
       }
-      outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
-    } finally {
-      this.flushing = false;
-      if (this.queue.length > 0) this.schedule();
+    });
+    for (const listener of this.listeners) {
+      try {
+        await listener(committed);
+      } catch (err) {
+        this.logger.error({ err: errorSummary(err), events: committed.length }, 'commit listener failed');
+      }
     }
+    outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
   }
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Event } from '../../../../shared/src/index.js';
-import { appendUnique, foldObservations } from '../host-merge.js';
+import { appendUnique, foldObservations, hostNeedsWrite } from '../host-merge.js';
 import type {
   ApiKeyRecord,
   ApiKeysRepo,
@@ -15,6 +15,7 @@ import type {
   Store,
   StoredEvent,
 } from '../store.types.js';
+import { openIngestWriter, type IngestWriter } from './ingest-writer.sqlite.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
@@ -89,9 +90,10 @@ export function openSqliteStore(file: string): Store {
 
   // Statements are prepared against the schema, so migrations run before the repositories exist.
   applyMigrations(db);
+  const ingestWriter = openIngestWriter(db, file);
   return {
     kind: 'sqlite',
-    events: sqliteEvents(db),
+    events: sqliteEvents(db, ingestWriter),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
     users: sqliteUsers(db),
@@ -120,6 +122,7 @@ export function openSqliteStore(file: string): Store {
       db.prepare('SELECT 1').get();
     },
     async close() {
+      await ingestWriter.close();
       if (db.open) db.close();
     },
   };
@@ -138,7 +141,9 @@ function applyMigrations(db: Db): number[] {
   return applied;
 }
 
-function sqliteEvents(db: Db): EventsRepo {
+function sqliteEvents(main: Db, writer: IngestWriter): EventsRepo {
+  // Ingest writes on the writer's connection (fsync off the event loop); reads use the store's.
+  const db = writer.db;
   const hostByKey = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE key = ?');
   const insertHost = db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, display_name, fqdn, ipv4, ips,
       os_version, timezone, agent_product, agent_version, agent_instance_ids, first_seen_ms, last_seen_ms)
@@ -150,7 +155,7 @@ function sqliteEvents(db: Db): EventsRepo {
       last_seen_ms = @last_seen_ms WHERE id = @id`);
   const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
       actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
-  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+  const byId = main.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
 
   const writeBatch = db.transaction((items: NewEvent[]): InsertOutcome[] => {
     const hostIds = new Map<string, string>();
@@ -180,7 +185,7 @@ function sqliteEvents(db: Db): EventsRepo {
       }
       const newer = change.last_seen_ms >= existing.last_seen_ms;
       const pick = <K extends keyof HostChangeLatest>(k: K) => (newer ? (change.latest[k] ?? existing[k]) : existing[k]);
-      updateHost.run({
+      const next = {
         id: existing.id,
         hostname: newer ? change.hostname : existing.hostname,
         display_name: pick('display_name'),
@@ -196,7 +201,8 @@ function sqliteEvents(db: Db): EventsRepo {
         ),
         first_seen_ms: Math.min(existing.first_seen_ms, change.first_seen_ms),
         last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms),
-      });
+      };
+      if (hostNeedsWrite(existing, next)) updateHost.run(next);
       hostIds.set(change.key, existing.id);
     }
     return items.map((item): InsertOutcome => {
@@ -218,14 +224,17 @@ function sqliteEvents(db: Db): EventsRepo {
 
   return {
     async insertBatch(items) {
-      return items.length === 0 ? [] : writeBatch.immediate(items);
+      if (items.length === 0) return [];
+      const outcomes = writeBatch.immediate(items);
+      await writer.durable();
+      return outcomes;
     },
     async byId(eventId) {
       const row = byId.get(eventId.toLowerCase());
       return row ? eventFromRow(row) : null;
     },
     async count() {
-      return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+      return (main.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
     },
   };
 }

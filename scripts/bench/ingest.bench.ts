@@ -1,0 +1,127 @@
+/* eslint-disable no-console -- a benchmark prints its figures */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { startFerretDb } from './lib/ferretdb.js';
+import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
+import { buildDaemon, machineLine, ROOT, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
+import { checkStored, type StoreTarget } from './lib/stored-ids.js';
+
+/**
+ * `npm run bench:ingest [-- --store=mongodb]`: SAC (built daemon, child process) against a bare
+ * node:http + zod server, same load generator, same connections, unique realistic events.
+ * Phases: warm-up, bare peak, SAC peak, duplicate re-sends, SAC at a fixed 80 % of its peak;
+ * then SAC is stopped and every event answered 201 is looked up in the store.
+ * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 64).
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const storeKind = process.argv.includes('--store=mongodb') ? 'mongodb' : 'sqlite';
+
+function fmt(n: number, digits = 1): string {
+  return n.toFixed(digits);
+}
+
+function errorsOf(r: PhaseResult, ok: number[]): number {
+  let n = r.socketErrors;
+  for (const [status, count] of Object.entries(r.statuses)) if (!ok.includes(Number(status))) n += count;
+  return n;
+}
+
+function line(label: string, r: PhaseResult, ok: number[]): string {
+  return `${label.padEnd(22)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50_ms, 2)} ms  p99 ${fmt(r.p99_ms, 2)} ms  ` +
+    `p99.9 ${fmt(r.p999_ms, 2)} ms  max ${fmt(r.max_ms, 1)} ms  errors ${errorsOf(r, ok)}  statuses ${JSON.stringify(r.statuses)}`;
+}
+
+async function startBare(): Promise<{ url: string; pid: number; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/bare-server.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:ingest — store ${storeKind}, ${CONNECTIONS} connections, ${SECONDS} s per phase`);
+  console.log(machineLine());
+  buildDaemon();
+
+  const ferret = storeKind === 'mongodb' ? await startFerretDb() : null;
+  const dataDir = tempDir('sac-bench-ingest-');
+  const apiKey = `sac_${randomBytes(24).toString('hex')}`;
+  const dbName = `sac_bench_${randomBytes(4).toString('hex')}`;
+  const target: StoreTarget = ferret ? { kind: 'mongodb', uri: ferret.uri, dbName } : { kind: 'sqlite', dataDir };
+  const sac = await startDaemon({
+    SAC_DATA_DIR: dataDir,
+    SAC_BOOTSTRAP_API_KEY: apiKey,
+    SAC_LOG_LEVEL: process.env.SAC_LOG_LEVEL ?? 'info',
+    ...(process.env.SAC_INGEST_QUEUE_LIMIT ? { SAC_INGEST_QUEUE_LIMIT: process.env.SAC_INGEST_QUEUE_LIMIT } : {}),
+    ...(ferret ? { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: dbName } : {}),
+  }, process.env.BENCH_SAC_NODE_ARGS ? process.env.BENCH_SAC_NODE_ARGS.split(' ') : []);
+  const bare = await startBare();
+  const gen = new LoadGenerator();
+  const created: string[] = [];
+  const common = { apiKey, connections: CONNECTIONS, mode: 'fresh' as const };
+  try {
+    const warm = Math.max(1, Math.min(3, SECONDS / 5));
+    await gen.run({ ...common, url: bare.url, seconds: warm });
+    created.push(...(await gen.run({ ...common, url: sac.url, seconds: warm, recordCreated: true })).created);
+
+    const bareRun = await gen.run({ ...common, url: bare.url, seconds: SECONDS });
+    console.log(line('bare node:http + zod', bareRun, [201]));
+
+    const sampler = sampleProcess(sac.child.pid!);
+    const sacRun = await gen.run({ ...common, url: sac.url, seconds: SECONDS, recordCreated: true });
+    const sacProc = sampler.stop();
+    created.push(...sacRun.created);
+    console.log(line(`SAC (${storeKind})`, sacRun, [201]));
+    console.log(`SAC process during peak: RSS peak ${fmt(sacProc.peakRssMiB)} MiB, CPU ${fmt(sacProc.cpuPercent, 0)} %`);
+
+    const dupRun = await gen.run({ ...common, url: sac.url, seconds: Math.max(1, SECONDS / 2), mode: 'duplicate' });
+    console.log(line('SAC duplicate re-sends', dupRun, [409]));
+
+    const rate = Math.max(1, Math.round(sacRun.rps * 0.8));
+    const fixedRun = await gen.run({ ...common, url: sac.url, seconds: SECONDS, rate, recordCreated: true });
+    created.push(...fixedRun.created);
+    console.log(line(`SAC fixed ${rate}/s (80 %)`, fixedRun, [201]));
+
+    bare.stop();
+    gen.close();
+    sac.child.kill('SIGTERM');
+    await sac.exited;
+    const stored = await checkStored(target, created);
+    console.log(`durability: ${created.length} events answered 201, ${stored.missing} missing, ` +
+      `${stored.repeated} stored twice, ${stored.total} rows in the store`);
+
+    const ratio = sacRun.rps / bareRun.rps;
+    const errors = errorsOf(sacRun, [201]);
+    console.log(
+      `RESULT store=${storeKind} sac_eps=${fmt(sacRun.rps, 0)} bare_eps=${fmt(bareRun.rps, 0)} ratio=${fmt(ratio, 2)} ` +
+        `p50_ms=${fmt(sacRun.p50_ms, 2)} p99_ms=${fmt(sacRun.p99_ms, 2)} p999_ms=${fmt(sacRun.p999_ms, 2)} errors=${errors} ` +
+        `rss_mb=${fmt(sacProc.peakRssMiB, 0)} cpu_pct=${fmt(sacProc.cpuPercent, 0)} ` +
+        `dup_eps=${fmt(dupRun.rps, 0)} dup_errors=${errorsOf(dupRun, [409])} ` +
+        `fixed_rate=${rate} fixed_p50_ms=${fmt(fixedRun.p50_ms, 2)} fixed_p99_ms=${fmt(fixedRun.p99_ms, 2)} ` +
+        `fixed_p999_ms=${fmt(fixedRun.p999_ms, 2)} fixed_errors=${errorsOf(fixedRun, [201])} ` +
+        `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
+    );
+  } finally {
+    bare.stop();
+    if (sac.child.exitCode === null) sac.child.kill('SIGKILL');
+    await ferret?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

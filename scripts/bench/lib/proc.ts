@@ -1,0 +1,127 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Repository root (scripts/bench/lib → ../../..). */
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+
+const CLK_TCK = 100;
+const PAGE_KB = 4;
+
+/** Resident set size of a process now, in MiB (from /proc). */
+export function rssMiB(pid: number): number {
+  const statm = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+  return (Number(statm[1]) * PAGE_KB) / 1024;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** Samples a process's RSS every 100 ms; `stop()` returns the peak and the CPU share used meanwhile. */
+export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuPercent: number } } {
+  let peak = rssMiB(pid);
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMiB(pid));
+    } catch {
+      // the process has exited
+    }
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      let cpu = cpu0;
+      try {
+        peak = Math.max(peak, rssMiB(pid));
+        cpu = cpuSeconds(pid);
+      } catch {
+        // exited
+      }
+      return { peakRssMiB: peak, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Polls `url` until it answers 200, or throws after `ms`. */
+export async function waitForHttp(url: string, child: ChildProcess, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer 200 within ${ms} ms`);
+}
+
+/**
+ * Compiles the daemon (`npm run build`) so benchmarks and the durability test run the shipped JS.
+ * `BENCH_NO_BUILD=1` runs the existing dist/ as it is.
+ */
+export function buildDaemon(): void {
+  if (process.env.BENCH_NO_BUILD === '1') return;
+  const res = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (res.status !== 0) throw new Error('npm run build failed');
+}
+
+export interface DaemonProcess {
+  url: string;
+  child: ChildProcess;
+  logFile: string;
+  /** Resolves with the exit code or signal once the process has gone. */
+  exited: Promise<number | string | null>;
+}
+
+/**
+ * Starts the built daemon (`dist/daemon/src/main.js`) as a child process with `env`, its log in
+ * `<dataDir>/sac.log`, and waits for `/health`.
+ */
+export async function startDaemon(env: Record<string, string>, execArgv: string[] = []): Promise<DaemonProcess> {
+  const port = env.SAC_PORT && env.SAC_PORT !== '0' ? Number(env.SAC_PORT) : await freePort();
+  const logFile = path.join(env.SAC_DATA_DIR, 'sac.log');
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [...execArgv, path.join(ROOT, 'dist/daemon/src/main.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...env, SAC_PORT: String(port) },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, child);
+  return { url, child, logFile, exited };
+}
+
+/** Machine and run description printed at the top of each benchmark. */
+export function machineLine(): string {
+  const cpus = os.cpus();
+  return `machine: ${cpus[0]?.model ?? 'unknown cpu'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ` +
+    `${os.platform()} ${os.release()}, node ${process.version}; date: ${new Date().toISOString()}`;
+}
