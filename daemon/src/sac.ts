@@ -7,8 +7,9 @@ import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
 import { createApiKeysRoutes } from './http/api-keys.routes.js';
 import { createAuthRoutes } from './http/auth.routes.js';
+import { createSettingsRoutes } from './http/settings.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
-import { loadMasterKey, SecretBox } from './settings/secret-box.js';
+import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { UsersService } from './users/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
@@ -37,6 +38,7 @@ export interface RunningSac {
   auth: AuthService;
   users: UsersService;
   audit: AuditService;
+  settings: SettingsService;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -88,6 +90,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   users.onChange(() => auth.invalidate());
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
+  const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
   ingest.onCommitted((committed) => {
@@ -117,13 +120,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin }),
+    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin, settings }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
       createAuthRoutes(auth),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
+      createSettingsRoutes(settings, auth),
     ],
   });
   const server = createHttpServer({
@@ -155,6 +159,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     auth,
     users,
     audit,
+    settings,
     generatedAdminPassword,
     adminPasswordFile,
     close() {

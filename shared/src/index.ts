@@ -8,3 +8,4 @@ export * from './stream.types.js';
 export * from './users.schema.js';
 export * from './audit.schema.js';
 export * from './apikeys.schema.js';
+export * from './settings.schema.js';

@@ -1,9 +1,11 @@
 import type { ApiKeysAdmin } from '../apikeys/index.js';
 import type { AuthService } from '../auth/index.js';
+import type { SettingsService } from '../settings/index.js';
 import type { UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
 import { apiKeysRouter } from './api-keys.router.js';
 import { authRouter } from './auth.router.js';
+import { settingsRouter } from './settings.router.js';
 import { usersRouter } from './users.router.js';
 import { publicProcedure, router } from './trpc.js';
 
@@ -13,6 +15,7 @@ export interface RouterDeps {
   auth: AuthService;
   users: UsersService;
   apiKeys: ApiKeysAdmin;
+  settings: SettingsService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -21,6 +24,7 @@ export function createAppRouter(deps: RouterDeps) {
     auth: authRouter(deps.auth),
     users: usersRouter(deps.users),
     apiKeys: apiKeysRouter(deps.apiKeys),
+    settings: settingsRouter(deps.settings),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

@@ -1,0 +1,168 @@
+import {
+  SETTINGS_CATEGORIES,
+  SETTINGS_SCHEMAS,
+  SETTINGS_SECRET_PATHS,
+  toValidationIssues,
+  type SettingsCategory,
+  type SettingsValue,
+  type SettingsView,
+} from '../../../shared/src/index.js';
+import type { Actor, AuditService } from '../audit/index.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { SettingsRepo, StoredSetting } from '../store/index.js';
+import type { SecretBox } from './secret-box.js';
+import { mapSecrets, maskSecrets, resolveKeepMarkers } from './settings.rules.js';
+
+/** How long an effective value is reused; a change through this daemon takes effect at once. */
+const CACHE_TTL_MS = 5_000;
+
+type Fields = Record<string, unknown>;
+type EnvDefaults<C extends SettingsCategory> = () => Partial<SettingsValue<C>>;
+type ChangeListener = (category: SettingsCategory) => void;
+
+const storageKey = (category: SettingsCategory) => `settings.${category}`;
+const secretContext = (category: SettingsCategory, path: string) => `settings.${category}:${path}`;
+
+function isCategory(value: string): value is SettingsCategory {
+  return (SETTINGS_CATEGORIES as string[]).includes(value);
+}
+
+/**
+ * The settings store. Effective value of a category = schema defaults, overridden by the
+ * environment defaults its owning feature registered, overridden field by field by what admins
+ * stored. Secret fields are AES-256-GCM encrypted at rest, write-only through the API and never
+ * logged; the audit log records which fields changed, never values.
+ */
+export class SettingsService {
+  private readonly cache = new Map<SettingsCategory, { value: Fields; until: number }>();
+  private readonly envDefaults = new Map<SettingsCategory, () => Fields>();
+  private readonly listeners = new Set<ChangeListener>();
+
+  constructor(
+    private readonly repo: SettingsRepo,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The feature owning a category's `SAC_*` keys supplies its environment fallback (at composition). */
+  registerEnvDefaults<C extends SettingsCategory>(category: C, defaults: EnvDefaults<C>): void {
+    this.envDefaults.set(category, defaults as () => Fields);
+    this.cache.delete(category);
+  }
+
+  /** Called after a category changed through this daemon; returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The effective, typed value with secrets in clear, for the feature that uses it. Cheap: cached briefly. */
+  async get<C extends SettingsCategory>(category: C): Promise<SettingsValue<C>> {
+    const now = this.clock.now();
+    const cached = this.cache.get(category);
+    if (cached && cached.until > now) return cached.value as SettingsValue<C>;
+    const { fields } = await this.stored(category);
+    const value = this.effective(category, fields);
+    this.cache.set(category, { value, until: now + CACHE_TTL_MS });
+    return value as SettingsValue<C>;
+  }
+
+  /** A category for admins: secrets masked as `{ set }`. */
+  async view(category: string): Promise<SettingsView> {
+    const cat = this.category(category);
+    const { fields, record } = await this.stored(cat);
+    return {
+      category: cat,
+      values: maskSecrets(this.effective(cat, fields), SETTINGS_SECRET_PATHS[cat]),
+      stored_fields: Object.keys(fields).sort(),
+      updated_at: record ? new Date(record.updated_ms).toISOString() : null,
+      updated_by: record?.updated_by ?? null,
+    };
+  }
+
+  async viewAll(): Promise<SettingsView[]> {
+    return Promise.all(SETTINGS_CATEGORIES.map((c) => this.view(c)));
+  }
+
+  /**
+   * Validates and stores the given top-level fields of a category (the others keep their value).
+   * A secret sent as `{ "set": true }` keeps the stored one; `null` clears it.
+   */
+  async update(category: string, values: Fields, actor: Actor): Promise<SettingsView> {
+    const cat = this.category(category);
+    const paths = SETTINGS_SECRET_PATHS[cat];
+    const { fields } = await this.stored(cat);
+    const current = this.effective(cat, fields);
+    const resolved = resolveKeepMarkers(values, current, paths);
+    const parsed = SETTINGS_SCHEMAS[cat].safeParse({ ...current, ...resolved });
+    if (!parsed.success) {
+      throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { status: 400, details: toValidationIssues(parsed.error) });
+    }
+    const valid = parsed.data as Fields;
+    const changed = Object.keys(values);
+    const next: Fields = { ...fields };
+    for (const key of changed) next[key] = valid[key];
+    await this.write(cat, next, actor);
+    await this.audit.record({ action: 'settings.updated', actor, target: `settings:${cat}`, details: { fields: changed.sort() } });
+    this.changed(cat);
+    return this.view(cat);
+  }
+
+  /** Forgets stored fields (all when `fieldNames` is omitted), so the environment or defaults apply again. */
+  async reset(category: string, fieldNames: string[] | undefined, actor: Actor): Promise<SettingsView> {
+    const cat = this.category(category);
+    const { fields } = await this.stored(cat);
+    const removed = fieldNames ?? Object.keys(fields);
+    const next = Object.fromEntries(Object.entries(fields).filter(([k]) => !removed.includes(k)));
+    await this.write(cat, next, actor);
+    await this.audit.record({ action: 'settings.reset', actor, target: `settings:${cat}`, details: { fields: [...removed].sort() } });
+    this.changed(cat);
+    return this.view(cat);
+  }
+
+  private category(value: string): SettingsCategory {
+    if (!isCategory(value)) throw new AppError('settings/unknown_category', `No settings category ${value}`, { status: 404 });
+    return value;
+  }
+
+  private effective(category: SettingsCategory, stored: Fields): Fields {
+    const env = this.envDefaults.get(category)?.() ?? {};
+    const parsed = SETTINGS_SCHEMAS[category].safeParse({ ...env, ...stored });
+    if (parsed.success) return parsed.data as Fields;
+    // A stored value the current schema refuses (e.g. written by an older version): fall back to
+    // the environment alone rather than failing every reader.
+    return SETTINGS_SCHEMAS[category].parse(env) as Fields;
+  }
+
+  /** The stored fields of a category, secrets decrypted. */
+  private async stored(category: SettingsCategory): Promise<{ fields: Fields; record: StoredSetting | null }> {
+    const record = await this.repo.get(storageKey(category));
+    if (!record) return { fields: {}, record: null };
+    const sealed = JSON.parse(record.value) as Fields;
+    const fields = mapSecrets(sealed, SETTINGS_SECRET_PATHS[category], (v, path) =>
+      v !== null && typeof v === 'object' && typeof (v as { $enc?: unknown }).$enc === 'string'
+        ? this.box.decrypt((v as { $enc: string }).$enc, secretContext(category, path))
+        : v,
+    );
+    return { fields, record };
+  }
+
+  private async write(category: SettingsCategory, fields: Fields, actor: Actor): Promise<void> {
+    const sealed = mapSecrets(fields, SETTINGS_SECRET_PATHS[category], (v, path) =>
+      typeof v === 'string' ? { $enc: this.box.encrypt(v, secretContext(category, path)) } : v,
+    );
+    await this.repo.put({
+      key: storageKey(category),
+      value: JSON.stringify(sealed),
+      updated_ms: this.clock.now(),
+      updated_by: actor.user?.username ?? null,
+    });
+  }
+
+  private changed(category: SettingsCategory): void {
+    this.cache.delete(category);
+    for (const listener of this.listeners) listener(category);
+  }
+}

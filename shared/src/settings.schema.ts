@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { SEVERITIES } from './event.schema.js';
+
+// Notification channels and languages (the notifier's own lists must match these).
+const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
+const LANGUAGES = ['en', 'ru'] as const;
+
+/**
+ * A secret field (password, token, private key). Stored encrypted, never returned: reads show
+ * `{ "set": true | false }`. In an update, a string sets it, `null` clears it, and
+ * `{ "set": true }` (what a read returned) keeps the stored value.
+ */
+export const SecretSchema = z.string().min(1, 'must not be empty').max(16_384).nullable();
+/** What reads show instead of a secret. */
+export interface SecretMask {
+  set: boolean;
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const typePattern = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]*(\.[a-z0-9_*-]+)*$/, 'must be an event type or dotted prefix such as rdp.login or ssh.*');
+const minutes = (max: number) => z.number().int().min(1).max(max);
+const userName = z.string().min(1).max(256);
+
+export const TelegramSettingsSchema = z.strictObject({
+  bot_token: SecretSchema.default(null),
+  chat_ids: z.array(z.string().regex(/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,64}$/, 'must be a numeric chat id or @channel')).max(50).default([]),
+  api_base: httpUrl.default('https://api.telegram.org'),
+});
+
+export const WebhookSettingsSchema = z.strictObject({
+  url: httpUrl.nullable().default(null),
+  /** Key of the X-SAC-Signature HMAC of each body. */
+  secret: SecretSchema.default(null),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name'), z.string().max(1024)).default({}),
+  timeout_ms: z.number().int().min(100).max(120_000).default(10_000),
+});
+
+export const SmtpSettingsSchema = z.strictObject({
+  /** `smtp(s)://user:password@host:port`: a secret because it carries the password. */
+  url: SecretSchema.refine((v) => v === null || /^smtps?:\/\//.test(v), 'must be an smtp:// or smtps:// URL').default(null),
+  from: z.string().min(3).max(256).nullable().default(null),
+  to: z.array(z.email()).max(50).default([]),
+});
+
+export const PushSettingsSchema = z.strictObject({
+  /** VAPID subject: a mailto: or https: URL. */
+  subject: z.string().regex(/^(mailto:|https:\/\/)/, 'must be a mailto: or https: URL').default('mailto:sac@localhost'),
+  vapid_public_key: z.string().min(1).max(256).nullable().default(null),
+  vapid_private_key: SecretSchema.default(null),
+});
+
+export const NotificationPolicySchema = z.strictObject({
+  min_severity: z.enum(SEVERITIES).default('high'),
+  enabled_channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
+  /** Channels that carry agent lifecycle events (started, stopped, updated). */
+  lifecycle_channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
+  language: z.enum(LANGUAGES).default('en'),
+  /** Local time of the daily report, HH:MM. */
+  report_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('09:00'),
+  /** IANA time zone of `report_time`; null = the daemon's. */
+  report_timezone: z.string().min(1).max(64).nullable().default(null),
+});
+
+export const SeverityOverridesSchema = z.strictObject({
+  /** Event type (or dotted prefix) → the severity SAC uses instead of the agent's. */
+  overrides: z.record(typePattern, z.enum(SEVERITIES)).default({}),
+});
+
+export const HiddenTypesSchema = z.strictObject({
+  /** Types (or dotted prefixes) stored but left out of lists, dashboard, counters and problems. */
+  types: z.array(typePattern).max(500).default([]),
+});
+
+export const HostStatusSettingsSchema = z.strictObject({
+  /** Minutes without events after which a host is stale. */
+  stale_minutes: minutes(10_080).default(30),
+  /** Per agent product (e.g. ssh-monitor): its own stale minutes. */
+  stale_minutes_by_product: z.record(z.string().min(1).max(64), minutes(10_080)).default({}),
+  /** Minutes before a resolved host-silence problem may open again. */
+  silence_cooldown_minutes: minutes(10_080).default(30),
+});
+
+export const CorrelationSettingsSchema = z.strictObject({
+  /** Events of one problem key within this many minutes join the open problem. */
+  window_minutes: minutes(1440).default(15),
+});
+
+export const WindowsAdminSettingsSchema = z.strictObject({
+  /** WinRM account, e.g. `DOMAIN\\svc-sac` or `svc-sac@corp.example`. */
+  username: userName.nullable().default(null),
+  password: SecretSchema.default(null),
+  transport: z.enum(['http', 'https']).default('https'),
+  port: z.number().int().min(1).max(65535).nullable().default(null),
+  verify_tls: z.boolean().default(true),
+});
+
+export const SshAdminSettingsSchema = z.strictObject({
+  username: userName.nullable().default(null),
+  port: z.number().int().min(1).max(65535).default(22),
+  /** OpenSSH private key (PEM). */
+  private_key: SecretSchema.default(null),
+  passphrase: SecretSchema.default(null),
+  password: SecretSchema.default(null),
+  /** known_hosts lines; empty = trust on first use is NOT done, unknown hosts are refused. */
+  known_hosts: z.string().max(262_144).default(''),
+});
+
+export const AgentUpdatesSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** Products offered updates, e.g. ssh-monitor, rdp-login-monitor. Empty = all known. */
+  products: z.array(z.string().min(1).max(64)).max(20).default([]),
+  /** Hosts updated at once per product. */
+  max_parallel: z.number().int().min(1).max(1000).default(5),
+});
+
+export const GitReposSettingsSchema = z.strictObject({
+  /** Where the latest agent versions are read from, one repository per product. */
+  repos: z
+    .array(
+      z.strictObject({
+        product: z.string().min(1).max(64),
+        url: z.string().min(1).max(2048),
+        branch: z.string().min(1).max(256).nullable().default(null),
+        /** Access token for https remotes. */
+        token: SecretSchema.default(null),
+      }),
+    )
+    .max(20)
+    .default([]),
+  refresh_minutes: minutes(10_080).default(360),
+});
+
+/** One zod schema per settings category; every field has a default, so `{}` parses to the defaults. */
+export const SETTINGS_SCHEMAS = {
+  telegram: TelegramSettingsSchema,
+  webhook: WebhookSettingsSchema,
+  smtp: SmtpSettingsSchema,
+  push: PushSettingsSchema,
+  notification_policy: NotificationPolicySchema,
+  severity_overrides: SeverityOverridesSchema,
+  hidden_types: HiddenTypesSchema,
+  host_status: HostStatusSettingsSchema,
+  correlation: CorrelationSettingsSchema,
+  windows_admin: WindowsAdminSettingsSchema,
+  ssh_admin: SshAdminSettingsSchema,
+  agent_updates: AgentUpdatesSettingsSchema,
+  git_repos: GitReposSettingsSchema,
+} as const;
+
+export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
+export const SETTINGS_CATEGORIES = Object.keys(SETTINGS_SCHEMAS) as SettingsCategory[];
+/** The effective (decrypted) value of a category. */
+export type SettingsValue<C extends SettingsCategory> = z.output<(typeof SETTINGS_SCHEMAS)[C]>;
+
+/** Secret fields per category, as dotted paths; `*` stands for every array item. */
+export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> = {
+  telegram: ['bot_token'],
+  webhook: ['secret'],
+  smtp: ['url'],
+  push: ['vapid_private_key'],
+  notification_policy: [],
+  severity_overrides: [],
+  hidden_types: [],
+  host_status: [],
+  correlation: [],
+  windows_admin: ['password'],
+  ssh_admin: ['private_key', 'passphrase', 'password'],
+  agent_updates: [],
+  git_repos: ['repos.*.token'],
+};
+
+/** `settings.update` input: the category and the top-level fields to change (others keep their value). */
+export const SettingsUpdateSchema = z.strictObject({
+  category: z.enum(SETTINGS_CATEGORIES as [SettingsCategory, ...SettingsCategory[]]),
+  values: z.record(z.string(), z.unknown()),
+});
+
+/** A category as admins read it: secrets masked, which fields are stored (the rest come from the environment or defaults). */
+export interface SettingsView {
+  category: SettingsCategory;
+  values: Record<string, unknown>;
+  stored_fields: string[];
+  updated_at: string | null;
+  updated_by: string | null;
+}
