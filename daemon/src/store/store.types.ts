@@ -4,7 +4,6 @@ import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.typ
 import type { SettingsRepo } from './settings.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
-import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -28,10 +27,6 @@ export interface Store {
   readonly outbox: OutboxRepo;
   readonly push: PushRepo;
   readonly reports: ReportsRepo;
-  readonly problems: ProblemsRepo;
-  readonly hostState: HostStateRepo;
-  readonly correlation: CorrelationRepo;
-  readonly leases: LeasesRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

@@ -1,6 +1,5 @@
 import type { Db } from 'mongodb';
 import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
-import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -33,7 +32,6 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
-  CORRELATION_MONGO_MIGRATION,
   {
     id: 4,
     name: 'notification outbox, push subscriptions, daily reports',

@@ -1,6 +1,5 @@
 import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 
-import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 
 /**
  * Numbered schema migrations of the embedded store. Append only: a released migration never changes.
@@ -59,7 +58,6 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       );
     `,
   },
-  CORRELATION_SQLITE_MIGRATION,
   {
     id: 4,
     name: 'notification outbox, push subscriptions, daily reports',

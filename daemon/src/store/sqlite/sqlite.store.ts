@@ -22,7 +22,6 @@ import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sq
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
-import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
 
@@ -108,10 +107,6 @@ export function openSqliteStore(file: string): Store {
     outbox: sqliteOutbox(db),
     push: sqlitePush(db),
     reports: sqliteReports(db),
-    problems: sqliteProblems(db),
-    hostState: sqliteHostState(db),
-    correlation: sqliteCorrelation(db),
-    leases: sqliteLeases(db),
     async migrate() {
       return applyMigrations(db);
     },
