@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     SAC_LOG_LEVEL: process.env.SAC_LOG_LEVEL ?? 'info',
     ...(process.env.SAC_INGEST_QUEUE_LIMIT ? { SAC_INGEST_QUEUE_LIMIT: process.env.SAC_INGEST_QUEUE_LIMIT } : {}),
     ...(ferret ? { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: dbName } : {}),
-  }, process.env.BENCH_SAC_NODE_ARGS ? process.env.BENCH_SAC_NODE_ARGS.split(' ') : []);
+  }, { execArgv: process.env.BENCH_SAC_NODE_ARGS ? process.env.BENCH_SAC_NODE_ARGS.split(' ') : [] });
   const bare = await startBare();
   const gen = new LoadGenerator();
   const created: string[] = [];

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { parseEvent, type ValidationIssue } from '../../../shared/src/index.js';
 import type { ApiKeyService } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
-import type { IngestService } from '../ingest/index.js';
+import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
 import { apiKeyFromHeaders } from './agent-auth.js';
 import { errorBody, RETRY_AFTER_SECONDS, sendJson } from './http-errors.js';
@@ -78,6 +78,12 @@ export function createIngestHandler(deps: {
         return;
       }
       const log = { req_id: requestId, key_prefix: key.prefix, ip };
+      if (ingest.overloaded) {
+        // Shed before reading and parsing the body: under overload the answer must come in
+        // milliseconds and cost as little as possible, so the accepted events keep their CPU.
+        req.resume();
+        throw overloaded();
+      }
 
       let body: Buffer;
       try {

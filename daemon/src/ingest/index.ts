@@ -1,3 +1,3 @@
 /** Event ingest: derivation of stored fields, group commit, commit listeners. */
-export { IngestService, type CommitListener, type CommittedEvent, type IngestContext } from './ingest.service.js';
+export { IngestService, overloaded, type CommitListener, type CommittedEvent, type IngestContext } from './ingest.service.js';
 export { actorUser, hostKey } from './ingest.rules.js';

@@ -29,6 +29,11 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** The answer while the ingest queue is full: operational, so HTTP maps it to 503 with Retry-After. */
+export function overloaded(): AppError {
+  return new AppError('ingest/overloaded', 'Too many events waiting to be stored; retry shortly', { kind: 'operational' });
+}
+
 /** Batches being committed at once: the next batch is written while the previous one syncs. */
 const COMMITS_IN_FLIGHT = 4;
 
@@ -65,13 +70,14 @@ export class IngestService {
     return this.queue.length;
   }
 
+  /** True while the waiting queue is full: new submissions are refused until it drains. */
+  get overloaded(): boolean {
+    return this.queue.length >= this.limits.queueLimit;
+  }
+
   /** Resolves with `created` or `duplicate` once durable; rejects with an operational AppError. */
   submit(event: Event, ctx: IngestContext): Promise<'created' | 'duplicate'> {
-    if (this.queue.length >= this.limits.queueLimit) {
-      return Promise.reject(
-        new AppError('ingest/overloaded', 'Too many events waiting to be stored; retry shortly', { kind: 'operational' }),
-      );
-    }
+    if (this.overloaded) return Promise.reject(overloaded());
     const received = this.clock.now();
     const item: NewEvent = {
       event,

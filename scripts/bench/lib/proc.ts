@@ -100,14 +100,19 @@ export interface DaemonProcess {
 }
 
 /**
- * Starts the built daemon (`dist/daemon/src/main.js`) as a child process with `env`, its log in
- * `<dataDir>/sac.log`, and waits for `/health`.
+ * Starts the daemon as a child process with `env`, its log in `<dataDir>/sac.log`, and waits for
+ * `/health`: the built `dist/daemon/src/main.js`, or with `fromSource` the TypeScript entry via
+ * tsx (tests, so they never run a stale build).
  */
-export async function startDaemon(env: Record<string, string>, execArgv: string[] = []): Promise<DaemonProcess> {
+export async function startDaemon(
+  env: Record<string, string>,
+  opts: { execArgv?: string[]; fromSource?: boolean } = {},
+): Promise<DaemonProcess> {
   const port = env.SAC_PORT && env.SAC_PORT !== '0' ? Number(env.SAC_PORT) : await freePort();
   const logFile = path.join(env.SAC_DATA_DIR, 'sac.log');
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...execArgv, path.join(ROOT, 'dist/daemon/src/main.js')], {
+  const entry = opts.fromSource ? ['--import', 'tsx', path.join(ROOT, 'daemon/src/main.ts')] : [path.join(ROOT, 'dist/daemon/src/main.js')];
+  const child = spawn(process.execPath, [...(opts.execArgv ?? []), ...entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...env, SAC_PORT: String(port) },
     stdio: ['ignore', fd, fd],

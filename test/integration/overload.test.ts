@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventInput } from '../../shared/src/index.js';
+import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { buildEvent } from '../helpers/events.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+const BURST = 200;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * A burst far beyond a deliberately tiny ingest queue (8 events, one event per commit): the
+ * excess is refused at once with 503 + Retry-After — never 200 or 500 — and every event that got
+ * its 201 is stored; the refused ones land when re-sent, as the agent's spool does.
+ */
+describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
+  let sac: TestSac;
+  beforeAll(async () => {
+    sac = await startTestSac(kind, { SAC_INGEST_QUEUE_LIMIT: '8', SAC_INGEST_BATCH_MAX: '1' });
+  });
+  afterAll(async () => {
+    await sac?.close();
+  });
+
+  it('refuses the excess with 503 and Retry-After quickly and loses no acknowledged event', async () => {
+    const events = Array.from({ length: BURST }, () => buildEvent());
+    const results = await Promise.all(
+      events.map(async (event) => {
+        const started = performance.now();
+        const res = await postEvent(sac.url, sac.apiKey, event);
+        return { event, res, ms: performance.now() - started };
+      }),
+    );
+    const created = results.filter((r) => r.res.status === 201);
+    const refused = results.filter((r) => r.res.status === 503);
+    expect(created.length + refused.length).toBe(BURST);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(created.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(r.res.body.error.code).toBe('ingest/overloaded');
+    }
+    // Refusals do not wait for a commit: they come back faster than acceptances.
+    expect(median(refused.map((r) => r.ms))).toBeLessThan(median(created.map((r) => r.ms)));
+    for (const r of created) expect(await sac.sac.store.events.byId(r.event.event_id)).not.toBeNull();
+
+    const retried: EventInput[] = refused.map((r) => r.event);
+    for (const event of retried) expect((await postEvent(sac.url, sac.apiKey, event)).status).toBe(201);
+    expect(await sac.sac.store.events.count()).toBe(BURST);
+  });
+});
