@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidTimeZone } from './notify/notify.rules.js';
 import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
 import { isValidTimeZone } from './notify/notify.rules.js';
 
@@ -9,6 +10,11 @@ import { isValidTimeZone } from './notify/notify.rules.js';
  * (README's configuration table mirrors it). Secret keys may instead be given as `<KEY>_FILE`,
  * a path whose contents (without the trailing newline) are the value.
  */
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
 const commaList = z
   .string()
   .optional()
@@ -61,6 +67,60 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(20_000)
     .describe('Events waiting for a commit before ingest answers 503 with Retry-After.'),
+  SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
+  SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
+  SAC_TELEGRAM_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .default('https://api.telegram.org')
+    .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
+  SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
+  SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
+  SAC_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
+  SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
+  SAC_SMTP_TO: commaList.describe('Recipients of notification e-mail, comma-separated.'),
+  SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
+  SAC_NOTIFY_CHANNELS: z
+    .string()
+    .default('telegram,webhook,smtp,push')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['telegram', 'webhook', 'smtp', 'push'])))
+    .describe('Enabled notification channels, comma-separated (telegram, webhook, smtp, push); a channel also needs its settings.'),
+  SAC_NOTIFY_LANGUAGE: z.enum(['en', 'ru']).default('en').describe('Language of notifications and reports.'),
+  SAC_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8).describe('Delivery attempts per notification before it is marked failed.'),
+  SAC_NOTIFY_RETRY_BASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5000)
+    .describe('Delay before the first retry in ms; each further retry waits twice as long.'),
+  SAC_NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000).describe('Longest wait between two delivery attempts in ms.'),
+  SAC_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).describe('How often the dispatcher looks for due notifications, in ms.'),
+  SAC_NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of one delivery attempt in ms.'),
+  SAC_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .default('mailto:sac@localhost')
+    .describe('Contact put into the VAPID token of web push messages.'),
+  SAC_REPORT_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)')
+    .default('09:00')
+    .describe('Local time of the daily SSH/RDP report.'),
+  SAC_REPORT_TIMEZONE: z
+    .string()
+    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
+    .default(Intl.DateTimeFormat().resolvedOptions().timeZone)
+    .describe('Time zone of the daily report time (default: the machine time zone).'),
+  SAC_REPORT_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(60)
+    .describe('How often the daily report job checks whether the report is due, in seconds.'),
   SAC_ADMIN_USERNAME: UsernameSchema.default('admin').describe('Username of the admin created on first start (when there is no user yet).'),
   SAC_ADMIN_PASSWORD: PasswordSchema.optional().describe(
     'Password of the first-start admin. Unset: one is generated, printed once and written to <data dir>/initial-admin-password (mode 0600). Secret.',
@@ -151,7 +211,20 @@ const EnvSchema = z.object({
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
-export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
+export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
+
+/** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
+export interface NotifyConfig {
+  telegram: { botToken?: string; chatIds: string[]; apiBase: string };
+  webhook: { url?: string; secret?: string };
+  smtp: { url?: string; from?: string; to: string[] };
+  minSeverity: 'info' | 'warning' | 'high' | 'critical';
+  channels: ('telegram' | 'webhook' | 'smtp' | 'push')[];
+  language: 'en' | 'ru';
+  pushSubject: string;
+  report: { time: string; timezone: string; checkMs: number };
+  delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number };
+}
 
 /** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
 export interface NotifyConfig {
@@ -177,6 +250,7 @@ export interface Config {
   store: StoreConfig;
   bootstrapApiKey?: string;
   ingest: { batchMax: number; queueLimit: number };
+  notify: NotifyConfig;
   auth: {
     adminUsername: string;
     adminPassword?: string;
@@ -237,6 +311,23 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
+      notify: {
+        telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
+        webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },
+        smtp: { url: e.SAC_SMTP_URL, from: e.SAC_SMTP_FROM, to: e.SAC_SMTP_TO },
+        minSeverity: e.SAC_NOTIFY_MIN_SEVERITY,
+        channels: e.SAC_NOTIFY_CHANNELS,
+        language: e.SAC_NOTIFY_LANGUAGE,
+        pushSubject: e.SAC_PUSH_SUBJECT,
+        report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
+        delivery: {
+          maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
+          retryBaseMs: e.SAC_NOTIFY_RETRY_BASE_MS,
+          retryMaxMs: e.SAC_NOTIFY_RETRY_MAX_MS,
+          pollMs: e.SAC_NOTIFY_POLL_MS,
+          timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
+        },
+      },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,
         adminPassword: e.SAC_ADMIN_PASSWORD,

@@ -6,6 +6,7 @@ import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
 import { createApiKeysRoutes } from './http/api-keys.routes.js';
+import { createAuditRoutes } from './http/audit.routes.js';
 import { createAuthRoutes } from './http/auth.routes.js';
 import { createSettingsRoutes } from './http/settings.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
@@ -120,7 +121,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin, settings }),
+    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
@@ -128,6 +129,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
       createSettingsRoutes(settings, auth),
+      createAuditRoutes(audit, auth),
     ],
   });
   const server = createHttpServer({

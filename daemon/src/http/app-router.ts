@@ -1,9 +1,11 @@
 import type { ApiKeysAdmin } from '../apikeys/index.js';
+import type { AuditService } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
 import { apiKeysRouter } from './api-keys.router.js';
+import { auditRouter } from './audit.router.js';
 import { authRouter } from './auth.router.js';
 import { settingsRouter } from './settings.router.js';
 import { usersRouter } from './users.router.js';
@@ -16,6 +18,7 @@ export interface RouterDeps {
   users: UsersService;
   apiKeys: ApiKeysAdmin;
   settings: SettingsService;
+  audit: AuditService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -25,6 +28,7 @@ export function createAppRouter(deps: RouterDeps) {
     users: usersRouter(deps.users),
     apiKeys: apiKeysRouter(deps.apiKeys),
     settings: settingsRouter(deps.settings),
+    audit: auditRouter(deps.audit),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

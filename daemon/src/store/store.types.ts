@@ -1,4 +1,5 @@
 import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
 import type { SettingsRepo } from './settings.types.js';
@@ -14,6 +15,10 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
+  /** Notification outbox and delivery log (issue #5). */
+  readonly outbox: OutboxRepo;
+  readonly push: PushRepo;
+  readonly reports: ReportsRepo;
   readonly users: UsersRepo;
   readonly loginThrottle: LoginThrottleRepo;
   readonly streamTickets: StreamTicketsRepo;

@@ -14,6 +14,7 @@ import type {
   StoredEvent,
 } from '../store.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
@@ -58,6 +59,9 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     events: mongoEvents(db),
     hosts: mongoHosts(db),
     apiKeys: mongoApiKeys(db),
+    outbox: mongoOutbox(db),
+    push: mongoPush(db),
+    reports: mongoReports(db),
     users: mongoUsers(db),
     loginThrottle: mongoLoginThrottle(db),
     streamTickets: mongoStreamTickets(db),

@@ -7,6 +7,13 @@ import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
 const DUPLICATE_KEY = 11000;
 const NO_ID = { projection: { _id: 0 } } as const;
 
+/** FerretDB's findAndModify takes no projection: `_id` is dropped here instead. */
+function withoutId<T extends object>(doc: T | null): Omit<T, '_id'> | null {
+  if (!doc) return null;
+  const { _id, ...rest } = doc as T & { _id?: unknown };
+  return rest;
+}
+
 export function mongoOutbox(db: Db): OutboxRepo {
   const outbox = db.collection<OutboxRecord>('outbox');
   return {
@@ -28,10 +35,10 @@ export function mongoOutbox(db: Db): OutboxRepo {
             ],
           },
           { $set: { status: 'sending', lease_until_ms: leaseUntilMs, updated_ms: nowMs } },
-          { sort: { next_attempt_ms: 1 }, returnDocument: 'after', projection: { _id: 0 } },
+          { sort: { next_attempt_ms: 1 }, returnDocument: 'after' },
         );
         if (!doc) break;
-        claimed.push(doc);
+        claimed.push(withoutId(doc)!);
       }
       return claimed;
     },
@@ -66,10 +73,12 @@ export function mongoOutbox(db: Db): OutboxRepo {
     async retryNow(id, nowMs) {
       const row = await outbox.findOne({ id, status: { $in: ['pending', 'failed'] } }, NO_ID);
       if (!row) return null;
-      return outbox.findOneAndUpdate(
-        { id, status: { $in: ['pending', 'failed'] } },
-        { $set: { status: 'pending', next_attempt_ms: nowMs, updated_ms: nowMs, max_attempts: Math.max(row.max_attempts, row.attempts + 1) } },
-        { returnDocument: 'after', projection: { _id: 0 } },
+      return withoutId(
+        await outbox.findOneAndUpdate(
+          { id, status: { $in: ['pending', 'failed'] } },
+          { $set: { status: 'pending', next_attempt_ms: nowMs, updated_ms: nowMs, max_attempts: Math.max(row.max_attempts, row.attempts + 1) } },
+          { returnDocument: 'after' },
+        ),
       );
     },
     async carriers(topic, ref) {
@@ -86,9 +95,9 @@ export function mongoPush(db: Db): PushRepo {
       const doc = await subs.findOneAndUpdate(
         { endpoint: r.endpoint },
         { $set: { p256dh: r.p256dh, auth: r.auth, user_id: r.user_id, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms } },
-        { upsert: true, returnDocument: 'after', projection: { _id: 0 } },
+        { upsert: true, returnDocument: 'after' },
       );
-      return doc!;
+      return withoutId(doc)!;
     },
     async list() {
       return subs.find({}, NO_ID).sort({ created_ms: 1 }).toArray();

@@ -17,6 +17,7 @@ import type {
 } from '../store.types.js';
 import { openIngestWriter, type IngestWriter } from './ingest-writer.sqlite.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
+import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
@@ -43,7 +44,7 @@ interface HostRow {
   last_seen_ms: number;
 }
 
-export interface EventRow {
+export export interface EventRow {
   event_id: string;
   host_id: string;
   type: string;
@@ -59,7 +60,7 @@ function hostFromRow(row: HostRow): Host {
   return { ...row, ips: JSON.parse(row.ips) as string[], agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[] };
 }
 
-export function eventFromRow(row: EventRow): StoredEvent {
+export export function eventFromRow(row: EventRow): StoredEvent {
   const event = JSON.parse(row.doc) as Event;
   return {
     event_id: row.event_id,
@@ -95,6 +96,9 @@ export function openSqliteStore(file: string): Store {
     events: sqliteEvents(db, ingestWriter),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
+    outbox: sqliteOutbox(db),
+    push: sqlitePush(db),
+    reports: sqliteReports(db),
     users: sqliteUsers(db),
     loginThrottle: sqliteLoginThrottle(db),
     streamTickets: sqliteStreamTickets(db),

@@ -1,0 +1,12 @@
+/**
+ * Notifications (issue #5): channel clients (Telegram Bot API, webhook, SMTP, web push), the
+ * routing policy, message formats in English and Russian, the durable outbox with its dispatcher,
+ * push subscriptions and test sends. Other folders import only from here.
+ */
+export { NotifyService, type TestSendResult } from './notify.service.js';
+export { envSettingsSource, envNotifySettings, type NotifySettingsSource } from './notify.settings.js';
+export { escapeHtml } from './notify.format.js';
+export { phrases } from './notify.i18n.js';
+export { dueReportDay, localParts } from './notify.rules.js';
+export { CHANNELS, LANGUAGES } from './notify.types.js';
+export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';

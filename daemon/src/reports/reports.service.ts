@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { AppError, errorSummary } from '../errors.js';
+import { dueReportDay, localParts, type Channel, type NotifyService, type NotifySettingsSource } from '../notify/index.js';
+import type { DailyReportListItem, DailyReportRecord, Store } from '../store/index.js';
+import { aggregateDailyReports } from './reports.rules.js';
+import { renderReportHtml } from './reports.render.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** How long a daemon may take to build and queue a report before another one takes the day over. */
+const CLAIM_LEASE_MS = 10 * 60 * 1000;
+
+export interface GeneratedReport {
+  report: DailyReportRecord;
+  channels: Channel[];
+}
+
+/**
+ * The daily SSH/RDP report: aggregates the agents' `report.daily.*` events of the last 24 h, keeps
+ * the HTML report in the store and sends it per policy. The scheduled run happens once per local
+ * day even with several daemons on one store: the day is claimed in the store first.
+ */
+export class ReportsService {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  private readonly instanceId = randomUUID();
+
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      logger: Logger;
+      notify: NotifyService;
+      source: NotifySettingsSource;
+      checkMs: number;
+    },
+  ) {}
+
+  start(): void {
+    const loop = () => {
+      this.running = this.runIfDue()
+        .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err) }, 'daily report job failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(loop, this.deps.checkMs);
+        });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Generates and sends the scheduled report when its local time has come and no daemon has done it yet. */
+  async runIfDue(): Promise<GeneratedReport | null> {
+    const s = await this.deps.source.load();
+    const now = this.deps.clock.now();
+    const day = dueReportDay(now, s.report.time, s.report.timezone);
+    if (!day) return null;
+    if (!(await this.deps.store.reports.claimDay(day, this.instanceId, now, now + CLAIM_LEASE_MS))) return null;
+    const generated = await this.generate('schedule', null, day);
+    await this.deps.store.reports.finishDay(day, this.instanceId, generated.report.id);
+    return generated;
+  }
+
+  /** An admin's "generate now": the last 24 h up to now, sent like the scheduled one. */
+  async trigger(requestedBy: string): Promise<GeneratedReport> {
+    const s = await this.deps.source.load();
+    return this.generate('manual', requestedBy, localParts(this.deps.clock.now(), s.report.timezone).day);
+  }
+
+  private async generate(trigger: 'schedule' | 'manual', requestedBy: string | null, day: string): Promise<GeneratedReport> {
+    const s = await this.deps.source.load();
+    const to = this.deps.clock.now();
+    const from = to - DAY_MS;
+    const summary = aggregateDailyReports(await this.deps.store.reports.agentReports(from, to), from, to);
+    const report: DailyReportRecord = {
+      id: randomUUID(),
+      day,
+      trigger,
+      requested_by: requestedBy,
+      created_ms: to,
+      period_from_ms: from,
+      period_to_ms: to,
+      summary,
+      html: renderReportHtml(summary, { day, lang: s.policy.language, timeZone: s.report.timezone, generatedMs: to }),
+    };
+    await this.deps.store.reports.insert(report);
+    const channels = await this.deps.notify.sendReport(report);
+    this.deps.logger.info({ report_id: report.id, day, trigger, hosts: summary.hosts.length, channels }, 'daily report generated');
+    return { report, channels };
+  }
+
+  list(limit: number, beforeMs?: number): Promise<DailyReportListItem[]> {
+    return this.deps.store.reports.list(limit, beforeMs);
+  }
+
+  async byId(id: string): Promise<DailyReportRecord> {
+    const report = await this.deps.store.reports.byId(id);
+    if (!report) throw new AppError('report/not_found', 'No such report', { status: 404 });
+    return report;
+  }
+}

@@ -1,0 +1,38 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import { closeServer, listen, readBody } from './util.js';
+
+export interface WebhookDelivery {
+  at: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  /** The X-SAC-Signature header matched the HMAC-SHA256 of the raw body under the peer's secret. */
+  signatureValid: boolean;
+}
+
+/**
+ * A loopback webhook receiver that checks `X-SAC-Signature: sha256=<hex>` against the raw bytes.
+ * `failNext` answers 503 that many times; `down` answers 500 to everything.
+ */
+export async function startWebhookPeer(secret: string) {
+  const deliveries: WebhookDelivery[] = [];
+  const failures: number[] = [];
+  const state = { down: false, failNext: 0 };
+  const server = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    if (state.down || state.failNext > 0) {
+      if (state.failNext > 0) state.failNext--;
+      failures.push(Date.now());
+      res.writeHead(state.down ? 500 : 503).end('unavailable');
+      return;
+    }
+    const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
+    const got = Buffer.from(String(req.headers['x-sac-signature'] ?? ''));
+    const signatureValid = got.length === expected.length && timingSafeEqual(got, expected);
+    deliveries.push({ at: Date.now(), headers: req.headers, body: JSON.parse(raw.toString('utf8')), signatureValid });
+    res.writeHead(signatureValid ? 204 : 401).end();
+  });
+  const url = await listen(server);
+  return { url: `${url}/hooks/sac`, deliveries, failures, state, close: () => closeServer(server) };
+}
+export type WebhookPeer = Awaited<ReturnType<typeof startWebhookPeer>>;
