@@ -211,20 +211,7 @@ const EnvSchema = z.object({
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
-export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
-
-/** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
-export interface NotifyConfig {
-  telegram: { botToken?: string; chatIds: string[]; apiBase: string };
-  webhook: { url?: string; secret?: string };
-  smtp: { url?: string; from?: string; to: string[] };
-  minSeverity: 'info' | 'warning' | 'high' | 'critical';
-  channels: ('telegram' | 'webhook' | 'smtp' | 'push')[];
-  language: 'en' | 'ru';
-  pushSubject: string;
-  report: { time: string; timezone: string; checkMs: number };
-  delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number };
-}
+export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
 
 /** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
 export interface NotifyConfig {

@@ -23,6 +23,14 @@ import { createHttpServer } from './http/server.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { IngestService } from './ingest/index.js';
 import { Metrics } from './metrics.js';
+import { CorrelationService, envCorrelationSettings, type CorrelationSettingsSource } from './correlation/index.js';
+import { DashboardsService } from './dashboards/index.js';
+import { EventsService } from './events/index.js';
+import { HostsService } from './hosts/index.js';
+import { createReadRoutes } from './http/read.routes.js';
+import type { ReadServices } from './http/read.router.js';
+import { JobRunner } from './jobs/index.js';
+import { ProblemsService } from './problems/index.js';
 import { openStore, type Store } from './store/index.js';
 import { SAC_VERSION } from './version.js';
 
@@ -31,6 +39,9 @@ export interface RunningSac {
   port: number;
   store: Store;
   ingest: IngestService;
+  /** Events, hosts, problems and dashboard services (issue #4). */
+  read: ReadServices;
+  jobs: JobRunner;
   bus: Bus;
   apiKeys: ApiKeyService;
   /** Set when this start generated the bootstrap agent API key (first start without one). */
@@ -94,6 +105,20 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
+  const correlationDefaults = envCorrelationSettings(config.correlation);
+  const correlationSettings: CorrelationSettingsSource = async () => correlationDefaults;
+  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
+  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
+  const read: ReadServices = {
+    events,
+    hosts,
+    problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
+    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
+  };
+  const correlation = new CorrelationService(store, bus, clock, logger.child({ scope: 'correlation' }), correlationSettings, hosts);
+  ingest.onCommitted((committed) => correlation.onCommitted(committed));
+  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
+  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
   ingest.onCommitted((committed) => {
     for (const c of committed) {
       bus.publish({
@@ -121,13 +146,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
+    trpcRouter: createAppRouter({ storeKind: store.kind, read, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
       createAuthRoutes(auth),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
+      createReadRoutes({ ...read, authenticator: auth }),
       createSettingsRoutes(settings, auth),
       createAuditRoutes(audit, auth),
     ],
@@ -154,6 +180,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     port,
     store,
     ingest,
+    read,
+    jobs,
     bus,
     apiKeys,
     generatedApiKey: generated,
@@ -171,6 +199,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           server.closeIdleConnections();
         });
         await ingest.drain();
+        await jobs.stop();
         await store.close();
       })();
       return closing;

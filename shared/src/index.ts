@@ -5,6 +5,7 @@
 export * from './event.schema.js';
 export * from './roles.js';
 export * from './stream.types.js';
+export * from './read-api.schema.js';
 export * from './notify.schema.js';
 export * from './users.schema.js';
 export * from './audit.schema.js';

@@ -9,11 +9,13 @@ import { auditRouter } from './audit.router.js';
 import { authRouter } from './auth.router.js';
 import { settingsRouter } from './settings.router.js';
 import { usersRouter } from './users.router.js';
+import { dashboardsRouter, eventsRouter, hostsRouter, problemsRouter, type ReadServices } from './read.router.js';
 import { publicProcedure, router } from './trpc.js';
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
 export interface RouterDeps {
   storeKind: 'sqlite' | 'mongodb';
+  read: ReadServices;
   auth: AuthService;
   users: UsersService;
   apiKeys: ApiKeysAdmin;
@@ -29,6 +31,10 @@ export function createAppRouter(deps: RouterDeps) {
     apiKeys: apiKeysRouter(deps.apiKeys),
     settings: settingsRouter(deps.settings),
     audit: auditRouter(deps.audit),
+    events: eventsRouter(deps.read.events),
+    hosts: hostsRouter(deps.read.hosts),
+    problems: problemsRouter(deps.read.problems),
+    dashboards: dashboardsRouter(deps.read.dashboards),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),
