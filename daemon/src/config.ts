@@ -67,6 +67,30 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(20_000)
     .describe('Events waiting for a commit before ingest answers 503 with Retry-After.'),
+  SAC_CORRELATION_WINDOW_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(10_080)
+    .default(60)
+    .describe('Correlation window in minutes: events of one host, type and rule this close in occurred time join one problem (a stored setting overrides).'),
+  SAC_HOST_STALE_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(43_200)
+    .default(300)
+    .describe('Minutes without a heartbeat or daily report after which a host is stale; decimals allowed (a stored setting, also per product, overrides).'),
+  SAC_SILENCE_SCAN_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(60)
+    .describe('How often the host silence scan runs, in seconds (decimals allowed).'),
+  SAC_SILENCE_REOPEN_COOLDOWN_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(525_600)
+    .default(720)
+    .describe('After an operator resolves a host_silence problem, minutes during which it is not reopened (decimals allowed).'),
   SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
   SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
   SAC_TELEGRAM_API_BASE: z
@@ -237,6 +261,8 @@ export interface Config {
   store: StoreConfig;
   bootstrapApiKey?: string;
   ingest: { batchMax: number; queueLimit: number };
+  /** Defaults of the correlation and host-status settings (stored settings override them). */
+  correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
   notify: NotifyConfig;
   auth: {
     adminUsername: string;
@@ -298,6 +324,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
+      correlation: {
+        windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
+        staleMinutes: e.SAC_HOST_STALE_MINUTES,
+        silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
+        silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
+      },
       notify: {
         telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
         webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },

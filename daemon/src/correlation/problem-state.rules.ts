@@ -1,7 +1,7 @@
+import type { ProblemStatus } from '../../../shared/src/index.js';
 import { AppError } from '../errors.js';
 
-export const PROBLEM_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
-export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
+export type { ProblemStatus };
 export type ProblemAction = 'acknowledge' | 'resolve';
 
 const ALLOWED: Record<ProblemAction, { from: readonly ProblemStatus[]; to: ProblemStatus }> = {

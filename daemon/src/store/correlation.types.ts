@@ -168,6 +168,7 @@ export interface HostStateRepo {
 
 /** A query over stored events; newest occurred first. */
 export interface EventQuery {
+  event_ids?: string[];
   host_ids?: string[];
   severities?: Severity[];
   type_prefix?: string;
@@ -194,6 +195,8 @@ export interface RollupRow {
 }
 
 export interface CorrelationRepo {
+  /** Sets the stored severity of events a per-type override changed (the payload keeps the agent's). */
+  setStoredSeverity(updates: { event_id: string; severity: Severity }[]): Promise<void>;
   /** Claims content fingerprints in order; false at an index whose fingerprint was already claimed (a replay). */
   claimFingerprints(items: { fp: string; host_id: string; event_id: string }[]): Promise<boolean[]>;
   /** Marks a 303 as a flap of its 302; true only when newly marked. */

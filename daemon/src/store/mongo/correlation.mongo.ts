@@ -416,6 +416,13 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
   }
 
   return {
+    async setStoredSeverity(updates) {
+      if (updates.length === 0) return;
+      await events.bulkWrite(
+        updates.map((u) => ({ updateOne: { filter: { event_id: u.event_id }, update: { $set: { severity: u.severity } } } })),
+        { ordered: false },
+      );
+    },
     async claimFingerprints(items) {
       if (items.length === 0) return [];
       const claimed = items.map(() => true);
@@ -451,6 +458,7 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
     },
     async search(q: EventQuery) {
       const and: Filter<EventDoc>[] = [];
+      if (q.event_ids) and.push({ event_id: { $in: q.event_ids } });
       if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
       if (q.severities?.length) and.push({ severity: { $in: q.severities } });
       if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });

@@ -405,7 +405,14 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     db.prepare('DELETE FROM host_state WHERE host_id = ?').run(hostId);
     return gone;
   });
+  const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
+  const setSeverities = db.transaction((updates: { event_id: string; severity: Severity }[]) => {
+    for (const u of updates) setSeverity.run(u.severity, u.event_id);
+  });
   return {
+    async setStoredSeverity(updates) {
+      if (updates.length > 0) setSeverities.immediate(updates);
+    },
     async claimFingerprints(items) {
       return items.length === 0 ? [] : claimAll.immediate(items);
     },
@@ -429,6 +436,10 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     async search(q: EventQuery) {
       const where: string[] = [];
       const params: unknown[] = [];
+      if (q.event_ids) {
+        where.push(`event_id IN (${placeholders(q.event_ids.length)})`);
+        params.push(...q.event_ids);
+      }
       if (q.host_ids) {
         where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
         params.push(...q.host_ids);

@@ -1,0 +1,233 @@
+import type { Logger } from 'pino';
+import type { Severity } from '../../../shared/src/index.js';
+import type { Bus } from '../bus.js';
+import type { Clock } from '../clock.js';
+import type { CommittedEvent } from '../ingest/index.js';
+import { streamProblem } from '../problems/problem.views.js';
+import type { ProblemLink, ProblemMatchInput, Store } from '../store/index.js';
+import { foldRollups } from '../store/rollup-fold.js';
+import {
+  clusterByWindow,
+  contentFingerprint,
+  effectiveSeverity,
+  isHiddenType,
+  maxSeverity,
+  opensProblem,
+  problemFingerprint,
+  problemKey,
+  type ProblemRule,
+} from './correlation.rules.js';
+import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
+import { counterpartRange, FLAP_WINDOW_MS, flapKeyParts, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+import { isLivenessType } from './hosts.rules.js';
+import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
+
+/** An event of the batch with what the rules derived for it. */
+interface Derived {
+  c: CommittedEvent;
+  severity: Severity;
+  hidden: boolean;
+}
+
+/** One occurrence to correlate: an event (or a pair) under a problem key. */
+interface Occurrence {
+  key: string;
+  rule: ProblemRule;
+  type: string;
+  host_id: string;
+  hostname: string;
+  title: string;
+  severity: Severity;
+  occurred_ms: number;
+  window_ms: number;
+  links: ProblemLink[];
+  counted: boolean;
+}
+
+/** What ingest hands on about hosts that proved alive (heartbeat or daily report). */
+export interface LivenessSink {
+  recordLiveness(items: { host_id: string; hostname: string; at_ms: number }[]): Promise<void>;
+}
+
+/**
+ * Correlation at ingest, batch-wise: runs as a commit listener after each group commit, before the
+ * agents get their answers. Per batch: stored-severity overrides, dashboard rollups, host liveness,
+ * inventory snapshots, RD Gateway flaps, replay fingerprints and problem upserts — each a few
+ * store round-trips for the whole batch, not per event.
+ */
+export class CorrelationService {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly settings: CorrelationSettingsSource,
+    private readonly liveness: LivenessSink,
+  ) {}
+
+  async onCommitted(batch: CommittedEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    const settings = await this.settings();
+    const derived: Derived[] = batch.map((c) => ({
+      c,
+      severity: effectiveSeverity(c.event.type, c.event.severity, settings.severityOverrides),
+      hidden: isHiddenType(c.event.type, settings.hiddenTypes),
+    }));
+    const overridden = derived.filter((d) => d.severity !== d.c.event.severity);
+    await this.store.correlation.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity })));
+    await this.store.correlation.addRollups(
+      foldRollups(
+        derived.map((d) => ({ occurred_ms: d.c.occurred_ms, type: d.c.event.type, severity: d.severity, host_id: d.c.host_id })),
+        (type) => !isHiddenType(type, settings.hiddenTypes),
+      ),
+    );
+    const alive = derived.filter((d) => isLivenessType(d.c.event.type));
+    if (alive.length > 0) {
+      await this.liveness.recordLiveness(
+        alive.map((d) => ({ host_id: d.c.host_id, hostname: d.c.event.host.hostname, at_ms: d.c.received_ms })),
+      );
+    }
+    const visible = derived.filter((d) => !d.hidden);
+    const occurrences = [
+      ...(await this.severityOccurrences(visible, settings)),
+      ...(await this.inventoryOccurrences(visible, settings)),
+      ...(await this.flapOccurrences(visible)),
+    ];
+    await this.raise(occurrences);
+  }
+
+  /** Events that open problems by severity; replays (equal content fingerprint) are linked but not counted. */
+  private async severityOccurrences(events: Derived[], settings: CorrelationSettings): Promise<Occurrence[]> {
+    const candidates = events.filter((d) => opensProblem(d.c.event.type, d.severity));
+    if (candidates.length === 0) return [];
+    const claimed = await this.store.correlation.claimFingerprints(
+      candidates.map((d) => ({
+        fp: contentFingerprint(d.c.host_id, d.c.event, d.c.actor_user, d.c.occurred_ms),
+        host_id: d.c.host_id,
+        event_id: d.c.event.event_id,
+      })),
+    );
+    return candidates.map((d, i) => ({
+      key: problemKey(d.c.host_id, d.c.event.type, 'severity'),
+      rule: 'severity' as const,
+      type: d.c.event.type,
+      host_id: d.c.host_id,
+      hostname: d.c.event.host.hostname,
+      title: d.c.event.title,
+      severity: d.severity,
+      occurred_ms: d.c.occurred_ms,
+      window_ms: settings.windowMinutes * 60_000,
+      links: [{ event_id: d.c.event.event_id, occurred_ms: d.c.occurred_ms, counted: claimed[i] }],
+      counted: claimed[i],
+    }));
+  }
+
+  /** The newest inventory per host replaces the snapshot; changed hardware raises `hardware_changed`. */
+  private async inventoryOccurrences(events: Derived[], settings: CorrelationSettings): Promise<Occurrence[]> {
+    const latest = new Map<string, Derived>();
+    for (const d of events) {
+      if (d.c.event.type !== 'agent.inventory' || !inventoryOf(d.c.event.details)) continue;
+      const seen = latest.get(d.c.host_id);
+      if (!seen || seen.c.occurred_ms < d.c.occurred_ms) latest.set(d.c.host_id, d);
+    }
+    const out: Occurrence[] = [];
+    for (const d of latest.values()) {
+      const inventory = inventoryOf(d.c.event.details)!;
+      const { replaced, previous } = await this.store.hostState.replaceInventory(d.c.host_id, inventory, d.c.occurred_ms);
+      const parts = replaced ? hardwareDiff(previous, inventory) : [];
+      if (parts.length === 0) continue;
+      out.push({
+        key: problemKey(d.c.host_id, 'agent.inventory', 'hardware_changed'),
+        rule: 'hardware_changed',
+        type: 'agent.inventory',
+        host_id: d.c.host_id,
+        hostname: d.c.event.host.hostname,
+        title: hardwareChangeTitle(d.c.event.host.hostname, parts),
+        severity: 'warning',
+        occurred_ms: d.c.occurred_ms,
+        window_ms: settings.windowMinutes * 60_000,
+        links: [{ event_id: d.c.event.event_id, occurred_ms: d.c.occurred_ms, counted: true }],
+        counted: true,
+      });
+    }
+    return out;
+  }
+
+  /** RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one batch). */
+  private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
+    const out: Occurrence[] = [];
+    for (const d of events) {
+      const role = gatewayRole(d.c.event.type);
+      if (!role) continue;
+      const side = gatewaySide(d.c.host_id, d.c.event, d.c.occurred_ms);
+      const range = counterpartRange(role, d.c.occurred_ms);
+      const others = await this.store.correlation.search({
+        host_ids: [d.c.host_id],
+        types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
+        from_ms: range.from_ms,
+        to_ms: range.to_ms + 1,
+        hidden: [],
+        limit: 50,
+      });
+      for (const other of others) {
+        const otherSide = gatewaySide(other.host_id, other.event, other.occurred_ms);
+        const [opened, closed] = role === 'opened' ? [side, otherSide] : [otherSide, side];
+        if (!isFlap(opened, closed)) continue;
+        // The mark is the atomic step: only the writer that set it raises the problem.
+        if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, d.c.host_id))) continue;
+        out.push({
+          key: problemKey(d.c.host_id, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
+          rule: 'rdg_flap',
+          type: RDG_FLAP_TYPE,
+          host_id: d.c.host_id,
+          hostname: d.c.event.host.hostname,
+          title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
+          severity: 'warning',
+          occurred_ms: closed.occurred_ms,
+          window_ms: FLAP_WINDOW_MS,
+          links: [
+            { event_id: closed.event_id, occurred_ms: closed.occurred_ms, counted: true },
+            { event_id: opened.event_id, occurred_ms: opened.occurred_ms, counted: false },
+          ],
+          counted: true,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Groups occurrences per key into window clusters; one atomic upsert per cluster, keys in parallel. */
+  private async raise(occurrences: Occurrence[]): Promise<void> {
+    if (occurrences.length === 0) return;
+    const byKey = new Map<string, Occurrence[]>();
+    for (const o of occurrences) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o]);
+    const now = this.clock.now();
+    await Promise.all(
+      [...byKey.values()].map(async (group) => {
+        for (const cluster of clusterByWindow(group, group[0].window_ms)) {
+          const first = cluster[0];
+          const input: ProblemMatchInput = {
+            key: first.key,
+            fingerprint: problemFingerprint(first.key),
+            rule: first.rule,
+            type: first.type,
+            host_id: first.host_id,
+            hostname: first.hostname,
+            title: first.title,
+            severity: cluster.reduce<Severity>((s, o) => maxSeverity(s, o.severity), 'info'),
+            window_ms: first.window_ms,
+            first_ms: first.occurred_ms,
+            last_ms: cluster[cluster.length - 1].occurred_ms,
+            count: cluster.filter((o) => o.counted).length,
+            now_ms: now,
+            links: cluster.flatMap((o) => o.links),
+          };
+          const { problem, created } = await this.store.problems.upsertMatch(input);
+          if (!problem || (!created && input.count === 0)) continue;
+          this.bus.publish({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
+          if (created) this.logger.info({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id }, 'problem opened');
+        }
+      }),
+    );
+  }
+}

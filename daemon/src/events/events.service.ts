@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import type { EventDetailView, EventListQuerySchema, EventView, Page } from '../../../shared/src/index.js';
+import type { CorrelationSettingsSource } from '../correlation/index.js';
+import { AppError } from '../errors.js';
+import type { EventQuery, Store, StoredEvent } from '../store/index.js';
+import { eventView } from './event.views.js';
+import { dayRange, decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
+
+/** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
+export type HostnameResolver = (hostname: string) => Promise<string[]>;
+
+/** Events: the filtered, paged list (newest occurred first), one event, and views for timelines and the dashboard. */
+export class EventsService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: CorrelationSettingsSource,
+    private readonly hostIdsByName: HostnameResolver,
+  ) {}
+
+  private async views(events: StoredEvent[]): Promise<EventView[]> {
+    const flagged = await this.store.correlation.flapMarked(events.filter((e) => e.type.startsWith('rdg.')).map((e) => e.event_id));
+    return events.map((e) => eventView(e, flagged));
+  }
+
+  async list(query: z.output<typeof EventListQuerySchema>): Promise<Page<EventView>> {
+    const settings = await this.settings();
+    const q: EventQuery = { hidden: settings.hiddenTypes, limit: query.limit + 1 };
+    if (query.host_id) q.host_ids = [query.host_id];
+    if (query.hostname) {
+      const ids = await this.hostIdsByName(query.hostname);
+      q.host_ids = q.host_ids ? q.host_ids.filter((id) => ids.includes(id)) : ids;
+    }
+    if (query.severity?.length) q.severities = query.severity;
+    if (query.type) q.type_prefix = query.type;
+    if (query.q) q.q = query.q;
+    if (query.tz && !query.date) throw invalidParameter('tz', 'is only used with date');
+    const bounds: { from_ms?: number; to_ms?: number }[] = [];
+    if (query.date) bounds.push(dayRange(query.date, query.tz));
+    if (query.from) bounds.push({ from_ms: parseInstant(query.from) });
+    if (query.to) bounds.push({ to_ms: parseInstant(query.to) });
+    for (const b of bounds) {
+      if (b.from_ms !== undefined) q.from_ms = Math.max(q.from_ms ?? -Infinity, b.from_ms);
+      if (b.to_ms !== undefined) q.to_ms = Math.min(q.to_ms ?? Infinity, b.to_ms);
+    }
+    if (query.from && query.to && parseInstant(query.from) > parseInstant(query.to)) throw invalidParameter('to', 'must not be before from');
+    if (query.cursor) {
+      q.after = decodeCursor(query.cursor, (v): v is { occurred_ms: number; event_id: string } =>
+        typeof v.occurred_ms === 'number' && typeof v.event_id === 'string');
+    }
+    const rows = q.host_ids?.length === 0 ? [] : await this.store.correlation.search(q);
+    const items = rows.slice(0, query.limit);
+    const last = items.at(-1);
+    return {
+      items: await this.views(items),
+      next_cursor: rows.length > query.limit && last ? encodeCursor({ occurred_ms: last.occurred_ms, event_id: last.event_id }) : null,
+    };
+  }
+
+  async byId(eventId: string): Promise<EventDetailView> {
+    const stored = await this.store.events.byId(eventId);
+    if (!stored) throw new AppError('event/not_found', 'No such event', { status: 404, details: { event_id: eventId } });
+    const [view] = await this.views([stored]);
+    return { ...view, event: stored.event as unknown as Record<string, unknown> };
+  }
+
+  /** Views of the given events that still exist, by id. */
+  async viewsByIds(eventIds: string[]): Promise<Map<string, EventView>> {
+    if (eventIds.length === 0) return new Map();
+    const views = await this.views(await this.store.correlation.search({ event_ids: eventIds, hidden: [], limit: eventIds.length }));
+    return new Map(views.map((v) => [v.event_id, v]));
+  }
+
+  /** The newest visible events. */
+  async recent(limit: number, hidden: string[]): Promise<EventView[]> {
+    return this.views(await this.store.correlation.search({ hidden, limit }));
+  }
+}

@@ -1,0 +1,2 @@
+/** Hosts: liveness, silence scan, list/detail with inventory, deletion. */
+export { HostsService, hostNotFound } from './hosts.service.js';

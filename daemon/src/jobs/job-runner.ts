@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { errorSummary } from '../errors.js';
+import type { LeasesRepo } from '../store/index.js';
+
+/** A periodic job. It runs only on the daemon holding its lease, so several daemons on one store run it once. */
+export interface Job {
+  name: string;
+  intervalMs: number;
+  run(): Promise<void>;
+}
+
+/** Shortest lease: a leader that stops renewing is replaced after this (or three intervals, if longer). */
+const MIN_LEASE_MS = 30_000;
+
+/**
+ * Runs jobs every `intervalMs` under a store lease named after the job: a tick first takes or
+ * renews the lease (clock time), and skips when another daemon holds it or the previous run of
+ * this job has not finished. Errors are logged; the next tick tries again.
+ */
+export class JobRunner {
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly running = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly leases: LeasesRepo,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly owner: string = randomUUID(),
+  ) {}
+
+  start(jobs: Job[]): void {
+    for (const job of jobs) {
+      const timer = setInterval(() => void this.tick(job), job.intervalMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  /** Runs the job now if this daemon holds (or takes) its lease; resolves when that run ends. */
+  async tick(job: Job): Promise<void> {
+    if (this.stopped || this.running.has(job.name)) return this.running.get(job.name);
+    const run = (async () => {
+      try {
+        const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
+        if (!(await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl))) return;
+        await job.run();
+      } catch (err) {
+        this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+      }
+    })();
+    this.running.set(job.name, run);
+    try {
+      await run;
+    } finally {
+      this.running.delete(job.name);
+    }
+  }
+
+  /** Stops the timers, waits for running jobs and gives up the leases. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    const names = [...this.running.keys()];
+    await Promise.all(this.running.values());
+    await Promise.all(names.map((n) => this.leases.release(n, this.owner).catch(() => undefined)));
+  }
+}

@@ -1,0 +1,3 @@
+/** Problems: list, detail with timeline, acknowledge and resolve; views for the API and the stream. */
+export { ProblemsService, TIMELINE_LIMIT } from './problems.service.js';
+export { problemView, streamProblem } from './problem.views.js';

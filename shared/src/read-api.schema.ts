@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { SEVERITIES, type Severity } from './event.schema.js';
+
+/** Largest page of the read API. */
+export const READ_LIMIT_MAX = 500;
+export const READ_LIMIT_DEFAULT = 50;
+
+export const PROBLEM_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
+export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
+
+/** A comma-separated list (REST query) or an array (tRPC) of allowed values. */
+function listOf<T extends string>(values: readonly [T, ...T[]], name: string) {
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values, { error: `must be a comma list of ${name}: ${values.join(', ')}` })));
+}
+
+const isoDateTime = z
+  .string()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+
+const limit = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(READ_LIMIT_MAX, `must be at most ${READ_LIMIT_MAX}`)
+  .default(READ_LIMIT_DEFAULT);
+
+const typePrefix = z.string().regex(/^[a-z0-9_.*-]{1,128}$/, 'must be an event type or a dotted prefix such as rdg.connection');
+
+/** `GET /api/v1/events` and `events.list`. */
+export const EventListQuerySchema = z.strictObject({
+  hostname: z.string().min(1).max(255).optional(),
+  host_id: z.string().min(1).max(64).optional(),
+  severity: listOf(SEVERITIES, 'severities').optional(),
+  type: typePrefix.optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a valid date')
+    .optional(),
+  tz: z
+    .string()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/Moscow')
+    .optional(),
+  from: isoDateTime.optional(),
+  to: isoDateTime.optional(),
+  q: z.string().min(1).max(256).optional(),
+  limit,
+  cursor: z.string().max(512).optional(),
+});
+export type EventListQuery = z.input<typeof EventListQuerySchema>;
+
+/** `GET /api/v1/problems` and `problems.list`. */
+export const ProblemListQuerySchema = z.strictObject({
+  status: listOf(PROBLEM_STATUSES, 'statuses').optional(),
+  /** A host id or a hostname. */
+  host: z.string().min(1).max(255).optional(),
+  type: typePrefix.optional(),
+  rule: z.string().regex(/^[a-z_]{1,64}$/, 'must be a rule name such as rdg_flap').optional(),
+  severity: listOf(SEVERITIES, 'severities').optional(),
+  from: isoDateTime.optional(),
+  to: isoDateTime.optional(),
+  limit,
+  cursor: z.string().max(512).optional(),
+});
+export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
+
+/** `GET /api/v1/hosts` and `hosts.list`. */
+export const HostListQuerySchema = z.strictObject({
+  q: z.string().max(255).optional(),
+});
+
+/** Optional comment of acknowledge/resolve. */
+export const ProblemActionBodySchema = z.strictObject({
+  comment: z.string().max(2000, 'must be at most 2000 characters').optional(),
+});
+
+/** A stored event as the read API lists it. */
+export interface EventView {
+  event_id: string;
+  host_id: string;
+  hostname: string;
+  type: string;
+  category: string;
+  /** Stored severity (after a per-type override). */
+  severity: Severity;
+  /** The agent's severity when an override changed it, else null. */
+  original_severity: Severity | null;
+  title: string;
+  summary: string | null;
+  occurred_at: string;
+  received_at: string;
+  actor_user: string | null;
+  agent_product: string;
+  agent_version: string;
+  /** Either side of an RD Gateway flap (302 + 303 within 1–10 s). */
+  rdg_flap: boolean;
+  details: Record<string, unknown>;
+}
+
+export interface EventDetailView extends EventView {
+  /** The whole payload as the agent sent it. */
+  event: Record<string, unknown>;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export type HostStatus = 'online' | 'stale';
+
+export interface HostView {
+  id: string;
+  hostname: string;
+  display_name: string | null;
+  os_family: string;
+  fqdn: string | null;
+  ipv4: string | null;
+  ips: string[];
+  os_version: string | null;
+  agent_product: string;
+  agent_version: string;
+  status: HostStatus;
+  /** Last heartbeat or daily report (the first event when there was none yet); status derives from it. */
+  last_seen: string;
+  /** Last event of any type received. */
+  last_event_at: string;
+  first_seen: string;
+  open_problems: number;
+}
+
+export interface HostDetailView extends HostView {
+  timezone: string | null;
+  agent_instance_ids: string[];
+  inventory: Record<string, unknown> | null;
+  inventory_at: string | null;
+  previous_inventory: Record<string, unknown> | null;
+  previous_inventory_at: string | null;
+}
+
+export interface ProblemCommentView {
+  at: string;
+  by: string;
+  action: 'acknowledge' | 'resolve';
+  text: string;
+}
+
+export interface ProblemView {
+  id: string;
+  fingerprint: string;
+  host_id: string;
+  hostname: string;
+  type: string;
+  rule: string;
+  severity: Severity;
+  title: string;
+  status: ProblemStatus;
+  count: number;
+  first_seen: string;
+  last_seen: string;
+  created_at: string;
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  resolved_by: 'manual' | 'auto' | null;
+  resolved_by_user: string | null;
+  resolved_at: string | null;
+  comments: ProblemCommentView[];
+}
+
+export interface ProblemDetailView extends ProblemView {
+  /** Newest first, at most 500; `counted: false` marks replays. */
+  timeline: (EventView & { counted: boolean })[];
+}
+
+export interface DashboardSummary {
+  events_24h: number;
+  by_severity: Record<Severity, number>;
+  open_problems: number;
+  problems_24h: number;
+  resolved_24h: number;
+  hosts: { total: number; online: number; stale: number };
+  recent_events: EventView[];
+  top_hosts: { host_id: string; hostname: string; count: number }[];
+  top_types: { type: string; count: number }[];
+  heartbeats: { received_24h: number; hosts_reporting: number };
+  daily_reports_24h: { ssh: number; rdp: number; total: number };
+}
