@@ -14,6 +14,10 @@ declare module 'vue-router' {
 export const routes: RouteRecordRaw[] = [
   { path: '/login', name: 'login', component: () => import('./features/auth/LoginView.vue'), meta: { public: true } },
   { path: '/connect', name: 'connect', component: () => import('./features/connection/ConnectView.vue'), meta: { public: true } },
+  { path: '/', name: 'dashboard', component: () => import('./features/dashboard/DashboardView.vue') },
+  { path: '/events', name: 'events', component: () => import('./features/events/EventsView.vue') },
+  { path: '/problems/:id?', name: 'problems', component: () => import('./features/problems/ProblemsView.vue') },
+  { path: '/hosts/:id?', name: 'hosts', component: () => import('./features/hosts/HostsView.vue') },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },
   { path: '/admin/api-keys', name: 'apiKeys', component: () => import('./features/apikeys/ApiKeysView.vue'), meta: { admin: true } },
   { path: '/:rest(.*)*', name: 'notFound', component: () => import('./components/NotFoundView.vue') },

@@ -1,0 +1,8 @@
+import { call, trpc } from '../../api/trpc';
+import type { RouterOutputs } from '../../api/types';
+
+export type DashboardSummary = RouterOutputs['dashboards']['summary'];
+
+export const dashboardApi = {
+  summary: () => call(() => trpc.dashboards.summary.query()),
+};

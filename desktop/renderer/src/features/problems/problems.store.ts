@@ -1,0 +1,53 @@
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import { ApiError } from '../../api/http';
+import { useResource } from '../../composables/useResource';
+import { problemsApi, type ProblemAction, type ProblemsQuery } from './problems.api';
+
+/** What an acknowledge/resolve attempt came to, for the view to explain. */
+export type ActionOutcome = { ok: true } | { ok: false; conflict: true; status: string | null } | { ok: false; conflict: false; error: ApiError };
+
+/**
+ * Problems: the filtered list, the selected problem with its timeline, and acknowledge/resolve.
+ * A 409 (`problem/invalid_transition`) means someone else changed the problem first: the store
+ * reloads both and reports the state it is in now.
+ */
+export const useProblemsStore = defineStore('problems', () => {
+  const query = shallowRef<ProblemsQuery>({ status: ['open', 'acknowledged'], limit: 200 });
+  const list = useResource(() => problemsApi.list(query.value));
+  const selectedId = ref<string | null>(null);
+  const detail = useResource(() => problemsApi.byId(selectedId.value!));
+  const acting = ref<ProblemAction | null>(null);
+
+  async function load(q: ProblemsQuery) {
+    query.value = q;
+    await list.load();
+  }
+
+  async function select(id: string | null) {
+    selectedId.value = id;
+    if (id) await detail.load();
+  }
+
+  async function act(action: ProblemAction, comment: string): Promise<ActionOutcome> {
+    const id = selectedId.value;
+    if (!id) return { ok: false, conflict: false, error: new ApiError('No problem selected', 0, null) };
+    acting.value = action;
+    try {
+      await problemsApi.act(action, id, comment.trim() || undefined);
+      await Promise.all([detail.load(), list.load()]);
+      return { ok: true };
+    } catch (err) {
+      const e = err as ApiError;
+      if (e.status === 409) {
+        await Promise.all([detail.load(), list.load()]);
+        return { ok: false, conflict: true, status: detail.data.value?.status ?? null };
+      }
+      return { ok: false, conflict: false, error: e };
+    } finally {
+      acting.value = null;
+    }
+  }
+
+  return { query, list, selectedId, detail, acting, load, select, act };
+});
