@@ -3,7 +3,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isValidTimeZone } from './notify/notify.rules.js';
 import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
-import { isValidTimeZone } from './notify/notify.rules.js';
 
 /**
  * The daemon's environment, one zod schema. Each key's description is its documentation
@@ -19,6 +18,20 @@ const commaList = z
   .string()
   .optional()
   .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const EnvSchema = z.object({
   SAC_HOST: z.string().min(1).default('127.0.0.1').describe('Address the HTTP server listens on.'),
@@ -67,6 +80,60 @@ const EnvSchema = z.object({
     .max(1_000_000)
     .default(20_000)
     .describe('Events waiting for a commit before ingest answers 503 with Retry-After.'),
+  SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
+  SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
+  SAC_TELEGRAM_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .default('https://api.telegram.org')
+    .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
+  SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
+  SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
+  SAC_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
+  SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
+  SAC_SMTP_TO: commaList.describe('Recipients of notification e-mail, comma-separated.'),
+  SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
+  SAC_NOTIFY_CHANNELS: z
+    .string()
+    .default('telegram,webhook,smtp,push')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['telegram', 'webhook', 'smtp', 'push'])))
+    .describe('Enabled notification channels, comma-separated (telegram, webhook, smtp, push); a channel also needs its settings.'),
+  SAC_NOTIFY_LANGUAGE: z.enum(['en', 'ru']).default('en').describe('Language of notifications and reports.'),
+  SAC_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8).describe('Delivery attempts per notification before it is marked failed.'),
+  SAC_NOTIFY_RETRY_BASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5000)
+    .describe('Delay before the first retry in ms; each further retry waits twice as long.'),
+  SAC_NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000).describe('Longest wait between two delivery attempts in ms.'),
+  SAC_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).describe('How often the dispatcher looks for due notifications, in ms.'),
+  SAC_NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of one delivery attempt in ms.'),
+  SAC_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
+    .default('mailto:sac@localhost')
+    .describe('Contact put into the VAPID token of web push messages.'),
+  SAC_REPORT_TIME: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)')
+    .default('09:00')
+    .describe('Local time of the daily SSH/RDP report.'),
+  SAC_REPORT_TIMEZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Moscow')
+    .default(Intl.DateTimeFormat().resolvedOptions().timeZone)
+    .describe('Time zone of the daily report time (default: the machine time zone).'),
+  SAC_REPORT_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(60)
+    .describe('How often the daily report job checks whether the report is due, in seconds.'),
   SAC_CORRELATION_WINDOW_MINUTES: z.coerce
     .number()
     .positive()
@@ -275,7 +342,6 @@ export interface Config {
     addressMaxFailures: number;
   };
   masterKey?: string;
-  notify: NotifyConfig;
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
 }
@@ -358,23 +424,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
       },
       masterKey: e.SAC_MASTER_KEY,
-      notify: {
-        telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
-        webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },
-        smtp: { url: e.SAC_SMTP_URL, from: e.SAC_SMTP_FROM, to: e.SAC_SMTP_TO },
-        minSeverity: e.SAC_NOTIFY_MIN_SEVERITY,
-        channels: e.SAC_NOTIFY_CHANNELS,
-        language: e.SAC_NOTIFY_LANGUAGE,
-        pushSubject: e.SAC_PUSH_SUBJECT,
-        report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
-        delivery: {
-          maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
-          retryBaseMs: e.SAC_NOTIFY_RETRY_BASE_MS,
-          retryMaxMs: e.SAC_NOTIFY_RETRY_MAX_MS,
-          pollMs: e.SAC_NOTIFY_POLL_MS,
-          timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
-        },
-      },
       webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },
   };

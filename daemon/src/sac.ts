@@ -31,6 +31,10 @@ import { createReadRoutes } from './http/read.routes.js';
 import type { ReadServices } from './http/read.router.js';
 import { JobRunner } from './jobs/index.js';
 import { ProblemsService } from './problems/index.js';
+import { createNotificationsRoutes } from './http/notifications.routes.js';
+import { createReportsRoutes } from './http/reports.routes.js';
+import { envSettingsSource, NotifyService } from './notify/index.js';
+import { ReportsService } from './reports/index.js';
 import { openStore, type Store } from './store/index.js';
 import { SAC_VERSION } from './version.js';
 
@@ -42,6 +46,8 @@ export interface RunningSac {
   /** Events, hosts, problems and dashboard services (issue #4). */
   read: ReadServices;
   jobs: JobRunner;
+  notify: NotifyService;
+  reports: ReportsService;
   bus: Bus;
   apiKeys: ApiKeyService;
   /** Set when this start generated the bootstrap agent API key (first start without one). */
@@ -137,6 +143,33 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       });
     }
   });
+  const notifySource = envSettingsSource(config.notify);
+  const notify = new NotifyService({
+    store,
+    clock,
+    logger: logger.child({ scope: 'notify' }),
+    source: notifySource,
+    options: {
+      maxAttempts: config.notify.delivery.maxAttempts,
+      baseDelayMs: config.notify.delivery.retryBaseMs,
+      maxDelayMs: config.notify.delivery.retryMaxMs,
+      pollMs: config.notify.delivery.pollMs,
+      timeoutMs: config.notify.delivery.timeoutMs,
+    },
+  });
+  await notify.start();
+  ingest.onCommitted(notify.onCommitted);
+  bus.subscribe(notify.onBusMessage);
+  const reports = new ReportsService({
+    store,
+    clock,
+    logger: logger.child({ scope: 'reports' }),
+    notify,
+    source: notifySource,
+    checkMs: config.notify.report.checkMs,
+  });
+  reports.start();
+
   const app = createApp({
     store,
     metrics,
@@ -146,10 +179,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, read, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
+    trpcRouter: createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
-      createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
+      createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createNotificationsRoutes(notify, auth), createReportsRoutes(reports, auth),
       createAuthRoutes(auth),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
@@ -182,6 +215,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ingest,
     read,
     jobs,
+    notify,
+    reports,
     bus,
     apiKeys,
     generatedApiKey: generated,
@@ -200,6 +235,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         });
         await ingest.drain();
         await jobs.stop();
+        await reports.stop();
+        await notify.stop();
         await store.close();
       })();
       return closing;

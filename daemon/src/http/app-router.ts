@@ -3,7 +3,11 @@ import type { AuditService } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { UsersService } from '../users/index.js';
+import type { NotifyService } from '../notify/index.js';
+import type { ReportsService } from '../reports/index.js';
 import { SAC_VERSION } from '../version.js';
+import { notificationsRouter } from './notifications.router.js';
+import { reportsRouter } from './reports.router.js';
 import { apiKeysRouter } from './api-keys.router.js';
 import { auditRouter } from './audit.router.js';
 import { authRouter } from './auth.router.js';
@@ -15,6 +19,8 @@ import { publicProcedure, router } from './trpc.js';
 /** Services the tRPC routers call; each feature adds what its router needs. */
 export interface RouterDeps {
   storeKind: 'sqlite' | 'mongodb';
+  notify: NotifyService;
+  reports: ReportsService;
   read: ReadServices;
   auth: AuthService;
   users: UsersService;
@@ -26,6 +32,8 @@ export interface RouterDeps {
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
 export function createAppRouter(deps: RouterDeps) {
   return router({
+    notifications: notificationsRouter(deps.notify),
+    reports: reportsRouter(deps.reports),
     auth: authRouter(deps.auth),
     users: usersRouter(deps.users),
     apiKeys: apiKeysRouter(deps.apiKeys),

@@ -4,7 +4,6 @@ import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
 import type { SettingsRepo } from './settings.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
-import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -28,10 +27,6 @@ export interface Store {
   readonly hostState: HostStateRepo;
   readonly correlation: CorrelationRepo;
   readonly leases: LeasesRepo;
-  /** Notification outbox and delivery log (issue #5). */
-  readonly outbox: OutboxRepo;
-  readonly push: PushRepo;
-  readonly reports: ReportsRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

@@ -75,26 +75,4 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
-  {
-    id: 4,
-    name: 'notification outbox, push subscriptions, daily reports',
-    async up(db) {
-      await db.collection('outbox').createIndexes([
-        { key: { id: 1 }, name: 'id_unique', unique: true },
-        { key: { channel: 1, status: 1, next_attempt_ms: 1 }, name: 'due' },
-        { key: { created_ms: -1 }, name: 'by_created' },
-        { key: { ref: 1, topic: 1 }, name: 'by_ref' },
-      ]);
-      await db.collection('push_subscriptions').createIndexes([
-        { key: { id: 1 }, name: 'id_unique', unique: true },
-        { key: { endpoint: 1 }, name: 'endpoint_unique', unique: true },
-      ]);
-      await db.collection('reports').createIndexes([
-        { key: { id: 1 }, name: 'id_unique', unique: true },
-        { key: { created_ms: -1 }, name: 'by_created' },
-      ]);
-      await db.collection('report_days').createIndexes([{ key: { day: 1 }, name: 'day_unique', unique: true }]);
-      await db.collection('events').createIndexes([{ key: { type: 1, received_ms: 1 }, name: 'by_type_received' }]);
-    },
-  },
 ];

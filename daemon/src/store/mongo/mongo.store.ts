@@ -19,7 +19,6 @@ import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
-import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -71,9 +70,6 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),
     leases: mongoLeases(db),
-    outbox: mongoOutbox(db),
-    push: mongoPush(db),
-    reports: mongoReports(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

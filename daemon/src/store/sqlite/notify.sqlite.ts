@@ -80,12 +80,15 @@ export function sqliteOutbox(db: Db): OutboxRepo {
       return row ? outboxFromRow(row) : null;
     },
     async list(f) {
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (f.status) where.push('status = ?') && args.push(f.status);
-      if (f.channel) where.push('channel = ?') && args.push(f.channel);
-      if (f.topic) where.push('topic = ?') && args.push(f.topic);
-      if (f.before_ms !== undefined) where.push('created_ms < ?') && args.push(f.before_ms);
+      const conditions: [string, string | number | undefined][] = [
+        ['status = ?', f.status],
+        ['channel = ?', f.channel],
+        ['topic = ?', f.topic],
+        ['created_ms < ?', f.before_ms],
+      ];
+      const used = conditions.filter(([, v]) => v !== undefined) as [string, string | number][];
+      const where = used.map(([c]) => c);
+      const args = used.map(([, v]) => v);
       const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_ms DESC, id LIMIT ?`;
       return db.prepare<(string | number)[], OutboxRow>(sql).all(...args, f.limit).map(outboxFromRow);
     },

@@ -22,7 +22,6 @@ import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
-import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 
 type Db = Database.Database;
 
@@ -108,9 +107,6 @@ export function openSqliteStore(file: string): Store {
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),
     leases: sqliteLeases(db),
-    outbox: sqliteOutbox(db),
-    push: sqlitePush(db),
-    reports: sqliteReports(db),
     async migrate() {
       return applyMigrations(db);
     },
