@@ -14,25 +14,6 @@ const commaList = z
   .optional()
   .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 
-const commaList = z
-  .string()
-  .optional()
-  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-
-const commaList = z
-  .string()
-  .optional()
-  .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const EnvSchema = z.object({
   SAC_HOST: z.string().min(1).default('127.0.0.1').describe('Address the HTTP server listens on.'),
   SAC_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe('TCP port (0 picks a free one).'),
@@ -125,7 +106,7 @@ const EnvSchema = z.object({
     .describe('Local time of the daily SSH/RDP report.'),
   SAC_REPORT_TIMEZONE: z
     .string()
-    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Moscow')
+    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
     .default(Intl.DateTimeFormat().resolvedOptions().timeZone)
     .describe('Time zone of the daily report time (default: the machine time zone).'),
   SAC_REPORT_CHECK_SECONDS: z.coerce
@@ -158,60 +139,6 @@ const EnvSchema = z.object({
     .max(525_600)
     .default(720)
     .describe('After an operator resolves a host_silence problem, minutes during which it is not reopened (decimals allowed).'),
-  SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
-  SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
-  SAC_TELEGRAM_API_BASE: z
-    .url({ protocol: /^https?$/ })
-    .default('https://api.telegram.org')
-    .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
-  SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
-  SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
-  SAC_SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-    .optional()
-    .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
-  SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
-  SAC_SMTP_TO: commaList.describe('Recipients of notification e-mail, comma-separated.'),
-  SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
-  SAC_NOTIFY_CHANNELS: z
-    .string()
-    .default('telegram,webhook,smtp,push')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['telegram', 'webhook', 'smtp', 'push'])))
-    .describe('Enabled notification channels, comma-separated (telegram, webhook, smtp, push); a channel also needs its settings.'),
-  SAC_NOTIFY_LANGUAGE: z.enum(['en', 'ru']).default('en').describe('Language of notifications and reports.'),
-  SAC_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8).describe('Delivery attempts per notification before it is marked failed.'),
-  SAC_NOTIFY_RETRY_BASE_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(5000)
-    .describe('Delay before the first retry in ms; each further retry waits twice as long.'),
-  SAC_NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000).describe('Longest wait between two delivery attempts in ms.'),
-  SAC_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).describe('How often the dispatcher looks for due notifications, in ms.'),
-  SAC_NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of one delivery attempt in ms.'),
-  SAC_PUSH_SUBJECT: z
-    .string()
-    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
-    .default('mailto:sac@localhost')
-    .describe('Contact put into the VAPID token of web push messages.'),
-  SAC_REPORT_TIME: z
-    .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)')
-    .default('09:00')
-    .describe('Local time of the daily SSH/RDP report.'),
-  SAC_REPORT_TIMEZONE: z
-    .string()
-    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
-    .default(Intl.DateTimeFormat().resolvedOptions().timeZone)
-    .describe('Time zone of the daily report time (default: the machine time zone).'),
-  SAC_REPORT_CHECK_SECONDS: z.coerce
-    .number()
-    .min(0.05)
-    .max(3600)
-    .default(60)
-    .describe('How often the daily report job checks whether the report is due, in seconds.'),
   SAC_ADMIN_USERNAME: UsernameSchema.default('admin').describe('Username of the admin created on first start (when there is no user yet).'),
   SAC_ADMIN_PASSWORD: PasswordSchema.optional().describe(
     'Password of the first-start admin. Unset: one is generated, printed once and written to <data dir>/initial-admin-password (mode 0600). Secret.',
@@ -245,60 +172,6 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(30)
     .describe('Failed sign-ins from one source address within the window before that address gets 429.'),
-  SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
-  SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
-  SAC_TELEGRAM_API_BASE: z
-    .url({ protocol: /^https?$/ })
-    .default('https://api.telegram.org')
-    .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
-  SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
-  SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
-  SAC_SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-    .optional()
-    .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
-  SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
-  SAC_SMTP_TO: commaList.describe('Recipients of notification e-mail, comma-separated.'),
-  SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
-  SAC_NOTIFY_CHANNELS: z
-    .string()
-    .default('telegram,webhook,smtp,push')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['telegram', 'webhook', 'smtp', 'push'])))
-    .describe('Enabled notification channels, comma-separated (telegram, webhook, smtp, push); a channel also needs its settings.'),
-  SAC_NOTIFY_LANGUAGE: z.enum(['en', 'ru']).default('en').describe('Language of notifications and reports.'),
-  SAC_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8).describe('Delivery attempts per notification before it is marked failed.'),
-  SAC_NOTIFY_RETRY_BASE_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(5000)
-    .describe('Delay before the first retry in ms; each further retry waits twice as long.'),
-  SAC_NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000).describe('Longest wait between two delivery attempts in ms.'),
-  SAC_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).describe('How often the dispatcher looks for due notifications, in ms.'),
-  SAC_NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of one delivery attempt in ms.'),
-  SAC_PUSH_SUBJECT: z
-    .string()
-    .regex(/^(mailto:|https:\/\/)/, 'must start with mailto: or https://')
-    .default('mailto:sac@localhost')
-    .describe('Contact put into the VAPID token of web push messages.'),
-  SAC_REPORT_TIME: z
-    .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)')
-    .default('09:00')
-    .describe('Local time of the daily SSH/RDP report.'),
-  SAC_REPORT_TIMEZONE: z
-    .string()
-    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
-    .default(Intl.DateTimeFormat().resolvedOptions().timeZone)
-    .describe('Time zone of the daily report time (default: the machine time zone).'),
-  SAC_REPORT_CHECK_SECONDS: z.coerce
-    .number()
-    .min(0.05)
-    .max(3600)
-    .default(60)
-    .describe('How often the daily report job checks whether the report is due, in seconds.'),
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
@@ -328,9 +201,9 @@ export interface Config {
   store: StoreConfig;
   bootstrapApiKey?: string;
   ingest: { batchMax: number; queueLimit: number };
+  notify: NotifyConfig;
   /** Defaults of the correlation and host-status settings (stored settings override them). */
   correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
-  notify: NotifyConfig;
   auth: {
     adminUsername: string;
     adminPassword?: string;
@@ -390,12 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
-      correlation: {
-        windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
-        staleMinutes: e.SAC_HOST_STALE_MINUTES,
-        silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
-        silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
-      },
       notify: {
         telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
         webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },
@@ -412,6 +279,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
           pollMs: e.SAC_NOTIFY_POLL_MS,
           timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
         },
+      correlation: {
+        windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
+        staleMinutes: e.SAC_HOST_STALE_MINUTES,
+        silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
+        silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
+      },
       },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,
