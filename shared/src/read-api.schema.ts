@@ -184,6 +184,12 @@ export interface ProblemDetailView extends ProblemView {
   timeline: (EventView & { counted: boolean })[];
 }
 
+/** One hour of `dashboards.eventsPerHour`: `hour` is the bucket start (RFC 3339, UTC) of occurred time. */
+export interface HourlyEvents {
+  hour: string;
+  by_severity: Record<Severity, number>;
+}
+
 export interface DashboardSummary {
   events_24h: number;
   by_severity: Record<Severity, number>;

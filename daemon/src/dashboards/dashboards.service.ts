@@ -1,4 +1,4 @@
-import { SEVERITIES, type DashboardSummary, type Severity } from '../../../shared/src/index.js';
+import { SEVERITIES, type DashboardSummary, type HourlyEvents, type Severity } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
@@ -80,5 +80,18 @@ export class DashboardsService {
         total: typeCount('report.daily'),
       },
     };
+  }
+
+  /** Events per hour of occurred time over the last 24 h (the current hour last), by severity; hidden types left out. */
+  async eventsPerHour(): Promise<HourlyEvents[]> {
+    const hidden = (await this.settings()).hiddenTypes;
+    const first = bucketOf(this.clock.now()) - DAY_MS + ROLLUP_BUCKET_MS;
+    const hours = Array.from({ length: DAY_MS / ROLLUP_BUCKET_MS }, (_, i) => first + i * ROLLUP_BUCKET_MS);
+    const rows = await Promise.all(hours.map((h) => this.store.correlation.sumRollups(h, h)));
+    return hours.map((h, i) => {
+      const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+      for (const r of rows[i]) if (r.dim === 'type' && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;
+      return { hour: new Date(h).toISOString(), by_severity: bySeverity };
+    });
   }
 }

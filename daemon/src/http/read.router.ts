@@ -39,10 +39,11 @@ export function problemsRouter(problems: ProblemsService) {
   });
 }
 
-/** tRPC `dashboards.*`: summary. */
+/** tRPC `dashboards.*`: summary, eventsPerHour (the console's 24 h chart). */
 export function dashboardsRouter(dashboards: DashboardsService) {
   return router({
     summary: operatorProcedure.query(() => dashboards.summary()),
+    eventsPerHour: operatorProcedure.query(() => dashboards.eventsPerHour()),
   });
 }
 
