@@ -279,12 +279,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
           pollMs: e.SAC_NOTIFY_POLL_MS,
           timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
         },
+      },
       correlation: {
         windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
         staleMinutes: e.SAC_HOST_STALE_MINUTES,
         silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
         silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
-      },
       },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,

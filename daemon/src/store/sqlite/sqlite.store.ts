@@ -43,7 +43,7 @@ interface HostRow {
   last_seen_ms: number;
 }
 
-export export interface EventRow {
+export interface EventRow {
   event_id: string;
   host_id: string;
   type: string;
@@ -59,7 +59,7 @@ function hostFromRow(row: HostRow): Host {
   return { ...row, ips: JSON.parse(row.ips) as string[], agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[] };
 }
 
-export export function eventFromRow(row: EventRow): StoredEvent {
+export function eventFromRow(row: EventRow): StoredEvent {
   const event = JSON.parse(row.doc) as Event;
   return {
     event_id: row.event_id,
