@@ -23,7 +23,7 @@ import { createHttpServer } from './http/server.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { IngestService } from './ingest/index.js';
 import { Metrics } from './metrics.js';
-import { CorrelationService, envCorrelationSettings, type CorrelationSettingsSource } from './correlation/index.js';
+import { CorrelationService, storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EventsService } from './events/index.js';
 import { HostsService } from './hosts/index.js';
@@ -111,8 +111,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
-  const correlationDefaults = envCorrelationSettings(config.correlation);
-  const correlationSettings: CorrelationSettingsSource = async () => correlationDefaults;
+  const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const read: ReadServices = {

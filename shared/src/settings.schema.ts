@@ -21,6 +21,7 @@ const typePattern = z
   .string()
   .regex(/^[a-z][a-z0-9_-]*(\.[a-z0-9_*-]+)*$/, 'must be an event type or dotted prefix such as rdp.login or ssh.*');
 const minutes = (max: number) => z.number().int().min(1).max(max);
+const decimalMinutes = (max: number) => z.number().positive().max(max);
 const userName = z.string().min(1).max(256);
 
 export const TelegramSettingsSchema = z.strictObject({
@@ -74,17 +75,17 @@ export const HiddenTypesSchema = z.strictObject({
 });
 
 export const HostStatusSettingsSchema = z.strictObject({
-  /** Minutes without events after which a host is stale. */
-  stale_minutes: minutes(10_080).default(30),
+  /** Minutes without a heartbeat or daily report after which a host is stale (decimals allowed). */
+  stale_minutes: decimalMinutes(43_200).default(300),
   /** Per agent product (e.g. ssh-monitor): its own stale minutes. */
-  stale_minutes_by_product: z.record(z.string().min(1).max(64), minutes(10_080)).default({}),
-  /** Minutes before a resolved host-silence problem may open again. */
-  silence_cooldown_minutes: minutes(10_080).default(30),
+  stale_minutes_by_product: z.record(z.string().min(1).max(64), decimalMinutes(43_200)).default({}),
+  /** Minutes after a manual resolve during which the host-silence problem is not reopened. */
+  silence_cooldown_minutes: z.number().min(0).max(525_600).default(720),
 });
 
 export const CorrelationSettingsSchema = z.strictObject({
   /** Events of one problem key within this many minutes join the open problem. */
-  window_minutes: minutes(1440).default(15),
+  window_minutes: decimalMinutes(10_080).default(60),
 });
 
 export const WindowsAdminSettingsSchema = z.strictObject({

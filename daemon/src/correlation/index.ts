@@ -1,6 +1,6 @@
 /** Correlation: pure rules (keys, windows, replays, flaps, host status, silence, hardware, transitions) and the ingest listener. */
 export { CorrelationService, type LivenessSink } from './correlation.service.js';
-export { envCorrelationSettings, type CorrelationSettings, type CorrelationSettingsSource } from './correlation.settings.js';
+export { storedCorrelationSettings, type CorrelationSettings, type CorrelationSettingsSource } from './correlation.settings.js';
 export * from './correlation.rules.js';
 export * from './hosts.rules.js';
 export * from './problem-state.rules.js';

@@ -377,6 +377,8 @@ function storedFromRow(row: EventRow): StoredEvent {
 }
 
 export function sqliteCorrelation(db: Db): CorrelationRepo {
+  // SQLite's lower() folds ASCII only; titles are often Cyrillic.
+  db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
   const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (fp, host_id, event_id) VALUES (?, ?, ?)');
   const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
     items.map((i) => claim.run(i.fp, i.host_id, i.event_id).changes === 1),
@@ -463,7 +465,7 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       }
       if (q.q) {
         const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        where.push(`(lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+        where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
         params.push(like, like);
       }
       const hidden = hiddenSql('type', q.hidden, params);
