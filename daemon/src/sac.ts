@@ -8,6 +8,8 @@ import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
 import { createApiKeysRoutes } from './http/api-keys.routes.js';
 import { createAuditRoutes } from './http/audit.routes.js';
 import { createAuthRoutes } from './http/auth.routes.js';
+import { createStreamRoutes } from './http/stream.routes.js';
+import { StreamHub, StreamTickets } from './stream/index.js';
 import { createSettingsRoutes } from './http/settings.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
@@ -57,6 +59,7 @@ export interface RunningSac {
   users: UsersService;
   audit: AuditService;
   settings: SettingsService;
+  stream: StreamHub;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -106,7 +109,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     policy: config.auth,
     logger: logger.child({ scope: 'auth' }),
   });
-  users.onChange(() => auth.invalidate());
+  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }));
+  stream.start();
+  const streamTickets = new StreamTickets(store.streamTickets, store.users, clock);
+  users.onChange((userId) => {
+    auth.invalidate();
+    stream.dropUser(userId);
+  });
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
@@ -176,7 +185,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     version: SAC_VERSION,
     startedMs,
     now: () => clock.now(),
-    gauges: () => ({ sac_ingest_queue_length: ingest.queued }),
+    gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter: createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
@@ -188,6 +197,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createReadRoutes({ ...read, authenticator: auth }),
       createSettingsRoutes(settings, auth),
       createAuditRoutes(audit, auth),
+      createStreamRoutes(stream, streamTickets, auth),
     ],
   });
   const server = createHttpServer({
@@ -224,10 +234,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     users,
     audit,
     settings,
+    stream,
     generatedAdminPassword,
     adminPasswordFile,
     close() {
       closing ??= (async () => {
+        // Open streams would keep server.close() waiting forever.
+        stream.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,0 +1,27 @@
+import express from 'express';
+import type { Authenticator } from '../auth/index.js';
+import type { StreamHub, StreamTickets } from '../stream/index.js';
+import { errorBody, sendJson } from './http-errors.js';
+import { bearerToken, currentUser, requireUser } from './rest-auth.js';
+
+/**
+ * `POST /api/v1/stream/ticket` (any signed-in user) and `GET /api/v1/stream/events` (SSE),
+ * authorised by `Authorization: Bearer` or `?ticket=`; resume with `Last-Event-ID` or `?last_event_id=`.
+ */
+export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator): express.Router {
+  const r = express.Router();
+  r.post('/api/v1/stream/ticket', requireUser(authenticator, 'operator'), async (_req, res) => {
+    sendJson(res, 201, await tickets.issue(currentUser(res)));
+  });
+  r.get('/api/v1/stream/events', async (req, res) => {
+    const token = bearerToken(req);
+    const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : null;
+    const user = token ? await authenticator.authenticate(token) : ticket ? await tickets.redeem(ticket) : null;
+    if (!user) return sendJson(res, 401, errorBody('auth/unauthorized', 'Sign in first, or pass a fresh stream ticket'));
+    const header = req.headers['last-event-id'];
+    const query = req.query.last_event_id;
+    const lastEventId = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
+    hub.attach(res, user, lastEventId);
+  });
+  return r;
+}

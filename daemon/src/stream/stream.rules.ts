@@ -1,0 +1,61 @@
+import type { StreamCounters, StreamMessage } from '../../../shared/src/index.js';
+
+/** One SSE frame: `id` (omitted for snapshots such as counters), event name, one JSON data line. */
+export function sseFrame(message: StreamMessage, id: string | null): Buffer {
+  const head = id === null ? '' : `id: ${id}\n`;
+  // JSON.stringify escapes newlines, so the payload is always a single data line.
+  return Buffer.from(`${head}event: ${message.type}\ndata: ${JSON.stringify(message.data)}\n\n`, 'utf8');
+}
+
+export function emptyCounters(): StreamCounters {
+  return { events_total: 0, by_severity: { info: 0, warning: 0, high: 0, critical: 0 }, problems_opened: 0 };
+}
+
+/** Folds a bus message into the running counters; true when they changed. */
+export function foldCounters(counters: StreamCounters, message: StreamMessage): boolean {
+  if (message.type === 'event.ingested') {
+    counters.events_total++;
+    counters.by_severity[message.data.severity]++;
+    return true;
+  }
+  if (message.type === 'problem.opened') {
+    counters.problems_opened++;
+    return true;
+  }
+  return false;
+}
+
+/** Ms to wait before the next counters frame so that frames are at least `intervalMs` apart. */
+export function countersDelay(lastSentMs: number | null, nowMs: number, intervalMs: number): number {
+  return lastSentMs === null ? 0 : Math.max(0, lastSentMs + intervalMs - nowMs);
+}
+
+/**
+ * Which buffered frames a resuming client gets. Ids are `<boot>.<seq>`: an id of this boot within
+ * the buffer replays what followed it; an id of another boot, or one already evicted, replays the
+ * whole buffer (the client missed at least that much); an id newer than anything replays nothing.
+ */
+export function replayFrom(lastEventId: string | null, boot: string, oldestSeq: number, newestSeq: number): number | null {
+  if (lastEventId === null) return null;
+  const m = /^([A-Za-z0-9]+)\.(\d+)$/.exec(lastEventId.trim());
+  if (!m || m[1] !== boot) return oldestSeq;
+  const seq = Number(m[2]);
+  if (seq >= newestSeq) return null;
+  return Math.max(seq + 1, oldestSeq);
+}
+
+/** Every stream message type; the Record makes the compiler flag a type added to the union but not here. */
+const STREAM_TYPES: Record<StreamMessage['type'], true> = {
+  'event.ingested': true,
+  'problem.opened': true,
+  'problem.updated': true,
+  'problem.acknowledged': true,
+  'problem.resolved': true,
+  'host.status_changed': true,
+  counters: true,
+};
+
+/** True for bus messages that go to stream clients (internal ones such as `auth.login_locked` never do). */
+export function isStreamMessage(message: { type: string }): message is StreamMessage {
+  return Object.hasOwn(STREAM_TYPES, message.type);
+}

@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bus } from '../bus.js';
+import { StreamHub } from './stream.service.js';
+
+describe('StreamHub over a loopback HTTP server', () => {
+  let server: http.Server | null = null;
+  let hub: StreamHub | null = null;
+  afterEach(async () => {
+    hub?.stop();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it('sends a comment heartbeat on an idle stream and ends streams on stop', async () => {
+    const bus = new Bus(() => undefined);
+    hub = new StreamHub(bus, pino({ level: 'silent' }), { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20 });
+    hub.start();
+    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes(': heartbeat')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text.startsWith('retry: 3000\n\nevent: counters\n')).toBe(true);
+    hub.stop();
+    for (;;) if ((await reader.read()).done) break;
+    expect(hub.clientCount).toBe(0);
+  });
+
+  it('replays only what the bounded buffer still holds', async () => {
+    const bus = new Bus(() => undefined);
+    hub = new StreamHub(bus, pino({ level: 'silent' }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 4, maxUnsentBytes: 1 << 20 });
+    hub.start();
+    for (let i = 0; i < 10; i++) bus.publish({ type: 'host.status_changed', data: { host_id: `h${i}`, hostname: 'x', status: 'online' } });
+    server = http.createServer((req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id'])));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'Last-Event-ID': 'otherboot.3' } });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('event: counters')) text += new TextDecoder().decode((await reader.read()).value);
+    expect([...text.matchAll(/"host_id":"(h\d)"/g)].map((m) => m[1])).toEqual(['h6', 'h7', 'h8', 'h9']);
+    await reader.cancel();
+  });
+});

@@ -1,0 +1,100 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, api, createUser, login } from '../helpers/auth.js';
+import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { buildEvent } from '../helpers/events.js';
+import { openStream } from '../helpers/stream.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+describe.each(STORE_KINDS)('live stream on %s', (kind) => {
+  let sac: TestSac;
+  let token: string;
+  beforeAll(async () => {
+    sac = await startTestSac(kind);
+    token = await adminToken(sac);
+  });
+  afterAll(async () => {
+    await sac?.close();
+  });
+
+  it('refuses no credentials, a bad token and a reused ticket with 401; a fresh ticket works once', async () => {
+    expect((await openStream(sac, {})).status).toBe(401);
+    expect((await openStream(sac, { token: 'not-a-token' })).status).toBe(401);
+    expect((await openStream(sac, { ticket: 'made-up-ticket' })).status).toBe(401);
+    expect((await api(sac, 'POST', '/api/v1/stream/ticket')).status).toBe(401);
+    const issued = await api(sac, 'POST', '/api/v1/stream/ticket', { token });
+    expect(issued.status).toBe(201);
+    const first = await openStream(sac, { ticket: issued.body.ticket });
+    expect(first.status).toBe(200);
+    await first.next((f) => f.event === 'counters');
+    first.close();
+    expect((await openStream(sac, { ticket: issued.body.ticket })).status).toBe(401);
+  });
+
+  it('delivers ingested events with ids and coalesces counters to at most one frame per 250 ms', async () => {
+    const s = await openStream(sac, { token });
+    const initial = await s.next((f) => f.event === 'counters');
+    expect(initial.id).toBeNull();
+    const events = Array.from({ length: 30 }, () => buildEvent({ severity: 'high' }));
+    await Promise.all(events.map((e) => postEvent(sac.url, sac.apiKey, e)));
+    for (const e of events) {
+      const f = await s.next((x) => x.event === 'event.ingested' && x.data.event_id === e.event_id);
+      expect(f.id).toMatch(/^[A-Za-z0-9]+\.\d+$/);
+      expect(f.data).toMatchObject({ hostname: 'RDS01', severity: 'high', type: 'rdp.login.failed' });
+    }
+    const last = await s.next((f) => f.event === 'counters' && f.data.events_total >= initial.data.events_total + 30);
+    expect(last.data.by_severity.high).toBeGreaterThanOrEqual(initial.data.by_severity.high + 30);
+    const counters = s.frames.filter((f) => f.event === 'counters');
+    for (let i = 2; i < counters.length; i++) expect(counters[i].at - counters[i - 1].at).toBeGreaterThanOrEqual(200);
+    expect(counters.length).toBeLessThan(10);
+    s.close();
+  });
+
+  it('resumes after Last-Event-ID (header or query) with exactly the messages missed', async () => {
+    const s = await openStream(sac, { token });
+    const seen = buildEvent();
+    await postEvent(sac.url, sac.apiKey, seen);
+    const lastSeen = await s.next((f) => f.data?.event_id === seen.event_id);
+    s.close();
+    const missed = [buildEvent(), buildEvent()];
+    for (const e of missed) await postEvent(sac.url, sac.apiKey, e);
+    for (const auth of [{ lastEventId: lastSeen.id! }, { lastEventIdQuery: lastSeen.id! }]) {
+      const resumed = await openStream(sac, { token, ...auth });
+      await resumed.next((f) => f.event === 'counters');
+      const replayed = resumed.frames.filter((f) => f.event === 'event.ingested').map((f) => f.data.event_id);
+      expect(replayed).toEqual(missed.map((e) => e.event_id));
+      resumed.close();
+    }
+  });
+
+  it('never sends internal bus messages, and ends the stream of a user who is deactivated', async () => {
+    const { user, password } = await createUser(sac, 'monitor');
+    const monitor = (await login(sac, user.username, password)).body.token as string;
+    const s = await openStream(sac, { token: monitor });
+    await s.next((f) => f.event === 'counters');
+    sac.sac.bus.publish({ type: 'auth.login_locked', data: { username: 'x', ip: undefined, locked_until: new Date().toISOString(), attempts: 3 } });
+    await api(sac, 'PATCH', `/api/v1/users/${user.id}`, { token, body: { active: false } });
+    await s.ended;
+    expect(s.frames.some((f) => f.event.startsWith('auth.'))).toBe(false);
+    expect((await openStream(sac, { token: monitor })).status).toBe(401);
+  });
+
+  it('drops a client that stops reading once more than 1 MiB waits for it', async () => {
+    const socket = net.connect(sac.sac.port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    const before = sac.sac.stream.clientCount;
+    await expect.poll(() => sac.sac.stream.clientCount).toBe(before + 1);
+    socket.pause();
+    const title = 'x'.repeat(200);
+    const data = { event_id: '', host_id: 'h', hostname: 'FLOOD', type: 'flood.test', severity: 'info' as const, title, occurred_at: '', received_at: '', actor_user: null };
+    const dropped = sac.sac.stream.droppedCount;
+    for (let round = 0; round < 200 && sac.sac.stream.droppedCount === dropped; round++) {
+      for (let i = 0; i < 500; i++) sac.sac.bus.publish({ type: 'event.ingested', data: { ...data, event_id: `${round}-${i}` } });
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(sac.sac.stream.droppedCount).toBe(dropped + 1);
+    expect(sac.sac.stream.clientCount).toBe(before);
+    socket.destroy();
+  });
+});
