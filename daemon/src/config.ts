@@ -62,7 +62,9 @@ const EnvSchema = z.object({
     .default(20_000)
     .describe('Events waiting for a commit before ingest answers 503 with Retry-After.'),
   SAC_TELEGRAM_BOT_TOKEN: z.string().min(1).optional().describe('Telegram bot token for the chat messenger channel (a stored setting overrides). Secret.'),
-  SAC_TELEGRAM_CHAT_IDS: commaList.describe('Telegram chat ids that receive notifications, comma-separated.'),
+  SAC_TELEGRAM_CHAT_IDS: commaList
+    .pipe(z.array(z.string().regex(/^-?\d{1,20}$|^@[A-Za-z0-9_]{5,64}$/, 'each must be a numeric chat id or @channel')))
+    .describe('Telegram chat ids that receive notifications, comma-separated.'),
   SAC_TELEGRAM_API_BASE: z
     .url({ protocol: /^https?$/ })
     .default('https://api.telegram.org')
@@ -75,7 +77,7 @@ const EnvSchema = z.object({
     .optional()
     .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
   SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
-  SAC_SMTP_TO: commaList.describe('Recipients of notification e-mail, comma-separated.'),
+  SAC_SMTP_TO: commaList.pipe(z.array(z.email('each must be an e-mail address'))).describe('Recipients of notification e-mail, comma-separated.'),
   SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
   SAC_NOTIFY_CHANNELS: z
     .string()

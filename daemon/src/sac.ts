@@ -35,7 +35,7 @@ import { JobRunner } from './jobs/index.js';
 import { ProblemsService } from './problems/index.js';
 import { createNotificationsRoutes } from './http/notifications.routes.js';
 import { createReportsRoutes } from './http/reports.routes.js';
-import { envSettingsSource, NotifyService } from './notify/index.js';
+import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ReportsService } from './reports/index.js';
 import { openStore, type Store } from './store/index.js';
 import { SAC_VERSION } from './version.js';
@@ -151,12 +151,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       });
     }
   });
-  const notifySource = envSettingsSource(config.notify);
+  const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
     clock,
     logger: logger.child({ scope: 'notify' }),
     source: notifySource,
+    sealer: secretBox,
     options: {
       maxAttempts: config.notify.delivery.maxAttempts,
       baseDelayMs: config.notify.delivery.retryBaseMs,

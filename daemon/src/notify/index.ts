@@ -4,7 +4,7 @@
  * push subscriptions and test sends. Other folders import only from here.
  */
 export { NotifyService, type TestSendResult } from './notify.service.js';
-export { envSettingsSource, envNotifySettings, type NotifySettingsSource } from './notify.settings.js';
+export { settingsNotifySource, type NotifySettingsSource } from './notify.settings.js';
 export { escapeHtml } from './notify.format.js';
 export { phrases } from './notify.i18n.js';
 export { dueReportDay, localParts } from './notify.rules.js';

@@ -1,11 +1,12 @@
 import { compareSeverity, type Severity } from '../../../shared/src/index.js';
+import { effectiveSeverity, isHiddenType } from '../correlation/index.js';
 import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
 
 /**
  * Routing and retry rules of the notifier: pure functions, no I/O.
  *
- * Policy (issue #5): an event is sent when its severity is high or critical and at or above the
- * minimum; a new problem when at or above the minimum. Sent whatever the minimum:
+ * Policy (issue #5): an event is sent when its severity (after the per-type overrides) is high or
+ * critical and at or above the minimum; a new problem when at or above the minimum. Sent whatever the minimum:
  * `rdp.login.success`, `ssh.login.success`, `rdg.connection.*`, agent lifecycle events (only to
  * the lifecycle channels) and daily reports. Never: hidden types. `details.telegram_via: "agent"`
  * removes Telegram (the agent already posted it). Only enabled and configured channels carry anything.
@@ -20,11 +21,6 @@ export interface EventFacts {
 }
 
 const ALWAYS_SENT_TYPES = new Set(['rdp.login.success', 'ssh.login.success']);
-
-/** `hidden` entries match the type itself and, for a prefix such as `agent.test`, its sub-types. */
-export function isHiddenType(type: string, hidden: readonly string[]): boolean {
-  return hidden.some((h) => type === h || type.startsWith(`${h}.`));
-}
 
 /** Agent lifecycle events and their kin (agent updates). */
 export function isLifecycleType(type: string): boolean {
@@ -58,10 +54,11 @@ function atLeast(severity: Severity, min: Severity): boolean {
 /** Channels an ingested event goes to (empty for most events: the common, cheap case). */
 export function eventChannels(ev: EventFacts, policy: Policy, configured: readonly Channel[]): Channel[] {
   if (isHiddenType(ev.type, policy.hiddenTypes)) return [];
+  const severity = effectiveSeverity(ev.type, ev.severity, policy.severityOverrides);
   let channels: Channel[];
   if (isLifecycleType(ev.type)) channels = usable(policy, configured).filter((c) => policy.lifecycleChannels.includes(c));
   else if (isAlwaysSentType(ev.type)) channels = usable(policy, configured);
-  else if (atLeast(ev.severity, 'high') && atLeast(ev.severity, policy.minSeverity)) channels = usable(policy, configured);
+  else if (atLeast(severity, 'high') && atLeast(severity, policy.minSeverity)) channels = usable(policy, configured);
   else return [];
   return ev.telegram_via === 'agent' ? channels.filter((c) => c !== 'telegram') : channels;
 }

@@ -21,6 +21,14 @@ import { generateVapidKeys, type VapidKeys } from './push.client.js';
 
 /** How often the cached settings are re-read even without a change notice (other daemons may change them). */
 const SETTINGS_REFRESH_MS = 5000;
+/** Encryption context of the stored VAPID private key. */
+const VAPID_SECRET_CONTEXT = 'push.vapid_private_key';
+
+/** Encrypts secrets kept in the store (the settings' SecretBox). */
+export interface Sealer {
+  encrypt(plain: string, context: string): string;
+  decrypt(sealed: string, context: string): string;
+}
 
 function text(v: unknown): string | null {
   return typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A' ? v : null;
@@ -64,7 +72,7 @@ export class NotifyService {
   private settings: NotifySettings | null = null;
   private settingsLoadedMs = 0;
   private pushTargets: string[] = [];
-  private vapid: VapidKeys | null = null;
+  private generatedVapid: VapidKeys | null = null;
   private readonly dispatcher: Dispatcher;
   private busQueue: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
@@ -75,6 +83,7 @@ export class NotifyService {
       clock: Clock;
       logger: Logger;
       source: NotifySettingsSource;
+      sealer: Sealer;
       options: DispatcherOptions;
     },
   ) {
@@ -83,14 +92,23 @@ export class NotifyService {
       clock: deps.clock,
       logger: deps.logger,
       settings: () => this.current(),
-      vapid: () => this.vapid,
+      vapid: () => this.vapid(),
       options: deps.options,
     });
   }
 
-  /** Loads settings, VAPID keys (generated and stored on the first start) and starts delivering. */
+  /**
+   * Loads settings and the VAPID keys, and starts delivering. The first daemon to start on a store
+   * generates the key pair; the store keeps the first one written (private key encrypted), so
+   * daemons sharing a store sign with the same keys.
+   */
   async start(): Promise<void> {
-    this.vapid = await this.deps.store.push.ensureVapidKeys(generateVapidKeys());
+    const candidate = generateVapidKeys();
+    const stored = await this.deps.store.push.ensureVapidKeys({
+      publicKey: candidate.publicKey,
+      privateKey: this.deps.sealer.encrypt(candidate.privateKey, VAPID_SECRET_CONTEXT),
+    });
+    this.generatedVapid = { publicKey: stored.publicKey, privateKey: this.deps.sealer.decrypt(stored.privateKey, VAPID_SECRET_CONTEXT) };
     await this.refresh();
     this.unsubscribe = this.deps.source.onChange?.(() => void this.refresh()) ?? null;
     this.dispatcher.start();
@@ -261,10 +279,16 @@ export class NotifyService {
     return row;
   }
 
+  /** Keys stored by an admin in the push settings win over the generated ones. */
+  private vapid(): VapidKeys | null {
+    return this.settings?.push.vapid ?? this.generatedVapid;
+  }
+
   /** The VAPID public key browsers subscribe with (applicationServerKey). */
   vapidPublicKey(): string {
-    if (!this.vapid) throw new AppError('notify/not_started', 'The notifier has not started', { kind: 'unexpected' });
-    return this.vapid.publicKey;
+    const keys = this.vapid();
+    if (!keys) throw new AppError('notify/not_started', 'The notifier has not started', { kind: 'unexpected' });
+    return keys.publicKey;
   }
 
   async registerPushSubscription(

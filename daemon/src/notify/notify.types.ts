@@ -74,13 +74,16 @@ export interface NotifySettings {
   telegram: { botToken: string | null; chatIds: string[]; apiBase: string };
   webhook: { url: string | null; secret: string | null; headers: Record<string, string>; timeoutMs: number };
   smtp: { url: string | null; from: string | null; to: string[] };
-  push: { subject: string };
+  /** `vapid`: keys an admin stored in the settings; null = the ones generated on first start. */
+  push: { subject: string; vapid: { publicKey: string; privateKey: string } | null };
   policy: {
     minSeverity: Severity;
     enabledChannels: Channel[];
     /** Channels that carry agent lifecycle events. */
     lifecycleChannels: Channel[];
     hiddenTypes: string[];
+    /** Type pattern → severity used instead of the agent's (the same overrides correlation applies). */
+    severityOverrides: Record<string, Severity>;
     language: Language;
   };
   report: { time: string; timezone: string };
