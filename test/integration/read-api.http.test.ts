@@ -188,9 +188,20 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(s.daily_reports_24h.total).toBe(0);
     const audit = await t.sac.audit.list({ action: 'host.deleted', limit: 10 } as any);
     expect(audit.map((a: any) => a.target)).toEqual([`host:${web.id}`]);
-    await ingest(t, { host: { hostname: 'WEB01', os_family: 'linux' }, type: 'agent.heartbeat', category: 'agent', severity: 'info', occurred_at: at(NOW) });
+    await ingest(t, { host: { hostname: 'WEB01', os_family: 'linux' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, type: 'agent.heartbeat', category: 'agent', severity: 'info', occurred_at: at(NOW) });
     const again = (await get('/api/v1/hosts?q=web01')).body.items;
     expect(again).toHaveLength(1);
     expect(again[0].id).not.toBe(web.id);
+  });
+
+  it('takes the stale threshold per agent product from settings', async () => {
+    const status = async (q: string) => (await get(`/api/v1/hosts?q=${q}`)).body.items[0].status;
+    expect((await api(t, 'PATCH', '/api/v1/settings/host_status', { token, body: { stale_minutes_by_product: { 'ssh-monitor': 2.5 } } })).status).toBe(200);
+    clock.advance(2 * MIN);
+    expect([await status('web01'), await status('rds02')]).toEqual(['online', 'online']);
+    clock.advance(MIN);
+    expect([await status('web01'), await status('rds02')]).toEqual(['stale', 'online']);
+    const summary = (await get('/api/v1/dashboards/summary')).body;
+    expect(summary.hosts).toEqual({ total: 3, online: 2, stale: 1 });
   });
 });

@@ -24,6 +24,9 @@ export const CORRELATION_MONGO_MIGRATION = {
   id: 3,
   name: 'problems, timelines, replay fingerprints, gateway flaps, host state, rollups, job leases',
   async up(db: Db) {
+    // Event lists sort by occurred time with the event id as tie-break; without the compound index
+    // MongoDB would sort every matching event in memory before taking a page.
+    await db.collection('events').createIndexes([{ key: { occurred_ms: -1, event_id: -1 }, name: 'by_occurred_event' }]);
     await db.collection('problems').createIndexes([
       { key: { id: 1 }, name: 'id_unique', unique: true },
       { key: { key: 1, status: 1 }, name: 'by_key' },
@@ -80,7 +83,7 @@ function hiddenAnd(hidden: string[]): Record<string, unknown>[] {
 }
 
 const LOCK_TTL_MS = 30_000;
-const LOCK_WAIT_MS = 20_000;
+const LOCK_WAIT_MS = 30_000;
 
 type LockDoc = { _id: string; token: string; expires_ms: number };
 
@@ -101,10 +104,13 @@ export async function withLock<T>(db: Db, name: string, fn: () => Promise<T>): P
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
-    const held = await locks.findOne({ _id: name });
-    if (held && held.expires_ms < Date.now()) await locks.deleteOne({ _id: name, token: held.token });
+    // Only now and then look for a holder that died (its lease ran out).
+    if (attempt % 16 === 15) {
+      const held = await locks.findOne({ _id: name });
+      if (held && held.expires_ms < Date.now()) await locks.deleteOne({ _id: name, token: held.token });
+    }
     if (Date.now() > deadline) throw new Error(`lock ${name} not acquired within ${LOCK_WAIT_MS} ms`);
-    await new Promise((r) => setTimeout(r, 1 + Math.random() * 4 * Math.min(attempt + 1, 8)));
+    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 20)));
   }
   try {
     return await fn();
@@ -155,7 +161,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
 
   return {
     async upsertMatch(input) {
-      return withLock(db, problemLock(input.key), async () => {
+      // Links are insert-only (unique per problem and event): written after the lock is released.
+      const result = await withLock(db, problemLock(input.key), async () => {
         const match = await problems.findOne(
           {
             key: input.key,
@@ -176,7 +183,6 @@ export function mongoProblems(db: Db): ProblemsRepo {
           };
           const { id: _id, ...changed } = grown;
           await problems.updateOne({ id: match.id }, { $set: changed });
-          await link(match.id, input);
           return { problem: toProblem(grown), created: false };
         }
         if (input.count === 0) return { problem: null, created: false };
@@ -196,9 +202,10 @@ export function mongoProblems(db: Db): ProblemsRepo {
           created_ms: input.now_ms,
         });
         await problems.insertOne({ ...doc });
-        await link(doc.id, input);
         return { problem: toProblem(doc), created: true };
       });
+      if (result.problem) await link(result.problem.id, input);
+      return result;
     },
     byId,
     async list(q: ProblemQuery) {
