@@ -22,6 +22,8 @@ const MIN_LEASE_MS = 30_000;
 export class JobRunner {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Map<string, Promise<void>>();
+  /** Jobs this runner has tried to lead (their leases are given up at stop). */
+  private readonly names = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -42,6 +44,7 @@ export class JobRunner {
   /** Runs the job now if this daemon holds (or takes) its lease; resolves when that run ends. */
   async tick(job: Job): Promise<void> {
     if (this.stopped || this.running.has(job.name)) return this.running.get(job.name);
+    this.names.add(job.name);
     const run = (async () => {
       try {
         const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
@@ -63,8 +66,7 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
-    const names = [...this.running.keys()];
     await Promise.all(this.running.values());
-    await Promise.all(names.map((n) => this.leases.release(n, this.owner).catch(() => undefined)));
+    await Promise.all([...this.names].map((n) => this.leases.release(n, this.owner).catch(() => undefined)));
   }
 }

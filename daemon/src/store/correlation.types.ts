@@ -107,6 +107,7 @@ export interface SilenceInput {
 }
 
 export interface ProblemCounts {
+  /** Not resolved: open or acknowledged. */
   open: number;
   /** Created since the given time and still open or acknowledged. */
   created_active: number;

@@ -262,7 +262,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
     async counts(sinceMs, hidden) {
       const h = hiddenFilter(hidden);
       const [open, created_active, resolved] = await Promise.all([
-        problems.countDocuments({ status: 'open', ...h }),
+        problems.countDocuments({ status: { $in: ACTIVE }, ...h }),
         problems.countDocuments({ created_ms: { $gte: sinceMs }, status: { $in: ACTIVE }, ...h }),
         problems.countDocuments({ resolved_ms: { $gte: sinceMs }, status: 'resolved', ...h }),
       ]);

@@ -263,7 +263,7 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         return (db.prepare(`SELECT count(*) AS n FROM problems WHERE ${cond} ${h ? `AND ${h}` : ''}`).get(...params) as { n: number }).n;
       };
       return {
-        open: count(`status = 'open'`, []),
+        open: count(ACTIVE, []),
         created_active: count(`created_ms >= ? AND ${ACTIVE}`, [sinceMs]),
         resolved: count(`resolved_ms >= ? AND status = 'resolved'`, [sinceMs]),
       };

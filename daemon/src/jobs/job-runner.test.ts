@@ -1,0 +1,71 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { LeasesRepo } from '../store/index.js';
+import { JobRunner } from './job-runner.js';
+
+/** An in-memory lease table with the store's semantics (one owner until expiry). */
+function memoryLeases(): LeasesRepo & { held: Map<string, { owner: string; until: number }> } {
+  const held = new Map<string, { owner: string; until: number }>();
+  return {
+    held,
+    async acquire(name, owner, now, ttl) {
+      const cur = held.get(name);
+      if (cur && cur.owner !== owner && cur.until > now) return false;
+      held.set(name, { owner, until: now + ttl });
+      return true;
+    },
+    async release(name, owner) {
+      if (held.get(name)?.owner === owner) held.delete(name);
+    },
+  };
+}
+
+const logger = pino({ level: 'silent' });
+
+describe('JobRunner', () => {
+  it('runs a job only on the runner holding its lease, and hands over when the lease expires', async () => {
+    const leases = memoryLeases();
+    let now = 1_000;
+    const clock = { now: () => now };
+    const ran: string[] = [];
+    const a = new JobRunner(leases, clock, logger, 'A');
+    const b = new JobRunner(leases, clock, logger, 'B');
+    const job = (who: string) => ({ name: 'scan', intervalMs: 1000, run: async () => void ran.push(who) });
+    await a.tick(job('A'));
+    await b.tick(job('B'));
+    await a.tick(job('A'));
+    expect(ran).toEqual(['A', 'A']);
+    now += 30_001;
+    await b.tick(job('B'));
+    expect(ran).toEqual(['A', 'A', 'B']);
+    await b.stop();
+    expect(leases.held.has('scan')).toBe(false);
+    await a.tick(job('A'));
+    expect(ran).toEqual(['A', 'A', 'B', 'A']);
+  });
+
+  it('never overlaps runs of one job and survives a failing run', async () => {
+    const leases = memoryLeases();
+    const runner = new JobRunner(leases, { now: () => 0 }, logger, 'A');
+    let running = 0;
+    let maxRunning = 0;
+    let calls = 0;
+    const job = {
+      name: 'slow',
+      intervalMs: 10,
+      run: async () => {
+        calls++;
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise((r) => setTimeout(r, 20));
+        running--;
+        if (calls === 1) throw new Error('boom');
+      },
+    };
+    await Promise.all([runner.tick(job), runner.tick(job), runner.tick(job)]);
+    expect(maxRunning).toBe(1);
+    expect(calls).toBe(1);
+    await runner.tick(job);
+    expect(calls).toBe(2);
+  });
+});
