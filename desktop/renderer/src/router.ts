@@ -18,8 +18,12 @@ export const routes: RouteRecordRaw[] = [
   { path: '/events', name: 'events', component: () => import('./features/events/EventsView.vue') },
   { path: '/problems/:id?', name: 'problems', component: () => import('./features/problems/ProblemsView.vue') },
   { path: '/hosts/:id?', name: 'hosts', component: () => import('./features/hosts/HostsView.vue') },
+  { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },
   { path: '/admin/api-keys', name: 'apiKeys', component: () => import('./features/apikeys/ApiKeysView.vue'), meta: { admin: true } },
+  { path: '/admin/audit', name: 'audit', component: () => import('./features/audit/AuditView.vue'), meta: { admin: true } },
+  { path: '/admin/deliveries', name: 'deliveries', component: () => import('./features/deliveries/DeliveriesView.vue'), meta: { admin: true } },
+  { path: '/admin/reports', name: 'reports', component: () => import('./features/reports/ReportsView.vue'), meta: { admin: true } },
   { path: '/:rest(.*)*', name: 'notFound', component: () => import('./components/NotFoundView.vue') },
 ];
 

@@ -7,11 +7,12 @@ import { dashboardApi } from './dashboard.api';
 export const LIVE_REFRESH_MS = 1500;
 
 /**
- * The dashboard summary, reloaded (at most every LIVE_REFRESH_MS) when the stream reports new
+ * The dashboard summary and the 24 h hourly series, reloaded (at most every LIVE_REFRESH_MS) when the stream reports new
  * events or problem changes, so counters move while the operator watches.
  */
 export const useDashboardStore = defineStore('dashboard', () => {
   const summary = useResource(dashboardApi.summary);
+  const hourly = useResource(dashboardApi.eventsPerHour);
   const live = useLiveStore();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastLoad = 0;
@@ -27,7 +28,7 @@ export const useDashboardStore = defineStore('dashboard', () => {
 
   async function load() {
     lastLoad = Date.now();
-    await summary.load();
+    await Promise.all([summary.load(), hourly.load()]);
   }
 
   /** Starts following the stream; returns the function that stops it. */
@@ -40,5 +41,5 @@ export const useDashboardStore = defineStore('dashboard', () => {
     };
   }
 
-  return { ...summary, load, follow };
+  return { ...summary, hourly, load, follow };
 });

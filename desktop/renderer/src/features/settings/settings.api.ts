@@ -1,0 +1,13 @@
+import { call, trpc } from '../../api/trpc';
+import type { RouterInputs, RouterOutputs } from '../../api/types';
+
+export type SettingsViewRow = RouterOutputs['settings']['list'][number];
+export type TestChannel = RouterInputs['notifications']['test']['channel'];
+export type TestResult = RouterOutputs['notifications']['test'];
+
+export const settingsApi = {
+  list: () => call(() => trpc.settings.list.query()),
+  update: (input: RouterInputs['settings']['update']) => call(() => trpc.settings.update.mutate(input)),
+  reset: (input: RouterInputs['settings']['reset']) => call(() => trpc.settings.reset.mutate(input)),
+  test: (channel: TestChannel) => call(() => trpc.notifications.test.mutate({ channel })),
+};

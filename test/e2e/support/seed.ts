@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import type { EventInput } from '../../../shared/src/index.js';
+import { loadFixtures } from '../../helpers/events.js';
+import type { E2eSac } from './sac.js';
+
+/**
+ * Posts the 24 agent fixtures (Windows and Linux agents, RD Gateway flap pair, bruteforce, lockout,
+ * heartbeats, inventory, daily reports) with fresh event ids, shifted in time so that the newest
+ * happened five minutes ago and their spacing (the 4 s flap pair) is kept.
+ */
+export async function seedFixtures(sac: E2eSac): Promise<EventInput[]> {
+  const fixtures = loadFixtures();
+  const newest = Math.max(...fixtures.map((e) => Date.parse(e.occurred_at)));
+  const shift = Date.now() - 5 * 60_000 - newest;
+  const seeded = fixtures.map((e) => ({ ...e, event_id: randomUUID(), occurred_at: new Date(Date.parse(e.occurred_at) + shift).toISOString() }));
+  for (const e of seeded) await sac.ingest(e);
+  return seeded;
+}
