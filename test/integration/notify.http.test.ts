@@ -8,26 +8,13 @@ import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
 import { trpc } from '../peers/trpc.js';
+import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { waitFor } from '../peers/util.js';
 import { startWebhookPeer, type WebhookPeer } from '../peers/webhook.peer.js';
 
 const BOT_TOKEN = '123456:TEST-bot-token-not-real';
 const WEBHOOK_SECRET = 'hook-secret-for-tests';
 const CHATS = ['-1001', '42'];
-
-/** A report time that is never due during the test run (local time stays before 12:00 in the zone chosen). */
-export function reportNeverDue(): Record<string, string> {
-  return { SAC_REPORT_TIME: '23:59', SAC_REPORT_TIMEZONE: new Date().getUTCHours() >= 12 ? 'Etc/GMT+12' : 'UTC' };
-}
-
-/** Fast, bounded retries so outage tests take a second, not hours. */
-export const FAST_DELIVERY = {
-  SAC_NOTIFY_RETRY_BASE_MS: '100',
-  SAC_NOTIFY_RETRY_MAX_MS: '400',
-  SAC_NOTIFY_POLL_MS: '50',
-  SAC_NOTIFY_MAX_ATTEMPTS: '4',
-  SAC_NOTIFY_TIMEOUT_MS: '3000',
-};
 
 type Row = { id: string; channel: string; target: string | null; ref: string; topic: string; status: string; attempts: number; max_attempts: number; last_error: string | null; history: { at_ms: number; ok: boolean; error: string | null }[] };
 
