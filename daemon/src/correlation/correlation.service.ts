@@ -18,7 +18,10 @@ import {
   type ProblemRule,
 } from './correlation.rules.js';
 import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
-import { counterpartRange, FLAP_WINDOW_MS, flapKeyParts, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+import { FLAP_MAX_MS, FLAP_WINDOW_MS, flapKeyParts, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+
+/** Most stored gateway events read around one host's batch when looking for flap counterparts. */
+const FLAP_SCAN_LIMIT = 5000;
 import { isLivenessType } from './hosts.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
@@ -153,44 +156,51 @@ export class CorrelationService {
     return out;
   }
 
-  /** RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one batch). */
+  /**
+   * RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one
+   * batch): one store query per gateway host and batch for the counterparts around its events.
+   */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
+    const byHost = new Map<string, Derived[]>();
+    for (const d of events) if (gatewayRole(d.c.event.type)) byHost.set(d.c.host_id, [...(byHost.get(d.c.host_id) ?? []), d]);
     const out: Occurrence[] = [];
-    for (const d of events) {
-      const role = gatewayRole(d.c.event.type);
-      if (!role) continue;
-      const side = gatewaySide(d.c.host_id, d.c.event, d.c.occurred_ms);
-      const range = counterpartRange(role, d.c.occurred_ms);
-      const others = await this.store.correlation.search({
-        host_ids: [d.c.host_id],
-        types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
-        from_ms: range.from_ms,
-        to_ms: range.to_ms + 1,
+    for (const [hostId, sides] of byHost) {
+      const times = sides.map((d) => d.c.occurred_ms);
+      const around = await this.store.correlation.search({
+        host_ids: [hostId],
+        types: [RDG_OPENED, ...RDG_CLOSED],
+        from_ms: Math.min(...times) - FLAP_MAX_MS,
+        to_ms: Math.max(...times) + FLAP_MAX_MS + 1,
         hidden: [],
-        limit: 50,
+        limit: FLAP_SCAN_LIMIT,
       });
-      for (const other of others) {
-        const otherSide = gatewaySide(other.host_id, other.event, other.occurred_ms);
-        const [opened, closed] = role === 'opened' ? [side, otherSide] : [otherSide, side];
-        if (!isFlap(opened, closed)) continue;
-        // The mark is the atomic step: only the writer that set it raises the problem.
-        if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, d.c.host_id))) continue;
-        out.push({
-          key: problemKey(d.c.host_id, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
-          rule: 'rdg_flap',
-          type: RDG_FLAP_TYPE,
-          host_id: d.c.host_id,
-          hostname: d.c.event.host.hostname,
-          title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
-          severity: 'warning',
-          occurred_ms: closed.occurred_ms,
-          window_ms: FLAP_WINDOW_MS,
-          links: [
-            { event_id: closed.event_id, occurred_ms: closed.occurred_ms, counted: true },
-            { event_id: opened.event_id, occurred_ms: opened.occurred_ms, counted: false },
-          ],
-          counted: true,
-        });
+      const stored = around.map((e) => ({ role: gatewayRole(e.type)!, side: gatewaySide(e.host_id, e.event, e.occurred_ms) }));
+      for (const d of sides) {
+        const role = gatewayRole(d.c.event.type)!;
+        const side = gatewaySide(hostId, d.c.event, d.c.occurred_ms);
+        for (const other of stored) {
+          if (other.role === role) continue;
+          const [opened, closed] = role === 'opened' ? [side, other.side] : [other.side, side];
+          if (!isFlap(opened, closed)) continue;
+          // The mark is the atomic step: only the writer that set it raises the problem.
+          if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, hostId))) continue;
+          out.push({
+            key: problemKey(hostId, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
+            rule: 'rdg_flap',
+            type: RDG_FLAP_TYPE,
+            host_id: hostId,
+            hostname: d.c.event.host.hostname,
+            title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
+            severity: 'warning',
+            occurred_ms: closed.occurred_ms,
+            window_ms: FLAP_WINDOW_MS,
+            links: [
+              { event_id: closed.event_id, occurred_ms: closed.occurred_ms, counted: true },
+              { event_id: opened.event_id, occurred_ms: opened.occurred_ms, counted: false },
+            ],
+            counted: true,
+          });
+        }
       }
     }
     return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterpartRange, gatewayRole, isFlap, type GatewaySide } from './flap.rules.js';
+import { gatewayRole, isFlap, type GatewaySide } from './flap.rules.js';
 
 const opened: GatewaySide = { event_id: 'o', host_id: 'gw', occurred_ms: 10_000, user: 'corp\\ivanov', internal_ip: '10.0.0.5', external_ip: '203.0.113.9' };
 const closed = (patch: Partial<GatewaySide>): GatewaySide => ({ ...opened, event_id: 'c', occurred_ms: 15_000, ...patch });
@@ -28,9 +28,5 @@ describe('isFlap', () => {
     ['no external ip on the 303', { external_ip: '' }, true],
   ])('%s → %s', (_name, patch, expected) => {
     expect(isFlap(opened, closed(patch))).toBe(expected);
-  });
-  it('searches the counterpart on the right side of either arrival order', () => {
-    expect(counterpartRange('opened', 10_000)).toEqual({ from_ms: 11_000, to_ms: 20_000 });
-    expect(counterpartRange('closed', 15_000)).toEqual({ from_ms: 5_000, to_ms: 14_000 });
   });
 });

@@ -57,13 +57,6 @@ export function isFlap(opened: GatewaySide, closed: GatewaySide): boolean {
   return gap >= FLAP_MIN_MS && gap <= FLAP_MAX_MS;
 }
 
-/** The occurred-time range in which the other side of a pair must lie. */
-export function counterpartRange(role: GatewayRole, occurredMs: number): { from_ms: number; to_ms: number } {
-  return role === 'opened'
-    ? { from_ms: occurredMs + FLAP_MIN_MS, to_ms: occurredMs + FLAP_MAX_MS }
-    : { from_ms: occurredMs - FLAP_MAX_MS, to_ms: occurredMs - FLAP_MIN_MS };
-}
-
 /** The flap problem's key discriminator: user and internal IP. */
 export function flapKeyParts(side: GatewaySide): string[] {
   return [side.user, side.internal_ip];
