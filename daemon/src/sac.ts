@@ -1,5 +1,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
@@ -19,20 +20,12 @@ import { systemClock, type Clock } from './clock.js';
 import { errorSummary } from './errors.js';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
-import { createAppRouter } from './http/app-router.js';
+import { createAppRouter, type AppRouter } from './http/app-router.js';
 import { createIngestHandler } from './http/ingest.handler.js';
 import { createHttpServer } from './http/server.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { IngestService } from './ingest/index.js';
 import { Metrics } from './metrics.js';
-import { CorrelationService, envCorrelationSettings, type CorrelationSettingsSource } from './correlation/index.js';
-import { DashboardsService } from './dashboards/index.js';
-import { EventsService } from './events/index.js';
-import { HostsService } from './hosts/index.js';
-import { createReadRoutes } from './http/read.routes.js';
-import type { ReadServices } from './http/read.router.js';
-import { JobRunner } from './jobs/index.js';
-import { ProblemsService } from './problems/index.js';
 import { CorrelationService, storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EventsService } from './events/index.js';
@@ -50,6 +43,9 @@ import { SAC_VERSION } from './version.js';
 
 export interface RunningSac {
   url: string;
+  /** The Express app and the tRPC router (route enumeration in the RBAC matrix test). */
+  app: Express;
+  trpcRouter: AppRouter;
   port: number;
   store: Store;
   ingest: IngestService;
@@ -128,20 +124,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
-  const correlationDefaults = envCorrelationSettings(config.correlation);
-  const correlationSettings: CorrelationSettingsSource = async () => correlationDefaults;
-  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
-  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
-  const read: ReadServices = {
-    events,
-    hosts,
-    problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
-    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
-  };
-  const correlation = new CorrelationService(store, bus, clock, logger.child({ scope: 'correlation' }), correlationSettings, hosts);
-  ingest.onCommitted((committed) => correlation.onCommitted(committed));
-  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
@@ -201,6 +183,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
+  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit });
   const app = createApp({
     store,
     metrics,
@@ -210,17 +193,17 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     now: () => clock.now(),
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
-    trpcRouter: createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit }),
+    trpcRouter,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createNotificationsRoutes(notify, auth), createReportsRoutes(reports, auth),
       createAuthRoutes(auth),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
-      createReadRoutes({ ...read, authenticator: auth }),
       createSettingsRoutes(settings, auth),
       createAuditRoutes(audit, auth),
       createStreamRoutes(stream, streamTickets, auth),
+      createReadRoutes({ ...read, authenticator: auth }),
     ],
   });
   const server = createHttpServer({
@@ -242,6 +225,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   let closing: Promise<void> | null = null;
   return {
     url: `http://${host}:${port}`,
+    app,
+    trpcRouter,
     port,
     store,
     ingest,
