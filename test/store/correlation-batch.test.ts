@@ -1,0 +1,73 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEvent, type Event } from '../../shared/src/index.js';
+import { Bus, type BusMessage } from '../../daemon/src/bus.js';
+import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import type { CommittedEvent } from '../../daemon/src/ingest/index.js';
+import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
+import type { Store } from '../../daemon/src/store/index.js';
+import { buildEvent } from '../helpers/events.js';
+import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
+
+const T0 = Date.parse('2026-06-03T00:00:00.000Z');
+const settings: CorrelationSettings = {
+  windowMinutes: 60,
+  severityOverrides: {},
+  hiddenTypes: [],
+  staleMinutes: 300,
+  staleMinutesByProduct: {},
+  silenceCooldownMinutes: 720,
+};
+
+/** Stores a batch the way ingest does and hands the committed events to the correlation listener. */
+async function commit(store: Store, service: CorrelationService, overrides: Parameters<typeof buildEvent>[0][]): Promise<void> {
+  const items = overrides.map((o) => {
+    const parsed = parseEvent(buildEvent(o));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+    const event: Event = parsed.event;
+    return { event, host: hostObservation(event, T0), occurred_ms: Date.parse(event.occurred_at), received_ms: T0, actor_user: actorUser(event), agent_version: event.source.product_version };
+  });
+  const outcomes = await store.events.insertBatch(items);
+  const committed: CommittedEvent[] = items.map((item, i) => {
+    const o = outcomes[i];
+    if (o.status !== 'inserted') throw new Error('not inserted');
+    return { ...item, host_id: o.host_id };
+  });
+  await service.onCommitted(committed);
+}
+
+describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
+  let store: Store;
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  it('correlates a whole batch: one problem per key and window, replays in the batch not counted, a flap pair inside the batch', async () => {
+    store = await openFreshStore(kind);
+    const messages: BusMessage[] = [];
+    const bus = new Bus(() => undefined);
+    bus.subscribe((m) => messages.push(m));
+    const service = new CorrelationService(store, bus, { now: () => T0 }, pino({ level: 'silent' }), async () => settings, {
+      recordLiveness: async () => undefined,
+    });
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    const gw = { host: { hostname: 'RDG09' }, category: 'network' as const, severity: 'info' as const, details: { user: 'CORP\\a', internal_ip: '10.1.1.1' } };
+    await commit(store, service, [
+      { occurred_at: at(0) },
+      { occurred_at: at(1000) },
+      { occurred_at: at(1000) }, // replay of the previous one (same content, new event_id)
+      { occurred_at: at(3 * 3_600_000) },
+      { ...gw, type: 'rdg.connection.success', occurred_at: at(0) },
+      { ...gw, type: 'rdg.connection.failed', occurred_at: at(4000) },
+    ]);
+    const problems = await store.problems.list({ hidden: [], limit: 10 });
+    expect(problems.map((p) => [p.rule, p.count]).sort()).toEqual([
+      ['rdg_flap', 1],
+      ['severity', 1],
+      ['severity', 2],
+    ]);
+    const main = problems.find((p) => p.rule === 'severity' && p.count === 2)!;
+    expect((await store.problems.timeline(main.id, 10)).map((l) => l.counted).sort()).toEqual([false, true, true]);
+    expect(messages.filter((m) => m.type === 'problem.opened')).toHaveLength(3);
+  });
+});
