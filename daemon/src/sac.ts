@@ -26,14 +26,6 @@ import { createHttpServer } from './http/server.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { IngestService } from './ingest/index.js';
 import { Metrics } from './metrics.js';
-import { CorrelationService, envCorrelationSettings, type CorrelationSettingsSource } from './correlation/index.js';
-import { DashboardsService } from './dashboards/index.js';
-import { EventsService } from './events/index.js';
-import { HostsService } from './hosts/index.js';
-import { createReadRoutes } from './http/read.routes.js';
-import type { ReadServices } from './http/read.router.js';
-import { JobRunner } from './jobs/index.js';
-import { ProblemsService } from './problems/index.js';
 import { CorrelationService, storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EventsService } from './events/index.js';
@@ -132,20 +124,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
   const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
-  const correlationDefaults = envCorrelationSettings(config.correlation);
-  const correlationSettings: CorrelationSettingsSource = async () => correlationDefaults;
-  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
-  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
-  const read: ReadServices = {
-    events,
-    hosts,
-    problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
-    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
-  };
-  const correlation = new CorrelationService(store, bus, clock, logger.child({ scope: 'correlation' }), correlationSettings, hosts);
-  ingest.onCommitted((committed) => correlation.onCommitted(committed));
-  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
