@@ -3,6 +3,7 @@ import type { Channel } from '../../notify/notify.types.js';
 import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, ReportsRepo } from '../notify.types.js';
 import type { StoredEvent } from '../store.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
+import { withLock } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
 const NO_ID = { projection: { _id: 0 } } as const;
@@ -23,39 +24,49 @@ export function mongoOutbox(db: Db): OutboxRepo {
       await outbox.insertMany(records.map((r) => ({ ...r })), { ordered: false });
     },
     async claimDue(channel, nowMs, limit, leaseUntilMs) {
-      // No multi-document transactions: each row is taken by its own atomic findOneAndUpdate.
-      const claimed: OutboxRecord[] = [];
-      while (claimed.length < limit) {
-        const doc = await outbox.findOneAndUpdate(
-          {
-            channel,
-            $or: [
-              { status: 'pending', next_attempt_ms: { $lte: nowMs } },
-              { status: 'sending', lease_until_ms: { $lt: nowMs } },
-            ],
-          },
+      // FerretDB applies even a filtered findOneAndUpdate as read-then-write, so two daemons could
+      // both take a row: claims of one channel are serialised under a store lock instead.
+      return withLock(db, `outbox:${channel}`, async () => {
+        const due = await outbox
+          .find(
+            {
+              channel,
+              $or: [
+                { status: 'pending', next_attempt_ms: { $lte: nowMs } },
+                { status: 'sending', lease_until_ms: { $lt: nowMs } },
+              ],
+            },
+            NO_ID,
+          )
+          .sort({ next_attempt_ms: 1 })
+          .limit(limit)
+          .toArray();
+        if (due.length === 0) return [];
+        await outbox.updateMany(
+          { id: { $in: due.map((r) => r.id) } },
           { $set: { status: 'sending', lease_until_ms: leaseUntilMs, updated_ms: nowMs } },
-          { sort: { next_attempt_ms: 1 }, returnDocument: 'after' },
         );
-        if (!doc) break;
-        claimed.push(withoutId(doc)!);
-      }
-      return claimed;
+        return due.map((r) => ({ ...r, status: 'sending' as const, lease_until_ms: leaseUntilMs, updated_ms: nowMs }));
+      });
     },
     async recordAttempt(id, r) {
+      // Only the daemon holding the row's lease writes it, so read-modify-write is safe here (and
+      // FerretDB 1.24 ignores `$slice` in `$push`).
+      const row = await outbox.findOne({ id }, NO_ID);
+      if (!row) return;
       await outbox.updateOne(
         { id },
         {
           $set: {
             status: r.status,
+            attempts: row.attempts + 1,
             next_attempt_ms: r.next_attempt_ms,
             last_error: r.last_error,
             lease_until_ms: null,
             updated_ms: r.attempt.at_ms,
             sent_ms: r.status === 'sent' ? r.attempt.at_ms : null,
+            history: [...row.history, r.attempt].slice(-OUTBOX_HISTORY_LIMIT),
           },
-          $inc: { attempts: 1 },
-          $push: { history: { $each: [r.attempt], $slice: -OUTBOX_HISTORY_LIMIT } },
         },
       );
     },
@@ -92,12 +103,14 @@ export function mongoPush(db: Db): PushRepo {
   const vapid = db.collection<{ _id: string; public_key: string; private_key: string }>('push_vapid');
   return {
     async upsert(r) {
-      const doc = await subs.findOneAndUpdate(
-        { endpoint: r.endpoint },
-        { $set: { p256dh: r.p256dh, auth: r.auth, user_id: r.user_id, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return withoutId(doc)!;
+      return withLock(db, `push:${r.endpoint}`, async () => {
+        await subs.updateOne(
+          { endpoint: r.endpoint },
+          { $set: { p256dh: r.p256dh, auth: r.auth, user_id: r.user_id, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms } },
+          { upsert: true },
+        );
+        return (await subs.findOne({ endpoint: r.endpoint }, NO_ID))!;
+      });
     },
     async list() {
       return subs.find({}, NO_ID).sort({ created_ms: 1 }).toArray();
@@ -139,18 +152,16 @@ export function mongoReports(db: Db): ReportsRepo {
   const events = db.collection<Omit<StoredEvent, 'occurred_at'>>('events');
   return {
     async claimDay(day, owner, nowMs, leaseUntilMs) {
-      const taken = await days.findOneAndUpdate(
-        { day, status: 'running', lease_until_ms: { $lt: nowMs } },
-        { $set: { owner, lease_until_ms: leaseUntilMs } },
-      );
-      if (taken) return true;
-      try {
-        await days.insertOne({ day, owner, status: 'running', lease_until_ms: leaseUntilMs, report_id: null });
+      return withLock(db, `report_day:${day}`, async () => {
+        const row = await days.findOne({ day });
+        if (!row) {
+          await days.insertOne({ day, owner, status: 'running', lease_until_ms: leaseUntilMs, report_id: null });
+          return true;
+        }
+        if (row.status !== 'running' || row.lease_until_ms >= nowMs) return false;
+        await days.updateOne({ day }, { $set: { owner, lease_until_ms: leaseUntilMs } });
         return true;
-      } catch (err) {
-        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
-        throw err;
-      }
+      });
     },
     async finishDay(day, owner, reportId) {
       await days.updateOne({ day, owner }, { $set: { status: 'done', report_id: reportId } });
