@@ -160,6 +160,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     clock,
     logger: logger.child({ scope: 'notify' }),
+    metrics,
     source: notifySource,
     sealer: secretBox,
     options: {

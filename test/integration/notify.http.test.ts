@@ -151,6 +151,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     expect(throttled.history[0].error).toContain('429');
     expect(throttled.history[1].at_ms - throttled.history[0].at_ms).toBeGreaterThanOrEqual(1000);
     expect(by('telegram').map((r) => r.attempts).sort()).toEqual([1, 2]);
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toMatch(/sac_notifications_total\{channel="webhook",outcome="retry"\} [1-9]/);
+    expect(metrics).toMatch(/sac_notifications_total\{channel="telegram",outcome="sent"\} [1-9]/);
   });
 
   it('answers 201 to ingest while every channel is down, marks deliveries failed after the last attempt, and retries now', { timeout: 90_000 }, async () => {
@@ -268,5 +271,33 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     expect(viaTrpc.data.id).toBe(created.body.id);
     expect((await api(t, 'DELETE', `/api/v1/push/subscriptions/${created.body.id}`, { token: await userToken(t, 'monitor') })).status).toBe(404);
     expect((await api(t, 'DELETE', `/api/v1/push/subscriptions/${created.body.id}`, { token: monitor })).status).toBe(204);
+  });
+
+  it('forgets a push subscription the push service reports gone (410)', async () => {
+    const extra = await startPushPeer();
+    try {
+      const reg = await api(t, 'POST', '/api/v1/push/subscriptions', { token, body: { ...extra.subscription, endpoint: extra.subscription.endpoint } });
+      expect(reg.status).toBe(201);
+      extra.state.status = 410;
+      const res = await trpc(t, token, 'mutation', 'notifications.test', { channel: 'push' });
+      expect(res.data.ok).toBe(false);
+      expect(res.data.deliveries.find((d: { target: string }) => d.target === reg.body.id)).toMatchObject({ ok: false, status: 'failed' });
+      const subs = await api(t, 'GET', '/api/v1/push/subscriptions', { token });
+      expect(subs.body.subscriptions.map((x: { id: string }) => x.id)).not.toContain(reg.body.id);
+    } finally {
+      await extra.close();
+    }
+  });
+
+  it('never shows the channel secrets in logs or API answers', async () => {
+    const answers = [
+      JSON.stringify(await deliveries(t, token)),
+      JSON.stringify((await api(t, 'GET', '/api/v1/settings', { token })).body),
+      JSON.stringify((await api(t, 'GET', '/api/v1/push/subscriptions', { token })).body),
+    ].join('\n');
+    for (const secret of [BOT_TOKEN, WEBHOOK_SECRET, 'mail-pass', push.subscription.keys.auth]) {
+      expect(answers).not.toContain(secret);
+      expect(t.logs.filter((l) => l.includes(secret))).toEqual([]);
+    }
   });
 });

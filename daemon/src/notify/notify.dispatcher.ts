@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 import type { OutboxRecord, Store } from '../store/index.js';
 import { DeliveryError } from './delivery-error.js';
 import { mailMessage, pushMessage, telegramMessage, webhookBody, type FormatOptions } from './notify.format.js';
@@ -47,6 +48,7 @@ export class Dispatcher {
       store: Store;
       clock: Clock;
       logger: Logger;
+      metrics: Metrics;
       settings: () => NotifySettings;
       vapid: () => VapidKeys | null;
       options: DispatcherOptions;
@@ -131,6 +133,10 @@ export class Dispatcher {
     const fields = { outbox_id: row.id, channel: row.channel, topic: row.topic, attempt: attempts };
     if (failure) this.deps.logger.warn({ ...fields, err: failure.message, status }, 'notification not delivered');
     else this.deps.logger.info(fields, 'notification delivered');
+    this.deps.metrics.inc('sac_notifications_total', 'Notification delivery attempts by channel and outcome (sent, retry, failed).', {
+      channel: row.channel,
+      outcome: status === 'pending' ? 'retry' : status,
+    });
     try {
       await this.deps.store.outbox.recordAttempt(row.id, {
         status,

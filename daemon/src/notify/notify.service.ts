@@ -5,6 +5,7 @@ import type { BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { CommittedEvent } from '../ingest/index.js';
+import type { Metrics } from '../metrics.js';
 import type { OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
 import {
@@ -82,6 +83,7 @@ export class NotifyService {
       store: Store;
       clock: Clock;
       logger: Logger;
+      metrics: Metrics;
       source: NotifySettingsSource;
       sealer: Sealer;
       options: DispatcherOptions;
@@ -91,6 +93,7 @@ export class NotifyService {
       store: deps.store,
       clock: deps.clock,
       logger: deps.logger,
+      metrics: deps.metrics,
       settings: () => this.current(),
       vapid: () => this.vapid(),
       options: deps.options,
@@ -201,8 +204,9 @@ export class NotifyService {
     try {
       await this.enqueue(rows);
     } catch (err) {
-      // Ingest must succeed whatever happens here; the loss is logged loudly.
+      // Ingest must succeed whatever happens here; the loss is logged loudly and counted.
       this.deps.logger.error({ err: errorSummary(err), notifications: rows.length }, 'event notifications not recorded');
+      this.deps.metrics.inc('sac_notifications_lost_total', 'Notifications that could not be recorded in the outbox.');
     }
   };
 
