@@ -84,30 +84,38 @@ export function mongoUsers(db: Db): UsersRepo {
 interface ThrottleDoc {
   key: string;
   failures: number[];
-  locked_until_ms: number | null;
 }
 
 export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
   const throttle = db.collection<ThrottleDoc>('login_throttle');
+  // One document per active lock, unique by key: the insert that wins is the one lock (and alert).
+  // A conditional updateOne is not atomic on FerretDB, so the unique index decides instead.
+  const locks = db.collection<{ key: string; until_ms: number }>('login_locks');
   return {
     async state(key) {
-      const doc = await throttle.findOne({ key });
-      return doc ? { failures_ms: doc.failures, locked_until_ms: doc.locked_until_ms } : null;
+      const [doc, lock] = await Promise.all([throttle.findOne({ key }), locks.findOne({ key })]);
+      if (!doc && !lock) return null;
+      return { failures_ms: doc?.failures ?? [], locked_until_ms: lock?.until_ms ?? null };
     },
     async recordFailure(key, atMs, keep) {
       const doc = await throttle.findOneAndUpdate(
         { key },
-        { $push: { failures: { $each: [atMs], $slice: -keep } }, $setOnInsert: { locked_until_ms: null } },
+        { $push: { failures: { $each: [atMs], $slice: -keep } } },
         { upsert: true, returnDocument: 'after' },
       );
-      return doc?.failures ?? [atMs];
+      // FerretDB ignores $slice; lock() and clear() empty the list, so it stays short either way.
+      return (doc?.failures ?? [atMs]).slice(-keep);
     },
     async lock(key, untilMs, nowMs) {
-      const res = await throttle.updateOne(
-        { key, $or: [{ locked_until_ms: null }, { locked_until_ms: { $lte: nowMs } }] },
-        { $set: { locked_until_ms: untilMs, failures: [] } },
-      );
-      return res.modifiedCount === 1;
+      await locks.deleteOne({ key, until_ms: { $lte: nowMs } });
+      try {
+        await locks.insertOne({ key, until_ms: untilMs });
+      } catch (err) {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+        throw err;
+      }
+      await throttle.updateOne({ key }, { $set: { failures: [] } });
+      return true;
     },
     async clear(key) {
       await throttle.updateOne({ key }, { $set: { failures: [] } });
@@ -122,8 +130,10 @@ export function mongoStreamTickets(db: Db): StreamTicketsRepo {
       await tickets.insertOne({ hash, user_id: userId, expires_ms: expiresMs });
     },
     async consume(hash, nowMs) {
-      const doc = await tickets.findOneAndDelete({ hash });
-      return doc && doc.expires_ms > nowMs ? doc.user_id : null;
+      // findOneAndDelete is not atomic on FerretDB; deleteOne's count is, so it picks the one user.
+      const doc = await tickets.findOne({ hash });
+      if (!doc || (await tickets.deleteOne({ hash })).deletedCount !== 1) return null;
+      return doc.expires_ms > nowMs ? doc.user_id : null;
     },
     async prune(nowMs) {
       await tickets.deleteMany({ expires_ms: { $lte: nowMs } });

@@ -75,4 +75,11 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
+  {
+    id: 12,
+    name: 'sign-in locks decided by a unique index',
+    async up(db) {
+      await db.collection('login_locks').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
+    },
+  },
 ];

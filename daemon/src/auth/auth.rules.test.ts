@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { AddressFailures, failuresInWindow, passwordProblem, retryAfterSeconds } from './auth.rules.js';
+
+describe('passwordProblem', () => {
+  it.each([
+    ['short', 'alice', /at least 12/],
+    ['x'.repeat(257), 'alice', /at most 256/],
+    ['Password1234', 'alice', /commonly used/],
+    ['QWERTYUIOPAS', 'alice', /commonly used/],
+    ['abababababababab', 'alice', /distinct/],
+    ['my-name-is-alice-ok', 'alice', /username/],
+    ['Correct-Horse-Battery-9', 'alice', null],
+    ['x'.repeat(12) + 'y1', 'bob', null],
+  ])('%s (user %s) → %s', (password, username, problem) => {
+    const result = passwordProblem(password, username);
+    if (problem === null) expect(result).toBeNull();
+    else expect(result).toMatch(problem);
+  });
+});
+
+describe('throttle arithmetic', () => {
+  it('counts only failures strictly inside the window', () => {
+    expect(failuresInWindow([1000, 5000, 9000], 10_000, 5000)).toBe(1);
+    expect(failuresInWindow([1000, 5001, 9000], 10_000, 5000)).toBe(2);
+  });
+
+  it('rounds Retry-After up to whole seconds, at least 1', () => {
+    expect(retryAfterSeconds(10_001, 9_000)).toBe(2);
+    expect(retryAfterSeconds(9_000, 9_000)).toBe(1);
+    expect(retryAfterSeconds(909_000, 9_000)).toBe(900);
+  });
+
+  it('blocks an address after `max` failures until its window ends, then starts over', () => {
+    const a = new AddressFailures(3, 1000);
+    for (let t = 0; t < 3; t++) {
+      expect(a.blockedFor('1.2.3.4', t)).toBe(0);
+      a.record('1.2.3.4', t);
+    }
+    expect(a.blockedFor('1.2.3.4', 500)).toBe(500);
+    expect(a.blockedFor('5.6.7.8', 500)).toBe(0);
+    expect(a.blockedFor('1.2.3.4', 1000)).toBe(0);
+    a.record('1.2.3.4', 1000);
+    expect(a.blockedFor('1.2.3.4', 1001)).toBe(0);
+  });
+});

@@ -1,0 +1,36 @@
+import jwt from 'jsonwebtoken';
+import { describe, expect, it } from 'vitest';
+import { SessionTokens } from './tokens.js';
+
+const SECRET = 'a-test-secret-of-sufficient-length-000';
+
+describe('SessionTokens', () => {
+  let nowMs = Date.UTC(2026, 0, 1);
+  const clock = { now: () => nowMs };
+  const tokens = new SessionTokens(SECRET, 3_600_000, clock);
+  const user = { id: 'u-1', token_version: 3 };
+
+  it('issues a token the verifier accepts until exp, by the injected clock', () => {
+    const { token, expiresMs } = tokens.issue(user);
+    expect(expiresMs).toBe(nowMs + 3_600_000);
+    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, expiresMs });
+    nowMs += 3_600_000 - 1000;
+    expect(tokens.verify(token)).not.toBeNull();
+    nowMs += 2000;
+    expect(tokens.verify(token)).toBeNull();
+  });
+
+  it.each([
+    ['alg none', () => jwt.sign({ sub: 'u-1', tv: 3 }, '', { algorithm: 'none', issuer: 'sac', audience: 'sac-console' })],
+    ['HS512', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { algorithm: 'HS512', issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
+    ['other secret', () => jwt.sign({ sub: 'u-1', tv: 3 }, 'another-secret-another-secret-000', { issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
+    ['wrong issuer', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { issuer: 'evil', audience: 'sac-console', expiresIn: 60 })],
+    ['wrong audience', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { issuer: 'sac', audience: 'other', expiresIn: 60 })],
+    ['no exp', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { issuer: 'sac', audience: 'sac-console' })],
+    ['no token version', () => jwt.sign({ sub: 'u-1' }, SECRET, { issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
+    ['garbage', () => 'not.a.jwt'],
+  ])('rejects %s', (_name, make) => {
+    nowMs = Date.now();
+    expect(tokens.verify(make())).toBeNull();
+  });
+});

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store, UserRecord } from '../../daemon/src/store/index.js';
+import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
+
+function user(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: randomUUID(),
+    username: `u-${randomUUID().slice(0, 8)}`,
+    display_name: null,
+    role: 'monitor',
+    active: true,
+    password_hash: 'scrypt$1$1$1$AA==$AA==',
+    token_version: 0,
+    created_ms: 1,
+    updated_ms: 1,
+    ...overrides,
+  };
+}
+
+describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: %s', (kind) => {
+  let store: Store;
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  it('keeps usernames unique case-insensitively under 20 parallel inserts', async () => {
+    store = await openFreshStore(kind);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.users.insert(user({ username: i % 2 ? 'Alice' : 'alice' }))));
+    expect(outcomes.filter((o) => o === 'inserted')).toHaveLength(1);
+    expect((await store.users.byUsername('ALICE'))?.username).toMatch(/^alice$/i);
+  });
+
+  it('bumps token_version on a new password only, and never lets the last active admin go, even in a race', async () => {
+    store = await openFreshStore(kind);
+    const a = user({ role: 'admin' });
+    const b = user({ role: 'admin' });
+    await store.users.insert(a);
+    await store.users.insert(b);
+    const renamed = await store.users.update(a.id, { display_name: 'A', updated_ms: 2 });
+    expect(renamed).toMatchObject({ status: 'ok', user: { display_name: 'A', token_version: 0 } });
+    expect(await store.users.update(a.id, { password_hash: 'scrypt$x', updated_ms: 3 })).toMatchObject({ status: 'ok', user: { token_version: 1 } });
+    const race = await Promise.all([
+      store.users.update(a.id, { role: 'monitor', updated_ms: 4 }),
+      store.users.update(b.id, { active: false, updated_ms: 4 }),
+    ]);
+    const admins = (await store.users.list()).filter((u) => u.role === 'admin' && u.active);
+    // SQLite serialises the two: one wins. MongoDB's undo may refuse both. Never both succeed.
+    const ok = race.filter((r) => r.status === 'ok').length;
+    expect(ok).toBeLessThanOrEqual(1);
+    expect(race.filter((r) => r.status === 'last_admin')).toHaveLength(2 - ok);
+    expect(admins).toHaveLength(2 - ok);
+    const last = admins[0];
+    expect(await store.users.delete(last.id)).toEqual({ status: 'last_admin' });
+    expect(await store.users.update(last.id, { role: 'monitor', updated_ms: 5 })).toEqual({ status: 'last_admin' });
+    expect(await store.users.delete(randomUUID())).toEqual({ status: 'not_found' });
+  });
+
+  it('sets a sign-in lock once under 10 parallel attempts and clears failures with it', async () => {
+    store = await openFreshStore(kind);
+    let failures: number[] = [];
+    for (let i = 0; i < 5; i++) failures = await store.loginThrottle.recordFailure('bob', 1000 + i, 3);
+    expect(failures).toEqual([1002, 1003, 1004]);
+    expect((await store.loginThrottle.state('bob'))!.locked_until_ms).toBeNull();
+    const winners = await Promise.all(Array.from({ length: 10 }, () => store.loginThrottle.lock('bob', 9000, 2000)));
+    expect(winners.filter(Boolean)).toHaveLength(1);
+    expect(await store.loginThrottle.state('bob')).toEqual({ failures_ms: [], locked_until_ms: 9000 });
+    expect(await store.loginThrottle.lock('bob', 20_000, 9000)).toBe(true);
+  });
+
+  it('redeems a stream ticket once under parallel use, and not after expiry', async () => {
+    store = await openFreshStore(kind);
+    await store.streamTickets.insert('h1', 'user-1', 5000);
+    const redeemed = await Promise.all(Array.from({ length: 10 }, () => store.streamTickets.consume('h1', 1000)));
+    expect(redeemed.filter((r) => r === 'user-1')).toHaveLength(1);
+    await store.streamTickets.insert('h2', 'user-1', 5000);
+    expect(await store.streamTickets.consume('h2', 5000)).toBeNull();
+    await store.streamTickets.insert('h3', 'user-1', 5000);
+    await store.streamTickets.prune(6000);
+    expect(await store.streamTickets.consume('h3', 1000)).toBeNull();
+  });
+
+  it('keeps the first of concurrent insertIfAbsent settings and replaces on put', async () => {
+    store = await openFreshStore(kind);
+    const values = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store.settings.insertIfAbsent({ key: 'k', value: `v${i}`, updated_ms: i, updated_by: null })),
+    );
+    expect(new Set(values.map((v) => v.value)).size).toBe(1);
+    await store.settings.put({ key: 'k', value: 'new', updated_ms: 99, updated_by: 'admin' });
+    expect(await store.settings.get('k')).toEqual({ key: 'k', value: 'new', updated_ms: 99, updated_by: 'admin' });
+    expect((await store.settings.list()).map((s) => s.key)).toContain('k');
+  });
+
+  it('lists audit entries newest first with action prefix, actor, outcome and time filters', async () => {
+    store = await openFreshStore(kind);
+    const base = { actor_id: null, ip: '127.0.0.1', target: null, details: { n: 1 } };
+    const entries = [
+      { ...base, id: randomUUID(), at_ms: 1000, actor_username: 'Alice', action: 'auth.login_failed', outcome: 'failed' as const },
+      { ...base, id: randomUUID(), at_ms: 2000, actor_username: 'alice', action: 'auth.login_succeeded', outcome: 'ok' as const },
+      { ...base, id: randomUUID(), at_ms: 3000, actor_username: 'bob', action: 'user.created', outcome: 'ok' as const, target: 'user:1' },
+    ];
+    for (const e of entries) await store.audit.insert(e);
+    const all = await store.audit.list({ limit: 10 });
+    expect(all.map((e) => e.at_ms)).toEqual([3000, 2000, 1000]);
+    expect(all[2]).toEqual(entries[0]);
+    expect((await store.audit.list({ action: 'auth.', limit: 10 })).map((e) => e.at_ms)).toEqual([2000, 1000]);
+    expect((await store.audit.list({ action: 'auth', limit: 10 })).length).toBe(0);
+    expect((await store.audit.list({ actor: 'ALICE', limit: 10 })).length).toBe(2);
+    expect((await store.audit.list({ outcome: 'failed', limit: 10 })).map((e) => e.at_ms)).toEqual([1000]);
+    expect((await store.audit.list({ from_ms: 1500, before_ms: 3000, limit: 10 })).map((e) => e.at_ms)).toEqual([2000]);
+    expect((await store.audit.list({ target: 'user:1', limit: 1 })).map((e) => e.action)).toEqual(['user.created']);
+  });
+});
