@@ -69,7 +69,7 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   beforeEach(() => {
     Object.assign(tg.state, { down: false });
     tg.plan.length = 0;
-    Object.assign(hook.state, { down: false, failNext: 0 });
+    Object.assign(hook.state, { down: false, failNext: 0, hang: false });
     Object.assign(smtp.state, { down: false, failNext: 0 });
     Object.assign(push.state, { status: null, failNext: 0 });
   });
@@ -154,6 +154,22 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toMatch(/sac_notifications_total\{channel="webhook",outcome="retry"\} [1-9]/);
     expect(metrics).toMatch(/sac_notifications_total\{channel="telegram",outcome="sent"\} [1-9]/);
+  });
+
+  it('answers 201 at once while a channel hangs (delivery is never awaited by ingest)', async () => {
+    hook.state.hang = true;
+    const e = buildEvent({ type: 'rdp.bruteforce.burst', severity: 'high', title: 'Hanging webhook' });
+    const started = Date.now();
+    expect((await postEvent(t.url, t.apiKey, e)).status).toBe(201);
+    // The webhook attempt times out only after SAC_NOTIFY_TIMEOUT_MS (3 s).
+    expect(Date.now() - started).toBeLessThan(1500);
+    const timedOut = await waitFor('the timed-out webhook attempt', async () => {
+      const row = (await deliveries(t, token)).find((r) => r.ref === e.event_id && r.channel === 'webhook');
+      return row && row.history.length > 0 ? row : null;
+    });
+    expect(timedOut.history[0].error).toBe('webhook unreachable: timed out');
+    hook.state.hang = false;
+    await rowsSettled(t, token, e.event_id, 5);
   });
 
   it('answers 201 to ingest while every channel is down, marks deliveries failed after the last attempt, and retries now', { timeout: 90_000 }, async () => {

@@ -12,14 +12,15 @@ export interface WebhookDelivery {
 
 /**
  * A loopback webhook receiver that checks `X-SAC-Signature: sha256=<hex>` against the raw bytes.
- * `failNext` answers 503 that many times; `down` answers 500 to everything.
+ * `failNext` answers 503 that many times; `down` answers 500 to everything; `hang` never answers.
  */
 export async function startWebhookPeer(secret: string) {
   const deliveries: WebhookDelivery[] = [];
   const failures: number[] = [];
-  const state = { down: false, failNext: 0 };
+  const state = { down: false, failNext: 0, hang: false };
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
+    if (state.hang) return;
     if (state.down || state.failNext > 0) {
       if (state.failNext > 0) state.failNext--;
       failures.push(Date.now());
