@@ -132,8 +132,9 @@ export class SettingsService {
     const parsed = SETTINGS_SCHEMAS[category].safeParse({ ...env, ...stored });
     if (parsed.success) return parsed.data as Fields;
     // A stored value the current schema refuses (e.g. written by an older version): fall back to
-    // the environment alone rather than failing every reader.
-    return SETTINGS_SCHEMAS[category].parse(env) as Fields;
+    // the environment alone, then to the defaults, rather than failing every reader.
+    const envOnly = SETTINGS_SCHEMAS[category].safeParse(env);
+    return (envOnly.success ? envOnly.data : SETTINGS_SCHEMAS[category].parse({})) as Fields;
   }
 
   /** The stored fields of a category, secrets decrypted. */
