@@ -14,8 +14,10 @@ export interface E2eSac {
   url: string;
   sac: RunningSac;
   close(): Promise<void>;
-  /** POSTs an event as an agent; throws unless the daemon answers 201. */
+  /** POSTs a factory event (`buildEvent(overrides)`) as an agent; throws unless the daemon answers 201. */
   ingest(overrides?: Parameters<typeof buildEvent>[0]): Promise<EventInput>;
+  /** POSTs an event exactly as given. */
+  post(event: EventInput): Promise<EventInput>;
   /** A JSON call to the daemon's API with an optional bearer token. */
   api(method: string, path: string, opts?: { token?: string; body?: unknown }): Promise<{ status: number; body: any }>;
   /** Signs a user in through the API and returns the token. */
@@ -55,21 +57,22 @@ export async function startE2eSac(env: Record<string, string> = {}): Promise<E2e
     }
     return { status: res.status, body };
   };
+  const post = async (event: EventInput): Promise<EventInput> => {
+    const res = await fetch(`${url}/api/v1/events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${AGENT_KEY}`, 'Idempotency-Key': event.event_id },
+      body: JSON.stringify(event),
+    });
+    if (res.status !== 201) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+    return event;
+  };
   return {
     url,
     sac,
     close: () => sac.close(),
     api,
-    async ingest(overrides = {}) {
-      const event = buildEvent(overrides);
-      const res = await fetch(`${url}/api/v1/events`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${AGENT_KEY}`, 'Idempotency-Key': event.event_id },
-        body: JSON.stringify(event),
-      });
-      if (res.status !== 201) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
-      return event;
-    },
+    ingest: (overrides = {}) => post(buildEvent(overrides)),
+    post,
     async token(username, password) {
       const res = await api('POST', '/api/v1/auth/login', { body: { username, password } });
       if (res.status !== 200) throw new Error(`login ${username} answered ${res.status}`);

@@ -13,6 +13,6 @@ export async function seedFixtures(sac: E2eSac): Promise<EventInput[]> {
   const newest = Math.max(...fixtures.map((e) => Date.parse(e.occurred_at)));
   const shift = Date.now() - 5 * 60_000 - newest;
   const seeded = fixtures.map((e) => ({ ...e, event_id: randomUUID(), occurred_at: new Date(Date.parse(e.occurred_at) + shift).toISOString() }));
-  for (const e of seeded) await sac.ingest(e);
+  for (const e of seeded) await sac.post(e);
   return seeded;
 }

@@ -18,7 +18,9 @@ export function formatRelative(iso: string | null | undefined, nowMs: number, lo
   if (!iso) return '—';
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  const diffS = Math.round((t - nowMs) / 1000);
+  let diffS = Math.round((t - nowMs) / 1000);
+  // The shared clock ticks every 15 s and server clocks drift a little: a moment "in 3 s" is now.
+  if (diffS > 0 && diffS < 60) diffS = 0;
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
   const abs = Math.abs(diffS);
   if (abs < 60) return rtf.format(diffS, 'second');

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { ConsolePage } from './support/console.js';
+import { ADMIN_PASSWORD, startE2eSac, type E2eSac } from './support/sac.js';
+import { seedFixtures } from './support/seed.js';
+
+const MONITOR_PASSWORD = 'Quiet-evening-shift-2026';
+let sac: E2eSac;
+test.beforeAll(async () => {
+  sac = await startE2eSac();
+  await seedFixtures(sac);
+  const token = await sac.token('admin', ADMIN_PASSWORD);
+  const res = await sac.api('POST', '/api/v1/users', { token, body: { username: 'night', password: MONITOR_PASSWORD, role: 'monitor' } });
+  expect(res.status).toBe(201);
+});
+test.afterAll(async () => {
+  await sac?.close();
+});
+
+test('a monitor sees hosts and inventory but no delete and no admin pages', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login('night', MONITOR_PASSWORD);
+  await expect(app.nav(/settings/i)).toHaveCount(0);
+  await expect(app.nav(/users/i)).toHaveCount(0);
+  await app.nav(/hosts/i).click();
+  await page.locator('tr[data-host="RDS01"]').click();
+  await expect(page.getByTestId('host-detail')).toContainText('Inventory');
+  await expect(page.getByTestId('delete-host')).toHaveCount(0);
+  // An admin page typed in the address bar sends the monitor back to the dashboard.
+  await page.goto(`${sac.url}/admin/settings`);
+  await expect(page).toHaveURL(`${sac.url}/`);
+});
+
+test('an admin deletes a host after confirming', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.nav(/hosts/i).click();
+  const rows = page.getByTestId('hosts-table').locator('tbody tr');
+  await expect(rows).toHaveCount(4);
+  await page.locator('tr[data-host="RDS01"]').click();
+  await expect(page.getByTestId('host-detail')).toContainText('Xeon');
+  await app.screenshotBothThemes('hosts');
+  await page.getByTestId('delete-host').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(page.locator('tr[data-host="RDS01"]')).toHaveCount(0);
+  const token = await sac.token('admin', ADMIN_PASSWORD);
+  expect(((await sac.api('GET', '/api/v1/hosts', { token })).body.items as { hostname: string }[]).map((h) => h.hostname)).not.toContain('RDS01');
+});
