@@ -67,9 +67,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   });
 
   beforeEach(() => {
-    Object.assign(tg.state, { down: false });
+    Object.assign(tg.state, { down: false, delayMs: 0, maxInFlight: 0 });
     tg.plan.length = 0;
-    Object.assign(hook.state, { down: false, failNext: 0, hang: false });
+    Object.assign(hook.state, { down: false, failNext: 0, hang: false, delayMs: 0, maxInFlight: 0 });
     Object.assign(smtp.state, { down: false, failNext: 0 });
     Object.assign(push.state, { status: null, failNext: 0 });
   });
@@ -154,6 +154,18 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).toMatch(/sac_notifications_total\{channel="webhook",outcome="retry"\} [1-9]/);
     expect(metrics).toMatch(/sac_notifications_total\{channel="telegram",outcome="sent"\} [1-9]/);
+  });
+
+  it('keeps to the per-channel concurrency limits (Telegram one at a time, webhook up to four)', async () => {
+    tg.state.delayMs = 60;
+    hook.state.delayMs = 120;
+    const events = Array.from({ length: 3 }, (_, i) => buildEvent({ type: 'rdp.bruteforce.burst', severity: 'high', title: `Concurrency ${i}` }));
+    const answers = await Promise.all(events.map((e) => postEvent(t.url, t.apiKey, e)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    for (const e of events) await rowsSettled(t, token, e.event_id, 5);
+    expect(tg.state.maxInFlight).toBe(1);
+    expect(hook.state.maxInFlight).toBeGreaterThanOrEqual(2);
+    expect(hook.state.maxInFlight).toBeLessThanOrEqual(4);
   });
 
   it('answers 201 at once while a channel hangs (delivery is never awaited by ingest)', async () => {

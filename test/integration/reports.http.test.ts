@@ -127,12 +127,16 @@ describe.each(STORE_KINDS)('daily SSH/RDP reports on %s', (kind) => {
     const patch = (category: string, body: unknown) => api(t, 'PATCH', `/api/v1/settings/${category}`, { token, body });
     expect((await patch('notification_policy', { language: 'ru', enabled_channels: ['telegram', 'webhook'] })).status).toBe(200);
     expect((await patch('hidden_types', { types: ['rdp.bruteforce'] })).status).toBe(200);
+    expect((await patch('webhook', { headers: { 'X-Tenant': 'soc-1' } })).status).toBe(200);
     const hidden = buildEvent({ type: 'rdp.bruteforce.burst', severity: 'critical', title: 'Hidden burst' });
     const shown = buildEvent({ type: 'privilege.sudo.root', category: 'privilege', severity: 'critical', title: 'sudo до root' });
     for (const e of [hidden, shown]) expect((await postEvent(t.url, t.apiKey, e)).status).toBe(201);
     const rows = await sentRows(t, token, shown.event_id, 2);
     expect(rows.map((r) => r.channel).sort()).toEqual(['telegram', 'webhook']);
     expect(tg.calls.some((c) => c.text.startsWith('🚨 <b>КРИТИЧЕСКАЯ · RDS01</b>\n<b>sudo до root</b>'))).toBe(true);
+    const hooked = hook.deliveries.find((d) => d.body.event?.event_id === shown.event_id)!;
+    expect(hooked.headers['x-tenant']).toBe('soc-1');
+    expect(hooked.signatureValid).toBe(true);
     const all = await trpc(t, token, 'query', 'notifications.deliveries', { limit: 500 });
     expect((all.data as { ref: string }[]).filter((r) => r.ref === hidden.event_id)).toEqual([]);
   });

@@ -13,16 +13,20 @@ type Planned = { status: number; retry_after?: number; description?: string };
 /**
  * A loopback server shaped like the Telegram Bot API: `POST /bot<token>/sendMessage` records the
  * call and answers `{ ok: true }`; planned failures (e.g. 429 with `parameters.retry_after`) are
- * answered first, in order; `down` answers 502 to everything.
+ * answered first, in order; `down` answers 502 to everything; `delayMs` slows every answer and
+ * `maxInFlight` records the most requests it had open at once.
  */
 export async function startTelegramPeer(token: string) {
   const calls: TelegramCall[] = [];
   const rejected: { at: number; status: number }[] = [];
   const plan: Planned[] = [];
-  const state = { down: false };
+  const state = { down: false, delayMs: 0, inFlight: 0, maxInFlight: 0 };
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
+    state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
+    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
     const reply = (status: number, json: unknown) => {
+      state.inFlight--;
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(json));
     };

@@ -12,15 +12,19 @@ export interface WebhookDelivery {
 
 /**
  * A loopback webhook receiver that checks `X-SAC-Signature: sha256=<hex>` against the raw bytes.
- * `failNext` answers 503 that many times; `down` answers 500 to everything; `hang` never answers.
+ * `failNext` answers 503 that many times; `down` answers 500 to everything; `hang` never answers;
+ * `delayMs` slows every answer and `maxInFlight` records the most requests open at once.
  */
 export async function startWebhookPeer(secret: string) {
   const deliveries: WebhookDelivery[] = [];
   const failures: number[] = [];
-  const state = { down: false, failNext: 0, hang: false };
+  const state = { down: false, failNext: 0, hang: false, delayMs: 0, inFlight: 0, maxInFlight: 0 };
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
     if (state.hang) return;
+    state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
+    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+    state.inFlight--;
     if (state.down || state.failNext > 0) {
       if (state.failNext > 0) state.failNext--;
       failures.push(Date.now());
