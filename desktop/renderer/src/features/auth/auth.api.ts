@@ -26,8 +26,8 @@ export function tokenExpiry(token: string): number | null {
   }
 }
 
-/** When to renew: 10 minutes before expiry, or at 80 % of a shorter remaining life; never in the past. */
+/** When to renew: 10 minutes before expiry; a session shorter than 20 minutes at 80 % of what is left; never in the past. */
 export function renewDelayMs(expiresAtMs: number, nowMs: number): number {
   const remaining = expiresAtMs - nowMs;
-  return Math.max(0, Math.min(remaining - 10 * 60_000, remaining * 0.8));
+  return Math.max(0, remaining > 20 * 60_000 ? remaining - 10 * 60_000 : remaining * 0.8);
 }
