@@ -21,6 +21,15 @@ async function main(): Promise<void> {
     logger.fatal({ err: { message: (err as Error).message } }, 'SAC failed to start');
     process.exit(1);
   }
+  // Handlers first: whoever reads the banner may signal at once.
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'SAC stopping');
+    void sac.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+
   const lines = [`SAC is running at ${sac.url}/ (store: ${sac.store.kind})`];
   if (sac.generatedApiKey) {
     lines.push(`Bootstrap agent API key (shown once): ${sac.generatedApiKey}`, `  also saved to ${sac.apiKeyFile} (mode 0600)`);
@@ -32,14 +41,6 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
-
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'SAC stopping');
-    void sac.close().then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 void main();
