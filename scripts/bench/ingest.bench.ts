@@ -10,12 +10,15 @@ import { checkStored, type StoreTarget } from './lib/stored-ids.js';
 /**
  * `npm run bench:ingest [-- --store=mongodb]`: SAC (built daemon, child process) against a bare
  * node:http + zod server, same load generator, same connections, unique realistic events.
- * Phases: warm-up, bare peak, SAC peak, duplicate re-sends, SAC at a fixed 80 % of its peak;
- * then SAC is stopped and every event answered 201 is looked up in the store.
- * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 64).
+ * Phases: warm-up, bare peak, SAC peak, duplicate re-sends, SAC and bare at a fixed 80 % of SAC's
+ * peak, SAC offered twice its peak (overload); then SAC is stopped and every event answered 201
+ * is looked up in the store.
+ * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 256),
+ * BENCH_QUEUE_LIMIT (SAC_INGEST_QUEUE_LIMIT of the daemon under test, default 2000).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 256);
+const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? '2000';
 const storeKind = process.argv.includes('--store=mongodb') ? 'mongodb' : 'sqlite';
 
 function fmt(n: number, digits = 1): string {
@@ -49,7 +52,7 @@ async function startBare(): Promise<{ url: string; pid: number; stop(): void }> 
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:ingest — store ${storeKind}, ${CONNECTIONS} connections, ${SECONDS} s per phase`);
+  console.log(`bench:ingest — store ${storeKind}, ${CONNECTIONS} connections, ${SECONDS} s per phase, SAC queue limit ${QUEUE_LIMIT}`);
   console.log(machineLine());
   buildDaemon();
 
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
     SAC_DATA_DIR: dataDir,
     SAC_BOOTSTRAP_API_KEY: apiKey,
     SAC_LOG_LEVEL: process.env.SAC_LOG_LEVEL ?? 'info',
-    ...(process.env.SAC_INGEST_QUEUE_LIMIT ? { SAC_INGEST_QUEUE_LIMIT: process.env.SAC_INGEST_QUEUE_LIMIT } : {}),
+    SAC_INGEST_QUEUE_LIMIT: QUEUE_LIMIT,
     ...(ferret ? { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: dbName } : {}),
   }, { execArgv: process.env.BENCH_SAC_NODE_ARGS ? process.env.BENCH_SAC_NODE_ARGS.split(' ') : [] });
   const bare = await startBare();
@@ -91,6 +94,16 @@ async function main(): Promise<void> {
     const fixedRun = await gen.run({ ...common, url: sac.url, seconds: SECONDS, rate, recordCreated: true });
     created.push(...fixedRun.created);
     console.log(line(`SAC fixed ${rate}/s (80 %)`, fixedRun, [201]));
+    const bareFixed = await gen.run({ ...common, url: bare.url, seconds: SECONDS, rate });
+    console.log(line(`bare fixed ${rate}/s`, bareFixed, [201]));
+
+    // Overload: twice SAC's peak offered open-loop over 4× the connections; only 201 or 503 may come back.
+    const overRate = Math.round(sacRun.rps * 2);
+    const overRun = await gen.run({ ...common, url: sac.url, seconds: SECONDS, rate: overRate, connections: CONNECTIONS * 4, recordCreated: true });
+    created.push(...overRun.created);
+    console.log(line(`SAC overload ${overRate}/s`, overRun, [201, 503]));
+    console.log(`overload: ${overRun.statuses[503] ?? 0} refused with 503 (p50 ${fmt(overRun.refused_p50_ms, 2)} ms, ` +
+      `p99 ${fmt(overRun.refused_p99_ms, 2)} ms), ${overRun.missingRetryAfter} without Retry-After`);
 
     bare.stop();
     gen.close();
@@ -109,6 +122,9 @@ async function main(): Promise<void> {
         `dup_eps=${fmt(dupRun.rps, 0)} dup_errors=${errorsOf(dupRun, [409])} ` +
         `fixed_rate=${rate} fixed_p50_ms=${fmt(fixedRun.p50_ms, 2)} fixed_p99_ms=${fmt(fixedRun.p99_ms, 2)} ` +
         `fixed_p999_ms=${fmt(fixedRun.p999_ms, 2)} fixed_errors=${errorsOf(fixedRun, [201])} ` +
+        `bare_fixed_p99_ms=${fmt(bareFixed.p99_ms, 2)} ` +
+        `over_rate=${overRate} over_eps=${fmt((overRun.statuses[201] ?? 0) / overRun.seconds, 0)} over_503=${overRun.statuses[503] ?? 0} ` +
+        `over_503_p99_ms=${fmt(overRun.refused_p99_ms, 2)} over_errors=${errorsOf(overRun, [201, 503]) + overRun.missingRetryAfter} ` +
         `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
     );
   } finally {

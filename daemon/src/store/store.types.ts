@@ -87,6 +87,12 @@ export interface EventsRepo {
    * Resolves only once the batch is durable.
    */
   insertBatch(items: NewEvent[]): Promise<InsertOutcome[]>;
+  /**
+   * Runs `fn` — the commit listeners of one ingest batch — so that the store writes it makes are
+   * committed together where the store can (SQLite: one transaction instead of one per repository
+   * call, each appending its own pages to the WAL). Without it, `fn` simply runs.
+   */
+  groupWrites?<T>(fn: () => Promise<T>): Promise<T>;
   byId(eventId: string): Promise<StoredEvent | null>;
   count(): Promise<number>;
 }

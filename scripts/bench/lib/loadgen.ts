@@ -35,6 +35,9 @@ export interface PhaseResult {
   max_ms: number;
   /** 503 answers that lacked a Retry-After header. */
   missingRetryAfter: number;
+  /** Latency of the 503 answers alone (how fast overload is signalled). */
+  refused_p50_ms: number;
+  refused_p99_ms: number;
   created: string[];
 }
 
@@ -105,6 +108,7 @@ function parseResponse(buf: Buffer): { status: number; length: number; retryAfte
 async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
   const { hostname, port, host } = new URL(spec.url);
   const lat = new Latencies();
+  const refusedLat = new Latencies();
   const statuses: Record<string, number> = {};
   const created: string[] = [];
   let socketErrors = 0;
@@ -160,7 +164,10 @@ async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
       requests++;
       lat.push(now - c.sentAt);
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      if (res.status === 503 && !res.retryAfter) missingRetryAfter++;
+      if (res.status === 503) {
+        refusedLat.push(now - c.sentAt);
+        if (!res.retryAfter) missingRetryAfter++;
+      }
       if (res.status === 201 && c.current) {
         if (spec.recordCreated) created.push(c.current.eventId);
         if (spec.mode === 'fresh') keepAccepted(spec.url, c.current);
@@ -216,6 +223,7 @@ async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
   await done;
   const seconds = (performance.now() - t0) / 1000;
   const sorted = lat.sorted();
+  const refused = refusedLat.sorted();
   return {
     requests,
     seconds,
@@ -227,6 +235,8 @@ async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
     p999_ms: percentile(sorted, 99.9),
     max_ms: sorted.length ? sorted[sorted.length - 1] : 0,
     missingRetryAfter,
+    refused_p50_ms: percentile(refused, 50),
+    refused_p99_ms: percentile(refused, 99),
     created,
   };
 }

@@ -5,7 +5,11 @@ import Database from 'better-sqlite3';
 
 type Db = Database.Database;
 
-/** How often the checkpoint thread copies committed WAL frames into the database file. */
+/**
+ * How often the checkpoint thread copies committed WAL frames into the database file. A checkpoint
+ * syncs the WAL first, so this also bounds how long a write of the store's other connection
+ * (synchronous = NORMAL) can stay unsynced when no ingest batch syncs the WAL before.
+ */
 const CHECKPOINT_INTERVAL_MS = 200;
 
 /**
@@ -21,7 +25,7 @@ const CHECKPOINT_INTERVAL_MS = 200;
  * parsing. Checkpoints run on a worker thread with its own connection; a checkpoint syncs the WAL
  * before copying frames into the database and the database after, so frames moved out of the WAL
  * stay durable. A process kill cannot lose a committed transaction in any mode: the frames are
- * in the OS once the commit returns. The store's other connection keeps FULL for its writes.
+ * in the OS once the commit returns.
  */
 export interface IngestWriter {
   readonly db: Db;
@@ -56,14 +60,16 @@ export function openIngestWriter(main: Db, file: string): IngestWriter {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // Neither connection checkpoints on commit (that would block the event loop for a copy and two
+  // fsyncs): the thread below does it.
   db.pragma('wal_autocheckpoint = 0');
+  main.pragma('wal_autocheckpoint = 0');
 
   const worker = new Worker(CHECKPOINT_WORKER, {
     eval: true,
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file },
   });
   worker.unref();
-  let dirty = false;
   let checkpointing = false;
   worker.on('message', (msg: { error?: string }) => {
     checkpointing = false;
@@ -73,10 +79,10 @@ export function openIngestWriter(main: Db, file: string): IngestWriter {
     // Without the thread, SQLite's own checkpoints on this connection keep the WAL bounded.
     warn(err.message);
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
+    if (main.open) main.pragma('wal_autocheckpoint = 1000');
   });
   const timer = setInterval(() => {
-    if (!dirty || checkpointing) return;
-    dirty = false;
+    if (checkpointing) return;
     checkpointing = true;
     worker.postMessage('checkpoint');
   }, CHECKPOINT_INTERVAL_MS);
@@ -86,7 +92,6 @@ export function openIngestWriter(main: Db, file: string): IngestWriter {
   return {
     db,
     durable() {
-      dirty = true;
       // The WAL exists once the first transaction has been written to it and stays while a connection is open.
       walFd ??= openSync(`${file}-wal`, 'r');
       const fd = walFd;
