@@ -95,6 +95,12 @@ const EnvSchema = z.object({
     .describe('Delay before the first retry in ms; each further retry waits twice as long.'),
   SAC_NOTIFY_RETRY_MAX_MS: z.coerce.number().int().min(1).default(900_000).describe('Longest wait between two delivery attempts in ms.'),
   SAC_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).describe('How often the dispatcher looks for due notifications, in ms.'),
+  SAC_NOTIFY_LOG_RETENTION_DAYS: z.coerce
+    .number()
+    .min(0.001)
+    .max(3650)
+    .default(30)
+    .describe('Days sent and failed notifications stay in the delivery log.'),
   SAC_NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of one delivery attempt in ms.'),
   SAC_PUSH_SUBJECT: z
     .string()
@@ -189,7 +195,7 @@ export interface NotifyConfig {
   language: 'en' | 'ru';
   pushSubject: string;
   report: { time: string; timezone: string; checkMs: number };
-  delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number };
+  delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number; retentionMs: number };
 }
 
 export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'mongodb'; uri: string; dbName: string };
@@ -280,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
           retryMaxMs: e.SAC_NOTIFY_RETRY_MAX_MS,
           pollMs: e.SAC_NOTIFY_POLL_MS,
           timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
+          retentionMs: Math.round(e.SAC_NOTIFY_LOG_RETENTION_DAYS * 24 * 3600 * 1000),
         },
       },
       correlation: {

@@ -169,6 +169,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       maxDelayMs: config.notify.delivery.retryMaxMs,
       pollMs: config.notify.delivery.pollMs,
       timeoutMs: config.notify.delivery.timeoutMs,
+      retentionMs: config.notify.delivery.retentionMs,
     },
   });
   await notify.start();

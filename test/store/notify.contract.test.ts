@@ -80,6 +80,15 @@ describe.each(STORE_KINDS)('notification store contract: %s', (kind) => {
     expect(await a.outbox.list({ status: 'sent', topic: 'event', limit: 10 })).toEqual([]);
   });
 
+  it('prunes only finished delivery log rows older than the retention', async () => {
+    const [a] = (stores = await twoStores(kind));
+    const old = [row({ status: 'sent', created_ms: 10 }), row({ status: 'failed', created_ms: 20 }), row({ status: 'pending', created_ms: 30 })];
+    const young = row({ status: 'sent', created_ms: 500 });
+    await a.outbox.insertMany([...old, young]);
+    expect(await a.outbox.prune(100)).toBe(2);
+    expect((await a.outbox.list({ limit: 10 })).map((r) => r.id).sort()).toEqual([old[2].id, young.id].sort());
+  });
+
   it('claims a report day for one daemon only, hands it over after the lease, and never after it is done', async () => {
     const [a, b] = (stores = await twoStores(kind));
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).reports.claimDay('2026-06-03', `d${i}`, 1000, 2000)));

@@ -18,9 +18,14 @@ export const CHANNEL_CONCURRENCY: Record<Channel, number> = { telegram: 1, webho
 /** Seconds a push service keeps an undelivered message. */
 const PUSH_TTL_SECONDS = 24 * 3600;
 
+/** How often old delivery log rows are pruned. */
+const PRUNE_EVERY_MS = 3600 * 1000;
+
 export interface DispatcherOptions extends RetryPolicy {
   pollMs: number;
   timeoutMs: number;
+  /** Sent and failed rows older than this are deleted from the delivery log. */
+  retentionMs: number;
 }
 
 export interface AttemptOutcome {
@@ -42,6 +47,7 @@ export class Dispatcher {
   private ticking = false;
   private again = false;
   private stopped = true;
+  private prunedMs = 0;
 
   constructor(
     private readonly deps: {
@@ -89,12 +95,21 @@ export class Dispatcher {
         this.again = false;
         for (const channel of CHANNELS) await this.claim(channel);
       } while (this.again && !this.stopped);
+      await this.pruneNowAndThen();
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err) }, 'outbox claim failed');
     } finally {
       this.ticking = false;
       this.schedule(this.deps.options.pollMs);
     }
+  }
+
+  private async pruneNowAndThen(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - this.prunedMs < PRUNE_EVERY_MS) return;
+    this.prunedMs = now;
+    const removed = await this.deps.store.outbox.prune(now - this.deps.options.retentionMs);
+    if (removed > 0) this.deps.logger.info({ removed }, 'delivery log pruned');
   }
 
   private async claim(channel: Channel): Promise<void> {

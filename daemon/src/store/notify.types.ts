@@ -69,6 +69,8 @@ export interface OutboxRepo {
   retryNow(id: string, nowMs: number): Promise<OutboxRecord | null>;
   /** Channels of the rows about `ref` with `topic` that are not failed. */
   carriers(topic: OutboxTopic, ref: string): Promise<Channel[]>;
+  /** Deletes sent and failed rows created before `beforeMs` (delivery log retention); returns how many. */
+  prune(beforeMs: number): Promise<number>;
 }
 
 /** A browser's or device's push subscription (the W3C PushSubscription JSON). */

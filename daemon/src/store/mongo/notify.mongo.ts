@@ -95,6 +95,9 @@ export function mongoOutbox(db: Db): OutboxRepo {
     async carriers(topic, ref) {
       return (await outbox.distinct('channel', { topic, ref, status: { $ne: 'failed' } })) as Channel[];
     },
+    async prune(beforeMs) {
+      return (await outbox.deleteMany({ created_ms: { $lt: beforeMs }, status: { $in: ['sent', 'failed'] } })).deletedCount;
+    },
   };
 }
 

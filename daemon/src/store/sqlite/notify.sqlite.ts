@@ -101,6 +101,9 @@ export function sqliteOutbox(db: Db): OutboxRepo {
         .all(topic, ref);
       return rows.map((r) => r.channel);
     },
+    async prune(beforeMs) {
+      return db.prepare(`DELETE FROM outbox WHERE created_ms < ? AND status IN ('sent', 'failed')`).run(beforeMs).changes;
+    },
   };
 }
 
