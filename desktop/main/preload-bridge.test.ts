@@ -22,6 +22,7 @@ describe('preload bridge', () => {
         "kind": "electron",
         "notifications": [
           "enable",
+          "permitted",
           "show",
         ],
         "profiles": [

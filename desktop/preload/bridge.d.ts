@@ -57,6 +57,8 @@ export interface DesktopBridge {
     clear(): Promise<void>;
   };
   notifications: {
+    /** True when notifications can be shown without asking the user (granted before, or native). */
+    permitted(): Promise<boolean>;
     /** Asks the user once where the platform needs it; true when notifications can be shown. */
     enable(): Promise<boolean>;
     show(notification: DesktopNotification): Promise<void>;

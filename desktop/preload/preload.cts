@@ -24,6 +24,7 @@ export function createDesktopBridge(invoke: (channel: string, ...args: unknown[]
       clear: () => invoke('tokens:clear'),
     },
     notifications: {
+      permitted: async () => true,
       enable: async () => true,
       show: (n) => invoke('notifications:show', { title: n.title, body: n.body, tag: n.tag }),
     },

@@ -45,6 +45,7 @@ export function createWebBridge(storage: Storage = window.sessionStorage): Deskt
       clear: async () => storage.removeItem(TOKEN_KEY),
     },
     notifications: {
+      permitted: async () => canNotify() && Notification.permission === 'granted',
       async enable() {
         if (!canNotify()) return false;
         if (Notification.permission === 'default') await Notification.requestPermission();

@@ -65,7 +65,11 @@ export const useLiveStore = defineStore('live', () => {
     notificationsEnabled.value = await platform.notifications.enable();
   }
 
-  const start = () => client.start();
+  const start = () => {
+    client.start();
+    // Notifications the user allowed before (or native ones) are on without asking again.
+    void platform.notifications.permitted().then((ok) => (notificationsEnabled.value ||= ok));
+  };
   const stop = () => {
     client.stop();
     recent.value = [];
