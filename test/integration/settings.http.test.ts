@@ -63,6 +63,10 @@ describe.each(STORE_KINDS)('settings store on %s', (kind) => {
     expect((await sac.sac.settings.get('correlation')).window_minutes).toBe(42);
   });
 
+  it('refuses environment defaults that the category schema rejects, at registration', () => {
+    expect(() => sac.sac.settings.registerEnvDefaults('correlation', () => ({ window_minutes: -1 }))).toThrow(/correlation.*window_minutes/);
+  });
+
   it('refuses invalid values with 400 naming the field, unknown categories with 404, a monitor with 403', async () => {
     const bad = await api(sac, 'PATCH', '/api/v1/settings/correlation', { token, body: { window_minutes: 0 } });
     expect(bad.status).toBe(400);

@@ -48,6 +48,15 @@ export class SettingsService {
 
   /** The feature owning a category's `SAC_*` keys supplies its environment fallback (at composition). */
   registerEnvDefaults<C extends SettingsCategory>(category: C, defaults: EnvDefaults<C>): void {
+    // Checked now, so a mismatch between a feature's env keys and the category schema stops the
+    // start-up with a clear message instead of being replaced by schema defaults later.
+    const checked = SETTINGS_SCHEMAS[category].safeParse(defaults());
+    if (!checked.success) {
+      const problems = toValidationIssues(checked.error).map((i) => `${i.path}: ${i.message}`);
+      throw new AppError('settings/invalid_env_defaults', `Environment values for settings ${category} are invalid: ${problems.join('; ')}`, {
+        kind: 'unexpected',
+      });
+    }
     this.envDefaults.set(category, defaults as () => Fields);
     this.cache.delete(category);
   }
