@@ -76,16 +76,16 @@ export const HiddenTypesSchema = z.strictObject({
 
 export const HostStatusSettingsSchema = z.strictObject({
   /** Minutes (decimals allowed) without heartbeat or daily report after which a host is stale. */
-  stale_minutes: z.number().positive().max(43_200).default(300),
+  stale_minutes: decimalMinutes(43_200).default(300),
   /** Per agent product (e.g. ssh-monitor): its own stale minutes. */
-  stale_minutes_by_product: z.record(z.string().min(1).max(64), z.number().positive().max(43_200)).default({}),
+  stale_minutes_by_product: z.record(z.string().min(1).max(64), decimalMinutes(43_200)).default({}),
   /** After a manual resolve, a host-silence problem is not reopened for this many minutes. */
   silence_cooldown_minutes: z.number().min(0).max(525_600).default(720),
 });
 
 export const CorrelationSettingsSchema = z.strictObject({
   /** Events of one problem key this many minutes apart (occurred time) join one problem. */
-  window_minutes: z.number().positive().max(10_080).default(60),
+  window_minutes: decimalMinutes(10_080).default(60),
 });
 
 export const WindowsAdminSettingsSchema = z.strictObject({
