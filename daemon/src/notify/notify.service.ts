@@ -188,8 +188,8 @@ export class NotifyService {
 
   /** Ingest commit listener: records the notifications of a committed batch (durable before the 201). */
   readonly onCommitted = async (committed: CommittedEvent[]): Promise<void> => {
-    const s = this.settings;
-    if (!s) return;
+    if (!this.settings) return;
+    const s = this.current();
     const configured = this.configured(s);
     if (configured.length === 0) return;
     const rows: OutboxRecord[] = [];
@@ -219,8 +219,8 @@ export class NotifyService {
   };
 
   private async handleBusMessage(message: BusMessage): Promise<void> {
-    const s = this.settings;
-    if (!s) return;
+    if (!this.settings) return;
+    const s = this.current();
     const configured = this.configured(s);
     if (message.type === 'problem.opened') {
       const p = message.data;
