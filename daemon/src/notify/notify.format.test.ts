@@ -66,6 +66,36 @@ describe('message formats', () => {
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text.endsWith('…')).toBe(true);
   });
+  it('a long report summary keeps as many whole host lines as fit', () => {
+    const hosts = Array.from({ length: 200 }, (_, i) => ({
+      host_id: `h${i}`,
+      hostname: `host-${String(i).padStart(3, '0')}`,
+      platform: 'ssh' as const,
+      successful_logins: i,
+      failed_logins: 2 * i,
+      active_bans: 0,
+      top_failed_ips: [],
+      active_users: [],
+      reported_at: '2026-06-03T09:00:00Z',
+    }));
+    const report: NotificationContent = {
+      kind: 'report',
+      report_id: 'r1',
+      day: '2026-06-03',
+      summary: {
+        period_from: '2026-06-02T09:00:00Z',
+        period_to: '2026-06-03T09:00:00Z',
+        hosts,
+        totals: { hosts: 200, ssh_hosts: 200, rdp_hosts: 0, successful_logins: 1, failed_logins: 2, active_bans: 0 },
+        top_failed_ips: [{ ip: '203.0.113.9', count: 5 }],
+      },
+    };
+    const text = telegramMessage(report, en);
+    expect(text.length).toBeLessThanOrEqual(4096);
+    expect(text).toContain('host-000 (ssh): ✔ 0 · ✖ 0');
+    expect(text).toContain('host-040 (ssh)');
+    expect(text.endsWith('…')).toBe(true);
+  });
   it('escapeHtml escapes quotes', () => {
     expect(escapeHtml(`"'`)).toBe('&quot;&#39;');
   });

@@ -103,12 +103,12 @@ function outline(c: NotificationContent, o: FormatOptions): { mark: string; head
 export function telegramMessage(c: NotificationContent, o: FormatOptions): string {
   const x = outline(c, o);
   const lines = [`${x.mark} <b>${escapeHtml(x.headline)}</b>`, `<b>${escapeHtml(x.title)}</b>`];
-  if (x.body) lines.push(escapeHtml(x.body));
+  if (x.body) lines.push(...escapeHtml(x.body).split('\n'));
   for (const [k, v] of x.facts) lines.push(`${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`);
   let text = lines.join('\n');
-  // Cutting inside a tag or entity would make Telegram reject the message; cut at a line end.
+  // Cutting inside a tag or entity would make Telegram reject the message: whole lines go, last first.
   while (text.length > TELEGRAM_MAX_LENGTH && lines.length > 2) {
-    lines.splice(lines.length - 2, 1);
+    lines.pop();
     text = `${lines.join('\n')}\n…`;
   }
   return text;
