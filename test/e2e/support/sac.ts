@@ -36,11 +36,11 @@ export async function startE2eSac(env: Record<string, string> = {}): Promise<E2e
     SAC_PORT: '0',
     SAC_ADMIN_PASSWORD: ADMIN_PASSWORD,
     SAC_BOOTSTRAP_API_KEY: AGENT_KEY,
-    SAC_LOG_LEVEL: 'warn',
+    SAC_LOG_LEVEL: 'error',
     ...env,
   });
   if (!result.ok) throw new Error(`e2e config invalid: ${result.problems.join('; ')}`);
-  const sac = await startSac(result.config, { logger: pino({ level: 'warn' }, pino.destination(2)) });
+  const sac = await startSac(result.config, { logger: pino({ level: 'error' }, pino.destination(2)) });
   const url = sac.url;
   const api: E2eSac['api'] = async (method, p, opts = {}) => {
     const res = await fetch(`${url}${p}`, {
