@@ -22,7 +22,7 @@ export function renderReportHtml(summary: ReportSummary, o: { day: string; lang:
   const hostRows = summary.hosts
     .map(
       (h) =>
-        `<tr><td style="${cell};font-weight:bold">${e(h.hostname)}</td><td style="${cell}">${h.platform.toUpperCase()}</td>` +
+        `<tr><td style="${cell};font-weight:bold;white-space:nowrap">${e(h.hostname)}</td><td style="${cell}">${h.platform.toUpperCase()}</td>` +
         `<td style="${num};color:#2f8132">${h.successful_logins}</td><td style="${num};color:${h.failed_logins > 0 ? '#c62828' : '#1f2933'}">${h.failed_logins}</td>` +
         `<td style="${num}">${h.active_bans}</td><td style="${cell}">${list(h.top_failed_ips)}</td><td style="${cell}">${list(h.active_users)}</td>` +
         `<td style="${cell};color:#52606d;white-space:nowrap">${e(h.reported_at)}</td></tr>`,
@@ -37,7 +37,7 @@ export function renderReportHtml(summary: ReportSummary, o: { day: string; lang:
 <title>${e(p.report_title(o.day))}</title></head>
 <body style="margin:0;padding:24px;background:#ffffff;font-family:Segoe UI,Roboto,Arial,sans-serif;color:#1f2933">
 <div style="max-width:1100px;margin:0 auto">
-<h1 style="font-size:22px;margin:0 0 4px">📊 ${e(p.report_title(o.day))}</h1>
+<h1 style="font-size:22px;margin:0 0 4px">${e(p.report_title(o.day))}</h1>
 <p style="margin:0 0 20px;color:#52606d;font-size:13px">${e(p.report_period)}: ${e(t(summary.period_from))} — ${e(t(summary.period_to))} (${e(o.timeZone)})</p>
 <h2 style="font-size:16px;margin:0 0 8px">${e(p.report_totals)}</h2>
 <table role="presentation" style="border-collapse:separate;border-spacing:8px 0;margin:0 -8px 24px"><tr>
