@@ -74,7 +74,15 @@ const SPECS: Spec[] = [
     details: (u) => ({ user: u, target_user: 'root', command: '/bin/bash', generated_by: 'agent', telegram_via: 'sac' }) },
 ];
 
-function template(n: number): string[] {
+interface Template {
+  parts: string[];
+  type: string;
+  severity: EventInput['severity'];
+  hostKey: string;
+  agentVersion: string;
+}
+
+function template(n: number): Template {
   const spec = SPECS[n % SPECS.length];
   const hostNo = n % 500;
   const windows = spec.os === 'windows';
@@ -103,16 +111,32 @@ function template(n: number): string[] {
   const json = JSON.stringify(event);
   const [a, rest] = json.split(ID);
   const [b, c] = rest.split(TS);
-  return [a, b, c];
+  return {
+    parts: [a, b, c],
+    type: spec.type,
+    severity: spec.severity,
+    hostKey: `${hostname.toLowerCase()}|${spec.os}`,
+    agentVersion: event.source.product_version,
+  };
 }
 
 export interface FactoryEvent {
   eventId: string;
   body: string;
+  type: string;
+  severity: EventInput['severity'];
+  /** The host identity SAC derives: lower-cased hostname + '|' + os_family. */
+  hostKey: string;
+  agentVersion: string;
 }
 
-/** Makes unique events; `next()` costs one UUID and one string concatenation. */
-export function createEventFactory(poolSize = 1200): { next(): FactoryEvent } {
+/**
+ * Makes unique events; `next()` costs one UUID and one string concatenation. `eventId` replaces
+ * the random UUID (bulk fills use ordered ids, which SQLite's unique index appends cheaply).
+ */
+export function createEventFactory(opts: { poolSize?: number; eventId?: () => string } = {}): { next(): FactoryEvent } {
+  const poolSize = opts.poolSize ?? 1200;
+  const newId = opts.eventId ?? randomUUID;
   const templates = Array.from({ length: poolSize }, (_, n) => template(n));
   let i = 0;
   let lastMs = 0;
@@ -130,10 +154,10 @@ export function createEventFactory(poolSize = 1200): { next(): FactoryEvent } {
         }
       }
       const t = templates[i % templates.length];
-      const eventId = randomUUID();
-      const body = t[0] + eventId + t[1] + stamps[i % stamps.length] + t[2];
+      const eventId = newId();
+      const body = t.parts[0] + eventId + t.parts[1] + stamps[i % stamps.length] + t.parts[2];
       i++;
-      return { eventId, body };
+      return { eventId, body, type: t.type, severity: t.severity, hostKey: t.hostKey, agentVersion: t.agentVersion };
     },
   };
 }
