@@ -19,6 +19,8 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
     rollupOptions: {
+      // zod's sources carry /* @__PURE__ */ comments in spots Rollup cannot use: harmless, not worth a warning per build.
+      onwarn: (warning, warn) => (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/zod/') ? undefined : warn(warning)),
       output: {
         manualChunks: (id) => (id.includes('node_modules/echarts') || id.includes('node_modules/zrender') ? 'charts' : undefined),
       },
