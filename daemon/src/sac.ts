@@ -199,7 +199,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createNotificationsRoutes(notify, auth), createReportsRoutes(reports, auth),
-      createAuthRoutes(auth),
+      createAuthRoutes(auth, users),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
       createSettingsRoutes(settings, auth),

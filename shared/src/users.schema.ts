@@ -23,6 +23,13 @@ export const LoginRequestSchema = z.strictObject({
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
+/** `POST /api/v1/auth/password` body: a signed-in user changes their own password. */
+export const PasswordChangeSchema = z.strictObject({
+  current_password: z.string().min(1, 'is required').max(1024),
+  new_password: PasswordSchema,
+});
+export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
+
 /** `POST /api/v1/users` body. */
 export const UserCreateSchema = z.strictObject({
   username: UsernameSchema,

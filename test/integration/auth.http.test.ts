@@ -80,6 +80,21 @@ describe.each(STORE_KINDS)('console sign-in and users on %s', (kind) => {
     expect((await api(sac, 'GET', '/api/v1/auth/me', { token: fresh })).status).toBe(401);
   });
 
+  it('lets a user change their own password: a new session comes back, older tokens stop working', async () => {
+    const { user, password } = await createUser(sac, 'monitor');
+    const first = (await login(sac, user.username, password)).body.token as string;
+    const second = (await login(sac, user.username, password)).body.token as string;
+    const wrong = await api(sac, 'POST', '/api/v1/auth/password', { token: first, body: { current_password: 'not-it-at-all', new_password: 'My-Own-New-Pass-88' } });
+    expect(wrong).toMatchObject({ status: 400, body: { error: { code: 'user/wrong_password' } } });
+    const weak = await api(sac, 'POST', '/api/v1/auth/password', { token: first, body: { current_password: password, new_password: 'password1234' } });
+    expect(weak.status).toBe(400);
+    const changed = await api(sac, 'POST', '/api/v1/auth/password', { token: first, body: { current_password: password, new_password: 'My-Own-New-Pass-88' } });
+    expect(changed.status).toBe(200);
+    expect((await api(sac, 'GET', '/api/v1/auth/me', { token: changed.body.token })).status).toBe(200);
+    for (const old of [first, second]) expect((await api(sac, 'GET', '/api/v1/auth/me', { token: old })).status).toBe(401);
+    expect((await login(sac, user.username, 'My-Own-New-Pass-88')).status).toBe(200);
+  });
+
   it('never removes or demotes the last active admin', async () => {
     const token = await adminToken(sac);
     const me = (await api(sac, 'GET', '/api/v1/auth/me', { token })).body.user;

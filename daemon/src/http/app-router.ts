@@ -34,7 +34,7 @@ export function createAppRouter(deps: RouterDeps) {
   return router({
     notifications: notificationsRouter(deps.notify),
     reports: reportsRouter(deps.reports),
-    auth: authRouter(deps.auth),
+    auth: authRouter(deps.auth, deps.users),
     users: usersRouter(deps.users),
     apiKeys: apiKeysRouter(deps.apiKeys),
     settings: settingsRouter(deps.settings),

@@ -1,12 +1,17 @@
-import { LoginRequestSchema } from '../../../shared/src/index.js';
+import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
 import type { AuthService } from '../auth/index.js';
+import type { UsersService } from '../users/index.js';
 import { operatorProcedure, publicProcedure, router } from './trpc.js';
 
-/** tRPC `auth.*`: sign in, who am I, renew before `expires_at`. */
-export function authRouter(auth: AuthService) {
+/** tRPC `auth.*`: sign in, who am I, renew before `expires_at`, change one's own password (answers a new session). */
+export function authRouter(auth: AuthService, users: UsersService) {
   return router({
     login: publicProcedure.input(LoginRequestSchema).mutation(({ input, ctx }) => auth.login(input, ctx.ip)),
     me: operatorProcedure.query(({ ctx }) => ctx.user),
     renew: operatorProcedure.mutation(({ ctx }) => auth.renew(ctx.user)),
+    changePassword: operatorProcedure.input(PasswordChangeSchema).mutation(async ({ input, ctx }) => {
+      await users.changeOwnPassword(ctx.user, input, ctx);
+      return auth.renew(ctx.user);
+    }),
   });
 }

@@ -1,12 +1,13 @@
 import express from 'express';
-import { LoginRequestSchema } from '../../../shared/src/index.js';
+import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
 import type { AuthService } from '../auth/index.js';
+import type { UsersService } from '../users/index.js';
 import { sendJson } from './http-errors.js';
-import { currentUser, requireUser } from './rest-auth.js';
+import { currentUser, requireUser, restActor } from './rest-auth.js';
 import { parseInput } from './validate.js';
 
-/** `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`. */
-export function createAuthRoutes(auth: AuthService): express.Router {
+/** `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/password` (own password; answers a new session). */
+export function createAuthRoutes(auth: AuthService, users: UsersService): express.Router {
   const r = express.Router();
   r.post('/api/v1/auth/login', async (req, res) => {
     sendJson(res, 200, await auth.login(parseInput(LoginRequestSchema, req.body), req.socket.remoteAddress));
@@ -15,6 +16,10 @@ export function createAuthRoutes(auth: AuthService): express.Router {
     sendJson(res, 200, { user: currentUser(res) });
   });
   r.post('/api/v1/auth/renew', requireUser(auth, 'operator'), async (_req, res) => {
+    sendJson(res, 200, await auth.renew(currentUser(res)));
+  });
+  r.post('/api/v1/auth/password', requireUser(auth, 'operator'), async (req, res) => {
+    await users.changeOwnPassword(currentUser(res), parseInput(PasswordChangeSchema, req.body), restActor(req, res));
     sendJson(res, 200, await auth.renew(currentUser(res)));
   });
   return r;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { UserCreate, UserPatchInput, UserView } from '../../../shared/src/index.js';
+import type { PasswordChange, SessionUser, UserCreate, UserPatchInput, UserView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
-import { generatePassword, hashPassword, passwordProblem } from '../auth/index.js';
+import { generatePassword, hashPassword, passwordProblem, verifyPassword } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { UserChange, UserPatch, UserRecord, UsersRepo } from '../store/index.js';
@@ -107,6 +107,20 @@ export class UsersService {
     const user = changed(await this.repo.delete(id));
     this.announce(id);
     await this.audit.record({ action: 'user.deleted', actor, target: `user:${id}`, details: { username: user.username } });
+  }
+
+  /** A signed-in user changes their own password; their other sessions end (the caller issues a new token). */
+  async changeOwnPassword(self: SessionUser, input: PasswordChange, actor: Actor): Promise<void> {
+    const user = await this.repo.byId(self.id);
+    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first', { status: 401 });
+    if (!(await verifyPassword(input.current_password, user.password_hash))) {
+      await this.audit.record({ action: 'user.password_changed', actor, target: `user:${user.id}`, outcome: 'failed', details: { reason: 'wrong_current_password' } });
+      throw new AppError('user/wrong_password', 'The current password is wrong', { status: 400, details: [{ path: 'current_password', message: 'is wrong' }] });
+    }
+    checkPassword(input.new_password, user.username);
+    changed(await this.repo.update(user.id, { password_hash: await hashPassword(input.new_password), updated_ms: this.clock.now() }));
+    this.announce(user.id);
+    await this.audit.record({ action: 'user.password_changed', actor, target: `user:${user.id}`, details: { username: user.username } });
   }
 
   /**
