@@ -113,7 +113,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     policy: config.auth,
     logger: logger.child({ scope: 'auth' }),
   });
-  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }));
+  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true);
   stream.start();
   const streamTickets = new StreamTickets(store.streamTickets, store.users, clock);
   users.onChange((userId) => {
@@ -137,24 +137,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   ingest.onCommitted((committed) => correlation.onCommitted(committed));
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
   jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
-  ingest.onCommitted((committed) => {
-    for (const c of committed) {
-      bus.publish({
-        type: 'event.ingested',
-        data: {
-          event_id: c.event.event_id,
-          host_id: c.host_id,
-          hostname: c.event.host.hostname,
-          type: c.event.type,
-          severity: c.event.severity,
-          title: c.event.title,
-          occurred_at: c.event.occurred_at,
-          received_at: new Date(c.received_ms).toISOString(),
-          actor_user: c.actor_user,
-        },
-      });
-    }
-  });
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,

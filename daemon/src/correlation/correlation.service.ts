@@ -19,11 +19,11 @@ import {
 } from './correlation.rules.js';
 import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
 import { FLAP_MAX_MS, FLAP_WINDOW_MS, flapKeyParts, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+import { isLivenessType } from './hosts.rules.js';
+import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
 /** Most stored gateway events read around one host's batch when looking for flap counterparts. */
 const FLAP_SCAN_LIMIT = 5000;
-import { isLivenessType } from './hosts.rules.js';
-import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
 /** An event of the batch with what the rules derived for it. */
 interface Derived {
@@ -91,6 +91,23 @@ export class CorrelationService {
       );
     }
     const visible = derived.filter((d) => !d.hidden);
+    // The live stream shows what lists show: hidden types left out, severities as overridden.
+    for (const d of visible) {
+      this.bus.publish({
+        type: 'event.ingested',
+        data: {
+          event_id: d.c.event.event_id,
+          host_id: d.c.host_id,
+          hostname: d.c.event.host.hostname,
+          type: d.c.event.type,
+          severity: d.severity,
+          title: d.c.event.title,
+          occurred_at: d.c.event.occurred_at,
+          received_at: new Date(d.c.received_ms).toISOString(),
+          actor_user: d.c.actor_user,
+        },
+      });
+    }
     const occurrences = [
       ...(await this.severityOccurrences(visible, settings)),
       ...(await this.inventoryOccurrences(visible, settings)),
