@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { SessionUser, StreamCounters } from '../../../shared/src/index.js';
 import type { Bus } from '../bus.js';
+import { errorSummary } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { countersDelay, emptyCounters, foldCounters, isStreamMessage, replayFrom, sseFrame } from './stream.rules.js';
 
@@ -51,9 +52,14 @@ export class StreamHub {
   private unsubscribe: (() => void) | null = null;
   private dropped = 0;
 
+  /**
+   * `isActive` is asked on every heartbeat for each user with an open stream, so a user
+   * deactivated or deleted through another daemon loses the stream within one heartbeat.
+   */
   constructor(
     private readonly bus: Bus,
     private readonly logger: Logger,
+    private readonly isActive: (userId: string) => Promise<boolean>,
     private readonly opts: StreamOptions = DEFAULT_STREAM_OPTIONS,
   ) {
     this.ring = new Array<Buffer>(opts.bufferSize);
@@ -74,7 +80,10 @@ export class StreamHub {
       if (this.clients.size > 0) this.enqueue(frame);
       if (foldCounters(this.counters, message)) this.markCounters();
     });
-    this.heartbeat = setInterval(() => this.broadcast(HEARTBEAT), this.opts.heartbeatMs);
+    this.heartbeat = setInterval(() => {
+      this.broadcast(HEARTBEAT);
+      void this.revalidate();
+    }, this.opts.heartbeatMs);
     this.heartbeat.unref();
   }
 
@@ -122,6 +131,19 @@ export class StreamHub {
       if (client.user.id === userId) {
         this.clients.delete(client);
         client.res.end();
+      }
+    }
+  }
+
+  private async revalidate(): Promise<void> {
+    const userIds = new Set([...this.clients].map((c) => c.user.id));
+    for (const id of userIds) {
+      try {
+        if (!(await this.isActive(id))) this.dropUser(id);
+      } catch (err) {
+        // Store unreachable: keep the streams; the next heartbeat asks again.
+        this.logger.warn({ err: errorSummary(err) }, 'stream user check failed');
+        return;
       }
     }
   }
