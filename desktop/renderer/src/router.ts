@@ -39,7 +39,8 @@ export function createAppRouter(): Router {
   });
   let restored: Promise<boolean> | null = null;
   router.beforeEach(async (to) => {
-    if (platform.capabilities.connectionProfiles && to.name !== 'connect' && !(await platform.profiles.active())) return { name: 'connect' };
+    if (to.name === 'connect') return platform.capabilities.connectionProfiles ? true : { name: 'dashboard' };
+    if (platform.capabilities.connectionProfiles && !(await platform.profiles.active())) return { name: 'connect' };
     const auth = useAuthStore();
     restored ??= auth.restore();
     await restored;
