@@ -71,11 +71,12 @@ export class SettingsService {
   async get<C extends SettingsCategory>(category: C): Promise<SettingsValue<C>> {
     const now = this.clock.now();
     const cached = this.cache.get(category);
-    if (cached && cached.until > now) return cached.value as SettingsValue<C>;
+    // Copies: a caller changing what it got must not change what the next caller gets.
+    if (cached && cached.until > now) return structuredClone(cached.value) as SettingsValue<C>;
     const { fields } = await this.stored(category);
     const value = this.effective(category, fields);
     this.cache.set(category, { value, until: now + CACHE_TTL_MS });
-    return value as SettingsValue<C>;
+    return structuredClone(value) as SettingsValue<C>;
   }
 
   /** A category for admins: secrets masked as `{ set }`. */
