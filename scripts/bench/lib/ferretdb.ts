@@ -23,7 +23,7 @@ export async function startFerretDb(): Promise<{ uri: string; pid: number; stop(
       `--listen-addr=127.0.0.1:${port}`,
       '--debug-addr=-',
       '--telemetry=disable',
-      '--log-level=warn',
+      '--log-level=error',
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError, MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Event } from '../../../../shared/src/index.js';
-import { foldObservations, HOST_LIST_LIMIT, type HostChange } from '../host-merge.js';
+import { foldObservations, HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
 import type {
   ApiKeyRecord,
   ApiKeysRepo,
@@ -111,10 +111,7 @@ function mongoEvents(db: Db): EventsRepo {
   async function upsertHost(change: HostChange): Promise<string> {
     const latest: Record<string, string> = { hostname: change.hostname };
     for (const [k, v] of Object.entries(change.latest)) if (v !== undefined) latest[k] = v;
-    const existing = await hosts.findOne(
-      { key: change.key },
-      { projection: { id: 1, last_seen_ms: 1, ips: 1, agent_instance_ids: 1 } },
-    );
+    const existing = await hosts.findOne({ key: change.key }, { projection: { _id: 0 } });
     if (!existing) {
       const id = randomUUID();
       try {
@@ -142,18 +139,21 @@ function mongoEvents(db: Db): EventsRepo {
         return upsertHost(change);
       }
     }
+    const newIps = change.ips.filter((ip) => !existing.ips.includes(ip));
+    const newAgents = change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id));
+    const newer = change.last_seen_ms >= existing.last_seen_ms;
+    const merged = { ...existing, ...(newer ? latest : {}), last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms) };
+    const moved = newIps.length > 0 || newAgents.length > 0 || change.first_seen_ms < existing.first_seen_ms;
+    if (!moved && !hostNeedsWrite(existing, merged)) return existing.id;
     await hosts.updateOne(
       { key: change.key },
       {
-        ...(change.last_seen_ms >= existing.last_seen_ms ? { $set: latest } : {}),
+        ...(newer ? { $set: latest } : {}),
         $min: { first_seen_ms: change.first_seen_ms },
         $max: { last_seen_ms: change.last_seen_ms },
         $push: {
-          ips: { $each: change.ips.filter((ip) => !existing.ips.includes(ip)), $slice: -HOST_LIST_LIMIT },
-          agent_instance_ids: {
-            $each: change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id)),
-            $slice: -HOST_LIST_LIMIT,
-          },
+          ips: { $each: newIps, $slice: -HOST_LIST_LIMIT },
+          agent_instance_ids: { $each: newAgents, $slice: -HOST_LIST_LIMIT },
         },
       },
     );
