@@ -348,6 +348,14 @@ const en = {
     generated: 'Report generated',
     logins: 'Logins ok / failed',
   },
+  password: {
+    title: 'Change my password',
+    current: 'Current password',
+    next: 'New password',
+    repeat: 'New password again',
+    mismatch: 'The new passwords differ.',
+    changed: 'Password changed; other sessions were signed out.',
+  },
   errors: {
     forbidden: 'Your role does not allow this.',
     notFound: 'Not found.',

@@ -30,6 +30,7 @@ export const useAuthStore = defineStore('auth', () => {
     renewTimer = setTimeout(() => void renew(), renewDelayMs(expiresAt.value, Date.now()));
   }
 
+  /** Takes a new session (login, renewal, own password change) and schedules its renewal. */
   async function accept(result: LoginResult) {
     session.set(result.token);
     await platform.tokens.set(result.token);
@@ -90,5 +91,5 @@ export const useAuthStore = defineStore('auth', () => {
     if (user.value) void end('expired');
   });
 
-  return { user, expiresAt, endedReason, isAdmin, signedIn, login, renew, restore, logout, end };
+  return { user, expiresAt, endedReason, isAdmin, signedIn, login, renew, restore, logout, end, adopt: accept };
 });
