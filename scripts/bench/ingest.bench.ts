@@ -14,11 +14,12 @@ import { checkStored, type StoreTarget } from './lib/stored-ids.js';
  * peak, SAC offered twice its peak (overload); then SAC is stopped and every event answered 201
  * is looked up in the store.
  * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 256),
- * BENCH_QUEUE_LIMIT (SAC_INGEST_QUEUE_LIMIT of the daemon under test, default 2000).
+ * BENCH_QUEUE_LIMIT (SAC_INGEST_QUEUE_LIMIT of the daemon under test, default 512: above the
+ * peak phases' connections, below the overload phase's, so overload is answered with 503s).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 256);
-const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? '2000';
+const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? '512';
 const storeKind = process.argv.includes('--store=mongodb') ? 'mongodb' : 'sqlite';
 
 function fmt(n: number, digits = 1): string {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     SAC_BOOTSTRAP_API_KEY: apiKey,
     SAC_LOG_LEVEL: process.env.SAC_LOG_LEVEL ?? 'info',
     SAC_INGEST_QUEUE_LIMIT: QUEUE_LIMIT,
+    ...(process.env.SAC_INGEST_BATCH_MAX ? { SAC_INGEST_BATCH_MAX: process.env.SAC_INGEST_BATCH_MAX } : {}),
     ...(ferret ? { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: dbName } : {}),
   }, { execArgv: process.env.BENCH_SAC_NODE_ARGS ? process.env.BENCH_SAC_NODE_ARGS.split(' ') : [] });
   const bare = await startBare();

@@ -52,6 +52,8 @@ const COMMITS_IN_FLIGHT = 2;
 export class IngestService {
   private queue: Pending[] = [];
   private inFlight = 0;
+  /** Events in the batches being committed or answered. */
+  private inFlightEvents = 0;
   private scheduled = false;
   /** Settles when the most recently started batch has been answered. */
   private answered: Promise<void> = Promise.resolve();
@@ -68,14 +70,14 @@ export class IngestService {
     this.listeners.push(listener);
   }
 
-  /** Events waiting for a commit. */
+  /** Events accepted for storage and not yet answered: waiting for a batch, or in one. */
   get queued(): number {
-    return this.queue.length;
+    return this.queue.length + this.inFlightEvents;
   }
 
-  /** True while the waiting queue is full: new submissions are refused until it drains. */
+  /** True while the queue is full: new submissions are refused until it drains. */
   get overloaded(): boolean {
-    return this.queue.length >= this.limits.queueLimit;
+    return this.queued >= this.limits.queueLimit;
   }
 
   /** Resolves with `created` or `duplicate` once durable; rejects with an operational AppError. */
@@ -114,6 +116,7 @@ export class IngestService {
     const batch = this.queue.splice(0, this.limits.batchMax);
     if (batch.length === 0) return;
     this.inFlight++;
+    this.inFlightEvents += batch.length;
     const stored = this.store.events.insertBatch(batch.map((p) => p.item));
     const previous = this.answered;
     this.answered = stored
@@ -137,6 +140,7 @@ export class IngestService {
       })
       .finally(() => {
         this.inFlight--;
+        this.inFlightEvents -= batch.length;
         if (this.queue.length > 0) this.schedule();
       });
     if (this.queue.length > 0) this.schedule();
