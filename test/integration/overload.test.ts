@@ -6,15 +6,11 @@ import { STORE_KINDS } from '../helpers/stores.js';
 
 const BURST = 200;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 /**
  * A burst far beyond a deliberately tiny ingest queue (8 events, one event per commit): the
- * excess is refused at once with 503 + Retry-After — never 200 or 500 — and every event that got
- * its 201 is stored; the refused ones land when re-sent, as the agent's spool does.
+ * excess is refused with 503 + Retry-After — never 200 or 500 — and every event that got its 201
+ * is stored; the refused ones land when re-sent, as the agent's spool does. (How fast refusals
+ * come back under load is measured by bench:ingest's overload phase.)
  */
 describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
   let sac: TestSac;
@@ -28,11 +24,7 @@ describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
   it('refuses the excess with 503 and Retry-After quickly and loses no acknowledged event', async () => {
     const events = Array.from({ length: BURST }, () => buildEvent());
     const results = await Promise.all(
-      events.map(async (event) => {
-        const started = performance.now();
-        const res = await postEvent(sac.url, sac.apiKey, event);
-        return { event, res, ms: performance.now() - started };
-      }),
+      events.map(async (event) => ({ event, res: await postEvent(sac.url, sac.apiKey, event) })),
     );
     const created = results.filter((r) => r.res.status === 201);
     const refused = results.filter((r) => r.res.status === 503);
@@ -43,8 +35,6 @@ describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
       expect(r.res.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(r.res.body.error.code).toBe('ingest/overloaded');
     }
-    // Refusals do not wait for a commit: they come back faster than acceptances.
-    expect(median(refused.map((r) => r.ms))).toBeLessThan(median(created.map((r) => r.ms)));
     for (const r of created) expect(await sac.sac.store.events.byId(r.event.event_id)).not.toBeNull();
 
     const retried: EventInput[] = refused.map((r) => r.event);
