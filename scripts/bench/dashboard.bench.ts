@@ -1,4 +1,5 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
   console.log(`large fill: ${large.toLocaleString('en')} events in ${fillSeconds.toFixed(0)} s` +
     (large < LARGE ? ` — stopped by the ${FILL_SECONDS} s budget before ${LARGE.toLocaleString('en')}` : ''));
   const largeM = await run(`${large.toLocaleString('en')} events`);
+  rmSync(dataDir, { recursive: true, force: true }); // gigabytes at 10M events
   const ratio = largeM.p95 / smallM.p95;
   console.log(
     `RESULT small_events=${small} large_events=${large} small_p50_ms=${smallM.p50.toFixed(2)} small_p95_ms=${smallM.p95.toFixed(2)} ` +

@@ -1,4 +1,5 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
+import { rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
     bare.stop();
     if (sac.child.exitCode === null) sac.child.kill('SIGKILL');
     await ferret?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

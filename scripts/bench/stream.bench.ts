@@ -1,4 +1,5 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { login } from './lib/http.js';
 import { LoadGenerator, StreamClients, type SseStats } from './lib/loadgen-client.js';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     gen.close();
     sac.child.kill('SIGTERM');
     await sac.exited;
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
