@@ -12,6 +12,7 @@ export interface MongoMigration {
   up(db: Db): Promise<void>;
 }
 
+/** Applied in id order, whatever the order here. */
 export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   {
     id: 1,

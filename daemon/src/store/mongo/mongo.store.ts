@@ -73,7 +73,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];
-      for (const m of MONGO_MIGRATIONS) {
+      for (const m of [...MONGO_MIGRATIONS].sort((a, b) => a.id - b.id)) {
         if (await records.findOne({ _id: m.id })) continue;
         // Every migration step is idempotent (createIndex of an existing index is a no-op), so a
         // second daemon racing through the same step is harmless; the record is written once.

@@ -11,6 +11,7 @@ export interface SqliteMigration {
   sql: string;
 }
 
+/** Applied in id order, whatever the order here. */
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     id: 1,

@@ -136,7 +136,8 @@ function applyMigrations(db: Db): number[] {
     db.prepare('INSERT INTO schema_migrations (id, name, applied_ms) VALUES (?, ?, ?)').run(m.id, m.name, Date.now());
     return true;
   });
-  for (const m of SQLITE_MIGRATIONS) if (run.immediate(m)) applied.push(m.id);
+  const ordered = [...SQLITE_MIGRATIONS].sort((a, b) => a.id - b.id);
+  for (const m of ordered) if (run.immediate(m)) applied.push(m.id);
   return applied;
 }
 
