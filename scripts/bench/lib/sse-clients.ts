@@ -5,7 +5,8 @@ import net from 'node:net';
  * `GET /api/v1/stream/events`. A few "probe" clients (spread over the connection order, the last
  * one included) decode every frame and time each `event.ingested` from its `occurred_at` — the
  * moment the load generator made the event — to its arrival; the others only count bytes, so
- * thousands of clients cost this process little. Commands arrive over IPC.
+ * thousands of clients cost this process little (their bytes are counted, never decoded). The body
+ * may be chunked or delimited by the connection's end; probes decode either. Commands arrive over IPC.
  */
 
 export type SseCommand =
@@ -30,6 +31,8 @@ interface Client {
   socket: net.Socket;
   probe: boolean;
   headerDone: boolean;
+  /** The response uses chunked transfer coding (else the body runs to the connection's end). */
+  chunked: boolean;
   buf: string;
   /** Bytes of the current HTTP chunk still to read (chunked transfer coding). */
   chunkLeft: number;
@@ -55,9 +58,13 @@ function onFrames(c: Client, now: number): void {
   }
 }
 
-/** Decodes the chunked body of a probe client into `text`. */
+/** Decodes the body of a probe client into `text`. */
 function decode(c: Client, now: number): void {
-  for (;;) {
+  if (!c.chunked) {
+    c.text += c.buf;
+    c.buf = '';
+  }
+  while (c.chunked) {
     if (c.chunkLeft > 0) {
       const take = c.buf.slice(0, c.chunkLeft);
       c.text += take;
@@ -89,19 +96,20 @@ async function open(url: string, token: string, n: number, probes: number): Prom
         const i = start + k;
         return new Promise<void>((resolve) => {
           const socket = net.connect({ host: hostname, port: Number(port) });
-          const c: Client = { socket, probe: i % probeEvery === 0 || i === n - 1, headerDone: false, buf: '', chunkLeft: 0, text: '' };
-          socket.setEncoding('utf8');
+          const c: Client = { socket, probe: i % probeEvery === 0 || i === n - 1, headerDone: false, chunked: false, buf: '', chunkLeft: 0, text: '' };
+          if (c.probe) socket.setEncoding('utf8');
           socket.on('connect', () =>
             socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`),
           );
-          socket.on('data', (chunk: string) => {
-            bytes += chunk.length;
+          socket.on('data', (chunk: string | Buffer) => {
+            bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
             if (!c.headerDone) {
-              c.buf += chunk;
+              c.buf += typeof chunk === 'string' ? chunk : chunk.toString('latin1');
               const end = c.buf.indexOf('\r\n\r\n');
               if (end < 0) return;
               const status = Number(c.buf.slice(9, 12));
               c.headerDone = true;
+              c.chunked = /\r\ntransfer-encoding:\s*chunked/i.test(c.buf.slice(0, end));
               c.buf = c.buf.slice(end + 4);
               if (status === 200) {
                 ok++;
