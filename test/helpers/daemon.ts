@@ -6,6 +6,7 @@ import pino from 'pino';
 import type { Clock } from '../../daemon/src/clock.js';
 import { loadConfig } from '../../daemon/src/config.js';
 import { startSac, type RunningSac } from '../../daemon/src/sac.js';
+import { buildEvent } from './events.js';
 import { storeEnv, tempDir, type StoreKind } from './stores.js';
 
 export interface TestSac {
@@ -91,3 +92,14 @@ export async function postEvent(
   }
   return { status: res.status, body: parsed, headers: res.headers };
 }
+
+/** Posts a factory-built event (see `buildEvent`), fails the test unless it is stored, and returns its id. */
+export async function ingestEvent(t: TestSac, overrides: Parameters<typeof buildEvent>[0] = {}): Promise<string> {
+  const event = buildEvent(overrides);
+  const res = await postEvent(t.url, t.apiKey, event);
+  if (res.status !== 201) throw new Error(`ingest of ${event.type} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return event.event_id;
+}
+
+/** ISO text of an epoch-ms instant. */
+export const isoAt = (ms: number): string => new Date(ms).toISOString();

@@ -2,20 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusMessage } from '../../daemon/src/bus.js';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ManualClock, waitFor } from '../helpers/clock.js';
-import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { ingestEvent as ingest, isoAt, postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T00:00:00.000Z');
 const MIN = 60_000;
-const at = (ms: number) => new Date(ms).toISOString();
-
-async function ingest(t: TestSac, overrides: Parameters<typeof buildEvent>[0] = {}): Promise<string> {
-  const event = buildEvent(overrides);
-  const res = await postEvent(t.url, t.apiKey, event);
-  expect(res.status).toBe(201);
-  return event.event_id;
-}
 
 describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) => {
   let t: TestSac;
@@ -43,19 +35,19 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
   it('correlates by host, type and window; late events by occurred time; replays linked, not counted', async () => {
     const host = { hostname: 'CORR01' };
     const base = { host, type: 'rdp.login.failed', severity: 'warning' as const };
-    await ingest(t, { ...base, occurred_at: at(T0 + 5 * 60 * MIN) });
-    await ingest(t, { ...base, occurred_at: at(T0 + 5 * 60 * MIN + 20 * MIN), severity: 'high' });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 5 * 60 * MIN) });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 5 * 60 * MIN + 20 * MIN), severity: 'high' });
     // Hours late and out of order: falls 30 min before the problem's first event → same problem.
-    await ingest(t, { ...base, occurred_at: at(T0 + 4 * 60 * MIN + 30 * MIN) });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 4 * 60 * MIN + 30 * MIN) });
     // A replay: same content under a new event_id.
-    const replayId = await ingest(t, { ...base, occurred_at: at(T0 + 5 * 60 * MIN) });
+    const replayId = await ingest(t, { ...base, occurred_at: isoAt(T0 + 5 * 60 * MIN) });
     // Two hours before: its own problem.
-    await ingest(t, { ...base, occurred_at: at(T0 + 2 * 60 * MIN) });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 2 * 60 * MIN) });
     // Not problems: info, heartbeats, inventory, reports, agent.test.
-    await ingest(t, { host, type: 'rdp.login.success', severity: 'info', occurred_at: at(T0 + 5 * 60 * MIN) });
-    await ingest(t, { host, type: 'agent.heartbeat', category: 'agent', severity: 'high', occurred_at: at(T0 + 5 * 60 * MIN) });
-    await ingest(t, { host, type: 'report.daily.rdp', category: 'report', severity: 'high', occurred_at: at(T0 + 5 * 60 * MIN) });
-    await ingest(t, { host, type: 'agent.test', category: 'agent', severity: 'critical', occurred_at: at(T0 + 5 * 60 * MIN) });
+    await ingest(t, { host, type: 'rdp.login.success', severity: 'info', occurred_at: isoAt(T0 + 5 * 60 * MIN) });
+    await ingest(t, { host, type: 'agent.heartbeat', category: 'agent', severity: 'high', occurred_at: isoAt(T0 + 5 * 60 * MIN) });
+    await ingest(t, { host, type: 'report.daily.rdp', category: 'report', severity: 'high', occurred_at: isoAt(T0 + 5 * 60 * MIN) });
+    await ingest(t, { host, type: 'agent.test', category: 'agent', severity: 'critical', occurred_at: isoAt(T0 + 5 * 60 * MIN) });
 
     const list = await problemsOf('host=corr01');
     expect(list.map((p) => [p.type, p.rule, p.count, p.status])).toEqual([
@@ -63,7 +55,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
       ['rdp.login.failed', 'severity', 1, 'open'],
     ]);
     const [main] = list;
-    expect(main).toMatchObject({ severity: 'high', first_seen: at(T0 + 4.5 * 60 * MIN), last_seen: at(T0 + 5 * 60 * MIN + 20 * MIN) });
+    expect(main).toMatchObject({ severity: 'high', first_seen: isoAt(T0 + 4.5 * 60 * MIN), last_seen: isoAt(T0 + 5 * 60 * MIN + 20 * MIN) });
     expect(main.fingerprint).toBe(list[1].fingerprint);
     const detail = await api(t, 'GET', `/problems/${main.id}`, { token });
     expect(detail.status).toBe(200);
@@ -75,7 +67,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
   it('turns 100 parallel matching events into exactly one problem with count 100', async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        postEvent(t.url, t.apiKey, buildEvent({ host: { hostname: 'PAR01' }, occurred_at: at(T0 + i * 1000) })),
+        postEvent(t.url, t.apiKey, buildEvent({ host: { hostname: 'PAR01' }, occurred_at: isoAt(T0 + i * 1000) })),
       ),
     );
     expect(results.every((r) => r.status === 201)).toBe(true);
@@ -85,7 +77,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
   });
 
   it('acknowledges and resolves by REST and tRPC for both roles, refusing other transitions with 409', async () => {
-    await ingest(t, { host: { hostname: 'ACK01' }, occurred_at: at(T0) });
+    await ingest(t, { host: { hostname: 'ACK01' }, occurred_at: isoAt(T0) });
     const [p] = await problemsOf('host=ACK01');
     const ack = await api(t, 'POST', `/problems/${p.id}/acknowledge`, { token: monitor, body: { comment: 'on it' } });
     expect(ack.status).toBe(200);
@@ -100,7 +92,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
     expect((await api(t, 'POST', `/problems/nope/resolve`, { token })).body.error.code).toBe('problem/not_found');
     expect((await api(t, 'POST', `/problems/${p.id}/resolve`, { token, body: { comment: 5 } })).status).toBe(400);
 
-    await ingest(t, { host: { hostname: 'ACK01' }, occurred_at: at(T0 + 60_000) });
+    await ingest(t, { host: { hostname: 'ACK01' }, occurred_at: isoAt(T0 + 60_000) });
     const [next] = await problemsOf('host=ACK01&status=open');
     expect(next.id).not.toBe(p.id);
     const trpc = await api(t, 'POST', '/trpc/problems.resolve', { token: monitor, body: { id: next.id } });
@@ -120,13 +112,13 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
     const gw = { host: { hostname: 'RDG01' }, category: 'network' as const, severity: 'info' as const };
     const details = (id: number) => ({ user: 'CORP\\ivanov', internal_ip: '10.0.0.5', external_ip: '203.0.113.9', event_id_windows: id });
     // 303 first, then its 302 (a replaying agent sends newest first).
-    const closed = await ingest(t, { ...gw, type: 'rdg.connection.disconnected', occurred_at: at(T0 + 5000), details: details(303) });
-    const opened = await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: at(T0), details: details(302) });
+    const closed = await ingest(t, { ...gw, type: 'rdg.connection.disconnected', occurred_at: isoAt(T0 + 5000), details: details(303) });
+    const opened = await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: isoAt(T0), details: details(302) });
     // A second flap 20 s later joins the same problem; a 303 15 s after its 302 is no flap.
-    await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: at(T0 + 20_000), details: details(302) });
-    await ingest(t, { ...gw, type: 'rdg.connection.failed', severity: 'info', occurred_at: at(T0 + 22_000), details: details(303) });
-    const slowOpen = await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: at(T0 + 100_000), details: { ...details(302), internal_ip: '10.0.0.6' } });
-    await ingest(t, { ...gw, type: 'rdg.connection.disconnected', occurred_at: at(T0 + 115_000), details: { ...details(303), internal_ip: '10.0.0.6' } });
+    await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: isoAt(T0 + 20_000), details: details(302) });
+    await ingest(t, { ...gw, type: 'rdg.connection.failed', severity: 'info', occurred_at: isoAt(T0 + 22_000), details: details(303) });
+    const slowOpen = await ingest(t, { ...gw, type: 'rdg.connection.success', occurred_at: isoAt(T0 + 100_000), details: { ...details(302), internal_ip: '10.0.0.6' } });
+    await ingest(t, { ...gw, type: 'rdg.connection.disconnected', occurred_at: isoAt(T0 + 115_000), details: { ...details(303), internal_ip: '10.0.0.6' } });
 
     const flaps = await problemsOf('rule=rdg_flap&host=RDG01');
     expect(flaps).toHaveLength(1);
@@ -148,23 +140,23 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
       video: [{ name: 'Matrox' }],
     });
     const base = { host: { hostname: 'INV01' }, type: 'agent.inventory', category: 'agent' as const, severity: 'info' as const };
-    await ingest(t, { ...base, occurred_at: at(T0), details: { inventory: inv(32) } });
+    await ingest(t, { ...base, occurred_at: isoAt(T0), details: { inventory: inv(32) } });
     expect(await problemsOf('host=INV01')).toHaveLength(0);
-    await ingest(t, { ...base, occurred_at: at(T0 + 12 * 60 * MIN), details: { inventory: inv(16) } });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 12 * 60 * MIN), details: { inventory: inv(16) } });
     // An older snapshot arriving late replaces nothing.
-    await ingest(t, { ...base, occurred_at: at(T0 + 60 * MIN), details: { inventory: inv(64) } });
+    await ingest(t, { ...base, occurred_at: isoAt(T0 + 60 * MIN), details: { inventory: inv(64) } });
     const problems = await problemsOf('host=INV01');
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ rule: 'hardware_changed', severity: 'warning', title: 'Hardware changed on INV01: memory' });
     const host = (await api(t, 'GET', `/api/v1/hosts/${problems[0].host_id}`, { token })).body;
     expect(host.inventory.memory_gb).toBe(16);
     expect(host.previous_inventory.memory_gb).toBe(32);
-    expect(host.inventory_at).toBe(at(T0 + 12 * 60 * MIN));
+    expect(host.inventory_at).toBe(isoAt(T0 + 12 * 60 * MIN));
   });
 
   it('marks a host stale after the threshold, opens host_silence, auto-resolves on heartbeat, honours the cooldown', async () => {
     const hb = { host: { hostname: 'SIL01' }, type: 'agent.heartbeat', category: 'agent' as const, severity: 'info' as const };
-    await ingest(t, { ...hb, occurred_at: at(clock.now()) });
+    await ingest(t, { ...hb, occurred_at: isoAt(clock.now()) });
     const hostsRes = await api(t, 'GET', '/api/v1/hosts?q=sil01', { token });
     expect(hostsRes.body).toMatchObject({ items: [{ hostname: 'SIL01' }] });
     const hostId = hostsRes.body.items[0].id;
@@ -185,7 +177,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
     await scan();
     expect(await problemsOf(`host=${hostId}&rule=host_silence`)).toHaveLength(1);
 
-    await ingest(t, { ...hb, occurred_at: at(clock.now()) });
+    await ingest(t, { ...hb, occurred_at: isoAt(clock.now()) });
     expect(await silence()).toMatchObject({ id: opened.id, status: 'resolved', resolved_by: 'auto' });
     expect(await status()).toBe('online');
     expect(messages.some((m) => m.type === 'host.status_changed' && m.data.host_id === hostId && m.data.status === 'online')).toBe(true);

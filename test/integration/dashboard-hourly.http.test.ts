@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api } from '../helpers/auth.js';
-import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { isoAt, postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;
-const at = (ms: number) => new Date(ms).toISOString();
 
 describe.each(STORE_KINDS)('dashboards.eventsPerHour on %s', (kind) => {
   let sac: TestSac;
@@ -19,10 +18,10 @@ describe.each(STORE_KINDS)('dashboards.eventsPerHour on %s', (kind) => {
   it('counts events per hour of occurred time over the last 24 h by severity, oldest hour first', async () => {
     const now = Date.now();
     const events = [
-      buildEvent({ occurred_at: at(now), severity: 'info', type: 'rdp.login.success' }),
-      buildEvent({ occurred_at: at(now - 2 * HOUR), severity: 'warning' }),
-      buildEvent({ occurred_at: at(now - 2 * HOUR), severity: 'high', type: 'rdp.bruteforce.burst' }),
-      buildEvent({ occurred_at: at(now - 30 * HOUR), severity: 'high' }),
+      buildEvent({ occurred_at: isoAt(now), severity: 'info', type: 'rdp.login.success' }),
+      buildEvent({ occurred_at: isoAt(now - 2 * HOUR), severity: 'warning' }),
+      buildEvent({ occurred_at: isoAt(now - 2 * HOUR), severity: 'high', type: 'rdp.bruteforce.burst' }),
+      buildEvent({ occurred_at: isoAt(now - 30 * HOUR), severity: 'high' }),
     ];
     for (const e of events) expect((await postEvent(sac.url, sac.apiKey, e)).status).toBe(201);
     const token = await adminToken(sac);

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ManualClock } from '../helpers/clock.js';
-import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
-import { buildEvent } from '../helpers/events.js';
+import { ingestEvent as ingest, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
 const MIN = 60_000;
-const at = (ms: number) => new Date(ms).toISOString();
-
-async function ingest(t: TestSac, overrides: Parameters<typeof buildEvent>[0] = {}): Promise<string> {
-  const event = buildEvent(overrides);
-  const res = await postEvent(t.url, t.apiKey, event);
-  expect(res.status).toBe(201);
-  return event.event_id;
-}
 
 describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) => {
   let t: TestSac;
@@ -30,14 +21,14 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     // WEB01 (linux): failed logins, a heartbeat and a daily report; RDS02 (windows): mixed severities.
     const web = { host: { hostname: 'WEB01', os_family: 'linux' as const, display_name: 'web front (192.0.2.10)', ipv4: '192.0.2.10' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' } };
     for (let i = 0; i < 3; i++) {
-      await ingest(t, { ...web, type: 'ssh.login.failed', severity: 'warning', title: `SSH failed #${i}`, summary: 'root from 198.51.100.7', occurred_at: at(NOW - (i + 1) * MIN), details: { user: 'root', ip_address: '198.51.100.7' } });
+      await ingest(t, { ...web, type: 'ssh.login.failed', severity: 'warning', title: `SSH failed #${i}`, summary: 'root from 198.51.100.7', occurred_at: isoAt(NOW - (i + 1) * MIN), details: { user: 'root', ip_address: '198.51.100.7' } });
     }
-    await ingest(t, { ...web, type: 'agent.heartbeat', category: 'agent', severity: 'info', title: 'heartbeat', occurred_at: at(NOW - 30 * MIN) });
-    await ingest(t, { ...web, type: 'report.daily.ssh', category: 'report', severity: 'info', title: 'daily', occurred_at: at(NOW - 60 * MIN) });
+    await ingest(t, { ...web, type: 'agent.heartbeat', category: 'agent', severity: 'info', title: 'heartbeat', occurred_at: isoAt(NOW - 30 * MIN) });
+    await ingest(t, { ...web, type: 'report.daily.ssh', category: 'report', severity: 'info', title: 'daily', occurred_at: isoAt(NOW - 60 * MIN) });
     const rds = { host: { hostname: 'RDS02' } };
-    await ingest(t, { ...rds, type: 'rdp.login.success', severity: 'info', title: 'Вход ivanov', occurred_at: at(NOW - 10 * MIN) });
-    await ingest(t, { ...rds, type: 'rdp.bruteforce.burst', severity: 'high', title: 'burst', occurred_at: at(NOW - 11 * MIN) });
-    await ingest(t, { ...rds, type: 'auth.account.locked', severity: 'critical', title: 'locked', occurred_at: at(NOW - 12 * MIN) });
+    await ingest(t, { ...rds, type: 'rdp.login.success', severity: 'info', title: 'Вход ivanov', occurred_at: isoAt(NOW - 10 * MIN) });
+    await ingest(t, { ...rds, type: 'rdp.bruteforce.burst', severity: 'high', title: 'burst', occurred_at: isoAt(NOW - 11 * MIN) });
+    await ingest(t, { ...rds, type: 'auth.account.locked', severity: 'critical', title: 'locked', occurred_at: isoAt(NOW - 12 * MIN) });
     // Two days old: outside every 24 h figure, and on another calendar day.
     await ingest(t, { ...rds, type: 'rdp.login.failed', severity: 'warning', title: 'old failure', occurred_at: '2026-06-02T05:30:00.000+10:00' });
   });
@@ -66,7 +57,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect((await get('/api/v1/events?date=2026-06-01')).body.items).toHaveLength(1);
     expect((await get('/api/v1/events?date=2026-06-02&tz=Australia/Sydney')).body.items).toHaveLength(1);
     expect((await get('/api/v1/events?date=2026-06-02')).body.items).toHaveLength(0);
-    expect((await get(`/api/v1/events?from=${at(NOW - 11 * MIN)}&to=${at(NOW - 2 * MIN)}`)).body.items).toHaveLength(3);
+    expect((await get(`/api/v1/events?from=${isoAt(NOW - 11 * MIN)}&to=${isoAt(NOW - 2 * MIN)}`)).body.items).toHaveLength(3);
 
     const pages: string[] = [];
     let cursor: string | null = null;
@@ -113,7 +104,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     const hosts = (await get('/api/v1/hosts', monitor)).body.items;
     expect(hosts.map((h: any) => h.hostname).sort()).toEqual(['RDS02', 'WEB01']);
     const web = hosts.find((h: any) => h.hostname === 'WEB01');
-    expect(web).toMatchObject({ status: 'online', agent_product: 'ssh-monitor', agent_version: '1.1.2-ipset', open_problems: 1, os_family: 'linux', last_seen: at(NOW) });
+    expect(web).toMatchObject({ status: 'online', agent_product: 'ssh-monitor', agent_version: '1.1.2-ipset', open_problems: 1, os_family: 'linux', last_seen: isoAt(NOW) });
     expect((await get('/api/v1/hosts?q=192.0.2')).body.items.map((h: any) => h.hostname)).toEqual(['WEB01']);
     expect((await get('/api/v1/hosts?q=front')).body.items).toHaveLength(1);
     expect((await get('/api/v1/hosts?q=zzz')).body.items).toHaveLength(0);
@@ -122,7 +113,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     const problems = (await get('/problems?host=WEB01')).body.items;
     expect(problems).toHaveLength(1);
     expect((await get(`/problems?host=${web.id}&type=ssh&severity=warning&status=open,acknowledged&rule=severity`)).body.items).toHaveLength(1);
-    expect((await get(`/problems?from=${at(NOW + MIN)}`)).body.items).toHaveLength(0);
+    expect((await get(`/problems?from=${isoAt(NOW + MIN)}`)).body.items).toHaveLength(0);
     expect((await get('/problems/' + problems[0].id)).body.timeline).toHaveLength(3);
   });
 
@@ -150,9 +141,9 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
       expect((await api(t, 'PATCH', `/api/v1/settings/${category}`, { token, body: values })).status).toBe(200);
     await patch('severity_overrides', { overrides: { 'rdp.login.success': 'high', 'smb': 'info' } });
     await patch('hidden_types', { types: ['agent.notification'] });
-    const raised = await ingest(t, { host: { hostname: 'OVR01' }, type: 'rdp.login.success', severity: 'info', occurred_at: at(NOW - MIN) });
-    const lowered = await ingest(t, { host: { hostname: 'OVR01' }, type: 'smb.admin_share.access', severity: 'warning', occurred_at: at(NOW - MIN) });
-    await ingest(t, { host: { hostname: 'OVR01' }, type: 'agent.notification', category: 'agent', severity: 'critical', occurred_at: at(NOW - MIN) });
+    const raised = await ingest(t, { host: { hostname: 'OVR01' }, type: 'rdp.login.success', severity: 'info', occurred_at: isoAt(NOW - MIN) });
+    const lowered = await ingest(t, { host: { hostname: 'OVR01' }, type: 'smb.admin_share.access', severity: 'warning', occurred_at: isoAt(NOW - MIN) });
+    await ingest(t, { host: { hostname: 'OVR01' }, type: 'agent.notification', category: 'agent', severity: 'critical', occurred_at: isoAt(NOW - MIN) });
     expect((await get(`/api/v1/events/${raised}`)).body).toMatchObject({ severity: 'high', original_severity: 'info', event: { severity: 'info' } });
     expect((await get(`/api/v1/events/${lowered}`)).body).toMatchObject({ severity: 'info', original_severity: 'warning' });
     const problems = (await get('/problems?host=OVR01')).body.items;
@@ -188,7 +179,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(s.daily_reports_24h.total).toBe(0);
     const audit = await t.sac.audit.list({ action: 'host.deleted', limit: 10 } as any);
     expect(audit.map((a: any) => a.target)).toEqual([`host:${web.id}`]);
-    await ingest(t, { host: { hostname: 'WEB01', os_family: 'linux' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, type: 'agent.heartbeat', category: 'agent', severity: 'info', occurred_at: at(NOW) });
+    await ingest(t, { host: { hostname: 'WEB01', os_family: 'linux' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, type: 'agent.heartbeat', category: 'agent', severity: 'info', occurred_at: isoAt(NOW) });
     const again = (await get('/api/v1/hosts?q=web01')).body.items;
     expect(again).toHaveLength(1);
     expect(again[0].id).not.toBe(web.id);

@@ -1,4 +1,4 @@
-import type { Severity } from '../../../shared/src/index.js';
+import type { Severity, StreamProblem } from '../../../shared/src/index.js';
 
 /** The four notification channels. */
 export const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
@@ -22,20 +22,8 @@ export interface EventNotice {
   ip: string | null;
 }
 
-/** The problem fields a notification carries. */
-export interface ProblemNotice {
-  id: string;
-  host_id: string;
-  hostname: string;
-  type: string;
-  rule: string;
-  severity: Severity;
-  title: string;
-  status: 'open' | 'acknowledged' | 'resolved';
-  count: number;
-  first_seen: string;
-  last_seen: string;
-}
+/** The problem fields a notification carries: those the live stream carries. */
+export type ProblemNotice = StreamProblem;
 
 /** One host's line of a daily report. */
 export interface ReportHostRow {
