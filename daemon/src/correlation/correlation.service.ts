@@ -18,7 +18,7 @@ import {
   type ProblemRule,
 } from './correlation.rules.js';
 import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
-import { FLAP_MAX_MS, FLAP_WINDOW_MS, flapKeyParts, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+import { FLAP_MAX_MS, FLAP_WINDOW_MS, flapKeyParts, GATEWAY_DETAIL_KEYS, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
 import { isLivenessType } from './hosts.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
@@ -179,22 +179,27 @@ export class CorrelationService {
    */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
     const byHost = new Map<string, Derived[]>();
-    for (const d of events) if (gatewayRole(d.c.event.type)) byHost.set(d.c.host_id, [...(byHost.get(d.c.host_id) ?? []), d]);
+    for (const d of events) {
+      if (!gatewayRole(d.c.event.type)) continue;
+      const sides = byHost.get(d.c.host_id);
+      if (sides) sides.push(d);
+      else byHost.set(d.c.host_id, [d]);
+    }
     const out: Occurrence[] = [];
     for (const [hostId, sides] of byHost) {
       const times = sides.map((d) => d.c.occurred_ms);
-      const around = await this.store.correlation.search({
-        host_ids: [hostId],
+      const around = await this.store.correlation.eventDetails({
+        host_id: hostId,
         types: [RDG_OPENED, ...RDG_CLOSED],
         from_ms: Math.min(...times) - FLAP_MAX_MS,
         to_ms: Math.max(...times) + FLAP_MAX_MS + 1,
-        hidden: [],
+        keys: GATEWAY_DETAIL_KEYS,
         limit: FLAP_SCAN_LIMIT,
       });
-      const stored = around.map((e) => ({ role: gatewayRole(e.type)!, side: gatewaySide(e.host_id, e.event, e.occurred_ms) }));
+      const stored = around.map((e) => ({ role: gatewayRole(e.type)!, side: gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms) }));
       for (const d of sides) {
         const role = gatewayRole(d.c.event.type)!;
-        const side = gatewaySide(hostId, d.c.event, d.c.occurred_ms);
+        const side = gatewaySide(hostId, d.c.event.event_id, d.c.event.details, d.c.occurred_ms);
         for (const other of stored) {
           if (other.role === role) continue;
           const [opened, closed] = role === 'opened' ? [side, other.side] : [other.side, side];
@@ -223,38 +228,43 @@ export class CorrelationService {
     return out;
   }
 
-  /** Groups occurrences per key into window clusters; one atomic upsert per cluster, keys in parallel. */
+  /** Groups occurrences per key into window clusters; all clusters of the batch in one store call (atomic per cluster). */
   private async raise(occurrences: Occurrence[]): Promise<void> {
     if (occurrences.length === 0) return;
     const byKey = new Map<string, Occurrence[]>();
-    for (const o of occurrences) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o]);
+    for (const o of occurrences) {
+      const group = byKey.get(o.key);
+      if (group) group.push(o);
+      else byKey.set(o.key, [o]);
+    }
     const now = this.clock.now();
-    await Promise.all(
-      [...byKey.values()].map(async (group) => {
-        for (const cluster of clusterByWindow(group, group[0].window_ms)) {
-          const first = cluster[0];
-          const input: ProblemMatchInput = {
-            key: first.key,
-            fingerprint: problemFingerprint(first.key),
-            rule: first.rule,
-            type: first.type,
-            host_id: first.host_id,
-            hostname: first.hostname,
-            title: first.title,
-            severity: cluster.reduce<Severity>((s, o) => maxSeverity(s, o.severity), 'info'),
-            window_ms: first.window_ms,
-            first_ms: first.occurred_ms,
-            last_ms: cluster[cluster.length - 1].occurred_ms,
-            count: cluster.filter((o) => o.counted).length,
-            now_ms: now,
-            links: cluster.flatMap((o) => o.links),
-          };
-          const { problem, created } = await this.store.problems.upsertMatch(input);
-          if (!problem || (!created && input.count === 0)) continue;
-          this.bus.publish({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
-          if (created) this.logger.info({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id }, 'problem opened');
-        }
-      }),
-    );
+    const inputs: ProblemMatchInput[] = [];
+    for (const group of byKey.values()) {
+      for (const cluster of clusterByWindow(group, group[0].window_ms)) {
+        const first = cluster[0];
+        inputs.push({
+          key: first.key,
+          fingerprint: problemFingerprint(first.key),
+          rule: first.rule,
+          type: first.type,
+          host_id: first.host_id,
+          hostname: first.hostname,
+          title: first.title,
+          severity: cluster.reduce<Severity>((s, o) => maxSeverity(s, o.severity), 'info'),
+          window_ms: first.window_ms,
+          first_ms: first.occurred_ms,
+          last_ms: cluster[cluster.length - 1].occurred_ms,
+          count: cluster.filter((o) => o.counted).length,
+          now_ms: now,
+          links: cluster.flatMap((o) => o.links),
+        });
+      }
+    }
+    const results = await this.store.problems.upsertMatchMany(inputs);
+    results.forEach(({ problem, created }, i) => {
+      if (!problem || (!created && inputs[i].count === 0)) return;
+      this.bus.publish({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
+      if (created) this.logger.info({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id }, 'problem opened');
+    });
   }
 }

@@ -20,8 +20,11 @@ export function gatewayRole(type: string): GatewayRole | null {
   return (RDG_CLOSED as readonly string[]).includes(type) ? 'closed' : null;
 }
 
-function detail(event: Event, key: string): string {
-  const v = event.details?.[key];
+/** The `details` fields the flap rule reads. */
+export const GATEWAY_DETAIL_KEYS = ['user', 'internal_ip', 'external_ip'];
+
+function detail(details: Readonly<Record<string, unknown>> | undefined, key: string): string {
+  const v = details?.[key];
   return typeof v === 'string' && v !== '-' && v !== 'N/A' ? v : '';
 }
 
@@ -35,14 +38,14 @@ export interface GatewaySide {
   external_ip: string;
 }
 
-export function gatewaySide(hostId: string, event: Event, occurredMs: number): GatewaySide {
+export function gatewaySide(hostId: string, eventId: string, details: Event['details'], occurredMs: number): GatewaySide {
   return {
-    event_id: event.event_id,
+    event_id: eventId,
     host_id: hostId,
     occurred_ms: occurredMs,
-    user: detail(event, 'user').toLowerCase(),
-    internal_ip: detail(event, 'internal_ip'),
-    external_ip: detail(event, 'external_ip'),
+    user: detail(details, 'user').toLowerCase(),
+    internal_ip: detail(details, 'internal_ip'),
+    external_ip: detail(details, 'external_ip'),
   };
 }
 

@@ -122,6 +122,11 @@ export interface ProblemsRepo {
    * exactly one problem on both stores. The events are linked to the problem's timeline.
    */
   upsertMatch(input: ProblemMatchInput): Promise<{ problem: Problem | null; created: boolean }>;
+  /**
+   * `upsertMatch` for each input, results in input order; inputs of one key are applied in order.
+   * SQLite applies the whole list in one transaction (an ingest batch's problems in one commit).
+   */
+  upsertMatchMany(inputs: ProblemMatchInput[]): Promise<{ problem: Problem | null; created: boolean }[]>;
   byId(id: string): Promise<Problem | null>;
   /** Newest `last_seen` first. */
   list(query: ProblemQuery): Promise<Problem[]>;
@@ -185,6 +190,26 @@ export interface EventQuery {
   after?: { occurred_ms: number; event_id: string };
 }
 
+export interface EventDetailsQuery {
+  host_id: string;
+  types: string[];
+  from_ms: number;
+  /** Exclusive. */
+  to_ms: number;
+  /** `details` fields to return (plain keys). */
+  keys: string[];
+  limit: number;
+}
+
+export interface EventDetailsRow {
+  event_id: string;
+  host_id: string;
+  type: string;
+  occurred_ms: number;
+  /** The requested fields that the event carries. */
+  details: Record<string, unknown>;
+}
+
 /** Per-hour event counters maintained at ingest, so the dashboard never scans events. */
 export interface RollupRow {
   bucket_ms: number;
@@ -205,6 +230,11 @@ export interface CorrelationRepo {
   /** The ids among `eventIds` that are either side of a flap. */
   flapMarked(eventIds: string[]): Promise<Set<string>>;
   search(query: EventQuery): Promise<StoredEvent[]>;
+  /**
+   * A host's events of `types` with occurred time in [from_ms, to_ms), newest first, at most
+   * `limit`: only the named top-level `details` fields, not the payload (cheap enough for ingest).
+   */
+  eventDetails(query: EventDetailsQuery): Promise<EventDetailsRow[]>;
   /** Adds (or with negative n subtracts) counters in one write. */
   addRollups(rows: RollupRow[]): Promise<void>;
   /** Sums of counters with bucket in [fromMs, toMs], per dim, key and severity. */

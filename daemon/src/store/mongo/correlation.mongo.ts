@@ -159,53 +159,67 @@ export function mongoProblems(db: Db): ProblemsRepo {
     return doc ? toProblem(doc) : null;
   }
 
-  return {
-    async upsertMatch(input) {
-      // Links are insert-only (unique per problem and event): written after the lock is released.
-      const result = await withLock(db, problemLock(input.key), async () => {
-        const match = await problems.findOne(
-          {
-            key: input.key,
-            status: { $in: ACTIVE },
-            first_seen_ms: { $lte: input.last_ms + input.window_ms },
-            last_seen_ms: { $gte: input.first_ms - input.window_ms },
-          },
-          { sort: { last_seen_ms: -1 }, projection: { _id: 0 } },
-        );
-        if (match) {
-          const grown: ProblemDoc = {
-            ...match,
-            count: match.count + input.count,
-            first_seen_ms: Math.min(match.first_seen_ms, input.first_ms),
-            last_seen_ms: Math.max(match.last_seen_ms, input.last_ms),
-            severity_rank: Math.max(match.severity_rank, rank(input.severity)),
-            updated_ms: input.now_ms,
-          };
-          const { id: _id, ...changed } = grown;
-          await problems.updateOne({ id: match.id }, { $set: changed });
-          return { problem: toProblem(grown), created: false };
-        }
-        if (input.count === 0) return { problem: null, created: false };
-        const doc = newDoc({
-          id: randomUUID(),
+  async function upsertMatch(input: ProblemMatchInput): Promise<{ problem: Problem | null; created: boolean }> {
+    // Links are insert-only (unique per problem and event): written after the lock is released.
+    const result = await withLock(db, problemLock(input.key), async () => {
+      const match = await problems.findOne(
+        {
           key: input.key,
-          fingerprint: input.fingerprint,
-          host_id: input.host_id,
-          hostname: input.hostname,
-          type: input.type,
-          rule: input.rule,
-          severity_rank: rank(input.severity),
-          title: input.title,
-          first_seen_ms: input.first_ms,
-          last_seen_ms: input.last_ms,
-          count: input.count,
-          created_ms: input.now_ms,
-        });
-        await problems.insertOne({ ...doc });
-        return { problem: toProblem(doc), created: true };
+          status: { $in: ACTIVE },
+          first_seen_ms: { $lte: input.last_ms + input.window_ms },
+          last_seen_ms: { $gte: input.first_ms - input.window_ms },
+        },
+        { sort: { last_seen_ms: -1 }, projection: { _id: 0 } },
+      );
+      if (match) {
+        const grown: ProblemDoc = {
+          ...match,
+          count: match.count + input.count,
+          first_seen_ms: Math.min(match.first_seen_ms, input.first_ms),
+          last_seen_ms: Math.max(match.last_seen_ms, input.last_ms),
+          severity_rank: Math.max(match.severity_rank, rank(input.severity)),
+          updated_ms: input.now_ms,
+        };
+        const { id: _id, ...changed } = grown;
+        await problems.updateOne({ id: match.id }, { $set: changed });
+        return { problem: toProblem(grown), created: false };
+      }
+      if (input.count === 0) return { problem: null, created: false };
+      const doc = newDoc({
+        id: randomUUID(),
+        key: input.key,
+        fingerprint: input.fingerprint,
+        host_id: input.host_id,
+        hostname: input.hostname,
+        type: input.type,
+        rule: input.rule,
+        severity_rank: rank(input.severity),
+        title: input.title,
+        first_seen_ms: input.first_ms,
+        last_seen_ms: input.last_ms,
+        count: input.count,
+        created_ms: input.now_ms,
       });
-      if (result.problem) await link(result.problem.id, input);
-      return result;
+      await problems.insertOne({ ...doc });
+      return { problem: toProblem(doc), created: true };
+    });
+    if (result.problem) await link(result.problem.id, input);
+    return result;
+  }
+
+  return {
+    upsertMatch,
+    async upsertMatchMany(inputs) {
+      // Keys in parallel (each takes its own lock), the inputs of one key in order.
+      const byKey = new Map<string, number[]>();
+      inputs.forEach((input, i) => byKey.set(input.key, [...(byKey.get(input.key) ?? []), i]));
+      const results = new Array<{ problem: Problem | null; created: boolean }>(inputs.length);
+      await Promise.all(
+        [...byKey.values()].map(async (indexes) => {
+          for (const i of indexes) results[i] = await upsertMatch(inputs[i]);
+        }),
+      );
+      return results;
     },
     byId,
     async list(q: ProblemQuery) {
@@ -488,6 +502,22 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
         .limit(q.limit)
         .toArray();
       return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
+    },
+    async eventDetails(q) {
+      const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
+      for (const k of q.keys) projection[`event.details.${k}`] = 1;
+      const docs = await events
+        .find({ host_id: q.host_id, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
+        .sort({ occurred_ms: -1, event_id: -1 })
+        .limit(q.limit)
+        .toArray();
+      return docs.map((d) => ({
+        event_id: d.event_id,
+        host_id: d.host_id,
+        type: d.type,
+        occurred_ms: d.occurred_ms,
+        details: { ...(d.event?.details ?? {}) },
+      }));
     },
     addRollups,
     async sumRollups(fromMs, toMs) {

@@ -8,6 +8,7 @@ import type {
   HostStateRepo,
   LeasesRepo,
   Problem,
+  ProblemMatchInput,
   ProblemQuery,
   ProblemsRepo,
   RollupRow,
@@ -131,48 +132,59 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
 
 export function sqliteProblems(db: Db): ProblemsRepo {
   const byIdStmt = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE id = ?');
-  const findMatch = db.prepare<[string, number, number], ProblemRow>(
-    `SELECT * FROM problems WHERE key = ? AND ${ACTIVE} AND first_seen_ms <= ? AND last_seen_ms >= ?
+  // INDEXED BY: without it the planner picks problems_by_status for the ORDER BY and scans every
+  // active problem of every key (the lookup then slows as problems accumulate).
+  const findMatch = db.prepare<[string, number, number], { id: string }>(
+    `SELECT id FROM problems INDEXED BY problems_by_key
+     WHERE key = ? AND ${ACTIVE} AND first_seen_ms <= ? AND last_seen_ms >= ?
      ORDER BY last_seen_ms DESC LIMIT 1`,
   );
-  const grow = db.prepare(`UPDATE problems SET count = count + @count, first_seen_ms = min(first_seen_ms, @first_ms),
-      last_seen_ms = max(last_seen_ms, @last_ms),
+  const grow = db.prepare<Record<string, unknown>, ProblemRow>(`UPDATE problems SET count = count + @count,
+      first_seen_ms = min(first_seen_ms, @first_ms), last_seen_ms = max(last_seen_ms, @last_ms),
       severity = CASE WHEN @rank > severity_rank THEN @severity ELSE severity END,
-      severity_rank = max(severity_rank, @rank), updated_ms = @now_ms WHERE id = @id`);
-  const insert = db.prepare(`INSERT INTO problems (id, key, fingerprint, host_id, hostname, type, rule, severity,
-      severity_rank, title, status, first_seen_ms, last_seen_ms, count, created_ms, updated_ms)
+      severity_rank = max(severity_rank, @rank), updated_ms = @now_ms WHERE id = @id RETURNING *`);
+  const insert = db.prepare<Record<string, unknown>, ProblemRow>(`INSERT INTO problems (id, key, fingerprint, host_id,
+      hostname, type, rule, severity, severity_rank, title, status, first_seen_ms, last_seen_ms, count, created_ms, updated_ms)
     VALUES (@id, @key, @fingerprint, @host_id, @hostname, @type, @rule, @severity, @rank, @title, 'open',
-      @first_seen_ms, @last_seen_ms, @count, @now_ms, @now_ms)`);
+      @first_ms, @last_ms, @count, @now_ms, @now_ms) RETURNING *`);
   const link = db.prepare(
     'INSERT OR IGNORE INTO problem_events (problem_id, event_id, occurred_ms, counted) VALUES (?, ?, ?, ?)',
   );
 
-  const upsert = db.transaction((input: Parameters<ProblemsRepo['upsertMatch']>[0]) => {
+  /** One match-or-open with its links; runs inside the caller's transaction. */
+  const upsertOne = (input: ProblemMatchInput): { problem: Problem | null; created: boolean } => {
     const match = findMatch.get(input.key, input.last_ms + input.window_ms, input.first_ms - input.window_ms);
-    let id: string;
-    let created = false;
-    if (match) {
-      id = match.id;
-      grow.run({ ...input, id, rank: rank(input.severity) });
-    } else {
-      if (input.count === 0) return { problem: null, created: false };
-      id = randomUUID();
-      created = true;
-      insert.run({
-        ...input,
-        id,
-        rank: rank(input.severity),
-        first_seen_ms: input.first_ms,
-        last_seen_ms: input.last_ms,
-      });
-    }
-    for (const l of input.links) link.run(id, l.event_id, l.occurred_ms, l.counted ? 1 : 0);
-    return { problem: problemFromRow(byIdStmt.get(id)!), created };
-  });
+    if (!match && input.count === 0) return { problem: null, created: false };
+    const params = {
+      key: input.key,
+      fingerprint: input.fingerprint,
+      host_id: input.host_id,
+      hostname: input.hostname,
+      type: input.type,
+      rule: input.rule,
+      severity: input.severity,
+      rank: rank(input.severity),
+      title: input.title,
+      first_ms: input.first_ms,
+      last_ms: input.last_ms,
+      count: input.count,
+      now_ms: input.now_ms,
+      id: match?.id ?? randomUUID(),
+    };
+    const row = match ? grow.get(params)! : insert.get(params)!;
+    for (const l of input.links) link.run(row.id, l.event_id, l.occurred_ms, l.counted ? 1 : 0);
+    return { problem: problemFromRow(row), created: !match };
+  };
+  const upsert = db.transaction(upsertOne);
+  // A whole ingest batch's problems in one transaction: one commit instead of one per key.
+  const upsertMany = db.transaction((inputs: ProblemMatchInput[]) => inputs.map(upsertOne));
 
   return {
     async upsertMatch(input) {
       return upsert.immediate(input);
+    },
+    async upsertMatchMany(inputs) {
+      return inputs.length === 0 ? [] : upsertMany.immediate(inputs);
     },
     async byId(id) {
       const row = byIdStmt.get(id);
@@ -408,6 +420,8 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     return gone;
   });
   const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
+  // eventDetails statements by SQL text (one per shape of query; ingest asks the same few).
+  const detailStmts = new Map<string, Database.Statement<unknown[], unknown[]>>();
   const setSeverities = db.transaction((updates: { event_id: string; severity: Severity }[]) => {
     for (const u of updates) setSeverity.run(u.severity, u.event_id);
   });
@@ -478,6 +492,21 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
         FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
       return db.prepare<unknown[], EventRow>(sql).all(...params).map(storedFromRow);
+    },
+    async eventDetails(q) {
+      const sql = `SELECT event_id, host_id, type, occurred_ms, ${q.keys.map(() => 'json_extract(doc, ?)').join(', ')}
+        FROM events WHERE host_id = ? AND type IN (${placeholders(q.types.length)}) AND occurred_ms >= ? AND occurred_ms < ?
+        ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
+      let stmt = detailStmts.get(sql);
+      if (!stmt) detailStmts.set(sql, (stmt = db.prepare<unknown[], unknown[]>(sql).raw()));
+      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), q.host_id, ...q.types, q.from_ms, q.to_ms, q.limit);
+      return rows.map(([event_id, host_id, type, occurred_ms, ...values]) => {
+        const details: Record<string, unknown> = {};
+        q.keys.forEach((k, i) => {
+          if (values[i] !== null) details[k] = values[i];
+        });
+        return { event_id: event_id as string, host_id: host_id as string, type: type as string, occurred_ms: occurred_ms as number, details };
+      });
     },
     async addRollups(rows) {
       if (rows.length > 0) addAll.immediate(rows);

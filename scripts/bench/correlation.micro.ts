@@ -1,0 +1,100 @@
+/* eslint-disable no-console -- a benchmark prints its figures */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { parseEvent } from '../../shared/src/index.js';
+import { Bus } from '../../daemon/src/bus.js';
+import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { HostsService } from '../../daemon/src/hosts/hosts.service.js';
+import type { CommittedEvent } from '../../daemon/src/ingest/index.js';
+import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
+import { openStore, type NewEvent } from '../../daemon/src/store/index.js';
+import { createEventFactory } from './lib/event-factory.js';
+import { machineLine, tempDir } from './lib/proc.js';
+
+/**
+ * `npx tsx scripts/bench/correlation.micro.ts`: the ingest commit path without HTTP — the bench's
+ * event mix stored in batches on a fresh SQLite store, each batch's correlation listener run in
+ * one listener group as ingest does. Prints per-batch insert and listener times (the event-loop
+ * stall each causes), early against late batches to show growth with the tables.
+ * Env: BENCH_BATCHES (default 400), BENCH_BATCH (events per batch, default 256).
+ */
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 400);
+const BATCH = Number(process.env.BENCH_BATCH ?? 256);
+
+const settings: CorrelationSettings = {
+  windowMinutes: 30,
+  severityOverrides: {},
+  hiddenTypes: [],
+  staleMinutes: 10,
+  staleMinutesByProduct: {},
+  silenceCooldownMinutes: 720,
+};
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const summary = (label: string, ms: number[]) =>
+  `${label} mean ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(2)} ms  p50 ${pct(ms, 50).toFixed(2)}  p99 ${pct(ms, 99).toFixed(2)}  max ${Math.max(...ms).toFixed(2)}`;
+
+async function main(): Promise<void> {
+  console.log(`correlation micro-benchmark — ${BATCHES} batches of ${BATCH} events`);
+  console.log(machineLine());
+  const dir = tempDir('sac-bench-correlation-');
+  const store = await openStore({ kind: 'sqlite', file: path.join(dir, 'sac.db') });
+  const logger = pino({ level: 'silent' });
+  const bus = new Bus(() => undefined);
+  const clock = { now: () => Date.now() };
+  const source = async () => settings;
+  const hosts = new HostsService(store, bus, clock, logger, source, { record: async () => undefined });
+  const correlation = new CorrelationService(store, bus, clock, logger, source, hosts);
+  const factory = createEventFactory();
+  const insertMs: number[] = [];
+  const listenerMs: number[] = [];
+  const started = performance.now();
+  try {
+    for (let b = 0; b < BATCHES; b++) {
+      const items: NewEvent[] = [];
+      for (let i = 0; i < BATCH; i++) {
+        const parsed = parseEvent(JSON.parse(factory.next().body));
+        if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+        const event = parsed.event;
+        const now = Date.now();
+        items.push({ event, host: hostObservation(event, now), occurred_ms: Date.parse(event.occurred_at), received_ms: now, actor_user: actorUser(event), agent_version: event.source.product_version });
+      }
+      let t = performance.now();
+      const outcomes = await store.events.insertBatch(items);
+      insertMs.push(performance.now() - t);
+      const committed: CommittedEvent[] = items.map((item, i) => {
+        const o = outcomes[i];
+        if (o.status !== 'inserted') throw new Error('duplicate in a fresh store');
+        return { ...item, host_id: o.host_id };
+      });
+      t = performance.now();
+      await store.events.groupWrites!(() => correlation.onCommitted(committed));
+      listenerMs.push(performance.now() - t);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const fifth = Math.max(1, Math.floor(BATCHES / 5));
+    console.log(summary('insert batch   ', insertMs));
+    console.log(summary('listener, all  ', listenerMs));
+    console.log(summary('listener, first', listenerMs.slice(0, fifth)));
+    console.log(summary('listener, last ', listenerMs.slice(-fifth)));
+    console.log(`RESULT events_per_s=${((BATCHES * BATCH) / seconds).toFixed(0)} listener_mean_ms=${(listenerMs.reduce((a, b) => a + b, 0) / BATCHES).toFixed(2)} ` +
+      `listener_p99_ms=${pct(listenerMs, 99).toFixed(2)} listener_first_p50_ms=${pct(listenerMs.slice(0, fifth), 50).toFixed(2)} ` +
+      `listener_last_p50_ms=${pct(listenerMs.slice(-fifth), 50).toFixed(2)}`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
