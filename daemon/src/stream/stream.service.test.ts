@@ -61,4 +61,27 @@ describe('StreamHub over a loopback HTTP server', () => {
     expect([...text.matchAll(/"host_id":"(h\d)"/g)].map((m) => m[1])).toEqual(['h6', 'h7', 'h8', 'h9']);
     await reader.cancel();
   });
+  it('gives a client that resumes while frames are pending each frame once, in order', async () => {
+    const bus = new Bus(() => undefined);
+    hub = new StreamHub(bus, pino({ level: 'silent' }), async () => true, { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 50 });
+    hub.start();
+    const publish = (host: string) => bus.publish({ type: 'host.status_changed', data: { host_id: host, hostname: 'x', status: 'online' } });
+    server = http.createServer((req, res) => {
+      // Published just before the client joins: pending (not yet sent) when it attaches.
+      for (const h of ['h1', 'h2', 'h3']) publish(h);
+      hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id']));
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'Last-Event-ID': 'otherboot.1' } });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('event: counters')) text += new TextDecoder().decode((await reader.read()).value);
+    publish('h4');
+    while (!text.includes('"h4"')) text += new TextDecoder().decode((await reader.read()).value);
+    await new Promise((r) => setTimeout(r, 120));
+    publish('h5');
+    while (!text.includes('"h5"')) text += new TextDecoder().decode((await reader.read()).value);
+    expect([...text.matchAll(/"host_id":"(h\d)"/g)].map((m) => m[1])).toEqual(['h1', 'h2', 'h3', 'h4', 'h5']);
+    await reader.cancel();
+  });
 });

@@ -30,10 +30,23 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   batchMs: 100,
 };
 
+/** Clients written per event-loop turn during a fan-out, so ingest I/O is served in between. */
+const FANOUT_SLICE = 500;
+
 /** What the hub keeps per client: the socket is the key, so no per-client closure or response object is held. */
 interface Client {
   userId: string;
   username: string;
+  /** The newest seq `attach` replayed while later ones were still pending; 0 once caught up. */
+  joinedAt: number;
+}
+
+/** One tick's output: frames `from + 1 … upTo` (then counters, if due) joined in `data`. */
+interface Tick {
+  data: Buffer;
+  from: number;
+  upTo: number;
+  counters: Buffer | null;
 }
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
@@ -51,8 +64,11 @@ export class StreamHub {
   private readonly ring: Buffer[];
   private readonly boot = randomBase62(8);
   private seq = 0;
+  /** Frames not yet sent: exactly the ring's seqs `sentSeq + 1 … seq`. */
   private pending: Buffer[] = [];
+  private sentSeq = 0;
   private tickTimer: NodeJS.Timeout | null = null;
+  private fanningOut = false;
   private readonly counters: StreamCounters = emptyCounters();
   private countersDirty = false;
   private lastCountersMs: number | null = null;
@@ -91,10 +107,8 @@ export class StreamHub {
       const seq = ++this.seq;
       const frame = sseFrame(message, `${this.boot}.${seq}`);
       this.ring[seq % this.opts.bufferSize] = frame;
-      if (this.clients.size > 0) {
-        this.pending.push(frame);
-        this.scheduleTick();
-      }
+      this.pending.push(frame);
+      this.scheduleTick();
       if (foldCounters(this.counters, message)) this.markCounters();
     });
     this.heartbeat = setInterval(() => {
@@ -142,9 +156,10 @@ export class StreamHub {
     const parts: Buffer[] = [RETRY];
     const oldest = Math.max(1, this.seq - this.opts.bufferSize + 1);
     const from = this.seq === 0 ? null : replayFrom(lastEventId, this.boot, oldest, this.seq);
-    if (from !== null) for (let s = from; s <= this.seq; s++) parts.push(this.ring[s % this.opts.bufferSize]);
+    if (from !== null) parts.push(...this.frames(from, this.seq));
     parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
-    const client: Client = { userId: user.id, username: user.username };
+    // Frames still pending are in the replay (or predate the client): its first tick skips them.
+    const client: Client = { userId: user.id, username: user.username, joinedAt: this.seq > this.sentSeq ? this.seq : 0 };
     this.clients.set(socket, client);
     socket.on('close', this.onSocketClose);
     this.write(socket, client, Buffer.concat(parts));
@@ -174,7 +189,7 @@ export class StreamHub {
   }
 
   private scheduleTick(): void {
-    if (this.tickTimer) return;
+    if (this.tickTimer || this.fanningOut) return;
     this.tickTimer = setTimeout(() => this.tick(), this.opts.batchMs);
     this.tickTimer.unref();
   }
@@ -184,18 +199,61 @@ export class StreamHub {
     this.tickTimer = null;
     const parts = this.pending;
     this.pending = [];
+    const from = this.sentSeq;
+    this.sentSeq = this.seq;
+    let counters: Buffer | null = null;
     if (this.countersDirty) {
       const now = performance.now();
       if (countersDelay(this.lastCountersMs, now, this.opts.countersIntervalMs) === 0) {
         this.countersDirty = false;
         this.lastCountersMs = now;
-        parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
+        counters = sseFrame({ type: 'counters', data: this.counters }, null);
+        parts.push(counters);
       } else {
         this.scheduleTick();
       }
     }
     if (parts.length === 0 || this.clients.size === 0) return;
-    this.broadcast(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    this.fanningOut = true;
+    const tick: Tick = { data: parts.length === 1 ? parts[0] : Buffer.concat(parts), from, upTo: this.seq, counters };
+    this.fanOut(tick, [...this.clients.keys()], 0);
+  }
+
+  /** The ring's frames `from … to` (both included). */
+  private frames(from: number, to: number): Buffer[] {
+    const out: Buffer[] = [];
+    for (let s = from; s <= to; s++) out.push(this.ring[s % this.opts.bufferSize]);
+    return out;
+  }
+
+  /** A client that joined while frames were pending gets only the frames after its replay. */
+  private dataFor(client: Client, tick: Tick): Buffer | null {
+    if (client.joinedAt <= tick.from) return tick.data;
+    const parts = this.frames(client.joinedAt + 1, tick.upTo);
+    if (tick.counters) parts.push(tick.counters);
+    return parts.length === 0 ? null : Buffer.concat(parts);
+  }
+
+  /**
+   * Writes one tick's buffer to the clients of the tick, a slice per event-loop turn; the next tick
+   * waits for it, so every client gets the ticks in order. Clients gone meanwhile are skipped;
+   * clients that arrived meanwhile are not in `sockets`: these frames were in their replay.
+   */
+  private fanOut(tick: Tick, sockets: Socket[], start: number): void {
+    const end = Math.min(sockets.length, start + FANOUT_SLICE);
+    for (let i = start; i < end; i++) {
+      const client = this.clients.get(sockets[i]);
+      if (!client) continue;
+      const data = client.joinedAt === 0 ? tick.data : this.dataFor(client, tick);
+      client.joinedAt = 0;
+      if (data) this.write(sockets[i], client, data);
+    }
+    if (end < sockets.length) {
+      setImmediate(() => this.fanOut(tick, sockets, end));
+      return;
+    }
+    this.fanningOut = false;
+    if (this.pending.length > 0 || this.countersDirty) this.scheduleTick();
   }
 
   private broadcast(data: Buffer): void {
@@ -203,7 +261,7 @@ export class StreamHub {
   }
 
   private write(socket: Socket, client: Client, data: Buffer): void {
-    if (socket.destroyed) {
+    if (socket.destroyed || socket.writableEnded) {
       this.clients.delete(socket);
       return;
     }

@@ -44,6 +44,7 @@ let latencies: number[] = [];
 let bytes = 0;
 let frames = 0;
 let closed = 0;
+const SHARED_READ = Buffer.alloc(64 * 1024);
 const OCCURRED = /"occurred_at":"([^"]+)"/;
 
 function onFrames(c: Client, now: number): void {
@@ -95,13 +96,8 @@ async function open(url: string, token: string, n: number, probes: number): Prom
       Array.from({ length: Math.min(batch, n - start) }, (_, k) => {
         const i = start + k;
         return new Promise<void>((resolve) => {
-          const socket = net.connect({ host: hostname, port: Number(port) });
-          const c: Client = { socket, probe: i % probeEvery === 0 || i === n - 1, headerDone: false, chunked: false, buf: '', chunkLeft: 0, text: '' };
-          if (c.probe) socket.setEncoding('utf8');
-          socket.on('connect', () =>
-            socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`),
-          );
-          socket.on('data', (chunk: string | Buffer) => {
+          const probe = i % probeEvery === 0 || i === n - 1;
+          const onChunk = (chunk: string | Buffer) => {
             bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
             if (!c.headerDone) {
               c.buf += typeof chunk === 'string' ? chunk : chunk.toString('latin1');
@@ -127,7 +123,18 @@ async function open(url: string, token: string, n: number, probes: number): Prom
               c.buf += chunk;
               decode(c, Date.now());
             }
-          });
+          };
+          // Counting clients read into one shared buffer: no allocation per read in this process.
+          const onread = { buffer: SHARED_READ, callback: (nread: number) => (onChunk(SHARED_READ.subarray(0, nread)), true) };
+          const socket = net.connect({ host: hostname, port: Number(port), ...(probe ? {} : { onread }) });
+          const c: Client = { socket, probe, headerDone: false, chunked: false, buf: '', chunkLeft: 0, text: '' };
+          if (probe) {
+            socket.setEncoding('utf8');
+            socket.on('data', onChunk);
+          }
+          socket.on('connect', () =>
+            socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`),
+          );
           socket.on('error', () => undefined);
           socket.on('close', () => {
             if (!c.headerDone) {
