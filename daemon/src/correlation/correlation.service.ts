@@ -18,7 +18,21 @@ import {
   type ProblemRule,
 } from './correlation.rules.js';
 import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
-import { FLAP_MAX_MS, FLAP_WINDOW_MS, flapKeyParts, GATEWAY_DETAIL_KEYS, gatewayRole, gatewaySide, isFlap, RDG_CLOSED, RDG_FLAP_TYPE, RDG_OPENED } from './flap.rules.js';
+import {
+  FLAP_MAX_MS,
+  FLAP_MIN_MS,
+  FLAP_WINDOW_MS,
+  flapKeyParts,
+  GATEWAY_DETAIL_KEYS,
+  gatewayRole,
+  gatewaySide,
+  isFlap,
+  RDG_CLOSED,
+  RDG_FLAP_TYPE,
+  RDG_OPENED,
+  type GatewayRole,
+  type GatewaySide,
+} from './flap.rules.js';
 import { isLivenessType } from './hosts.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
@@ -175,7 +189,7 @@ export class CorrelationService {
 
   /**
    * RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one
-   * batch): one store query per gateway host and batch for the counterparts around its events.
+   * batch): per gateway host and batch, one store query per side present for its counterparts.
    */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
     const byHost = new Map<string, Derived[]>();
@@ -187,43 +201,52 @@ export class CorrelationService {
     }
     const out: Occurrence[] = [];
     for (const [hostId, sides] of byHost) {
-      const times = sides.map((d) => d.c.occurred_ms);
-      const around = await this.store.correlation.eventDetails({
-        host_id: hostId,
-        types: [RDG_OPENED, ...RDG_CLOSED],
-        from_ms: Math.min(...times) - FLAP_MAX_MS,
-        to_ms: Math.max(...times) + FLAP_MAX_MS + 1,
-        keys: GATEWAY_DETAIL_KEYS,
-        limit: FLAP_SCAN_LIMIT,
-      });
-      const stored = around.map((e) => ({ role: gatewayRole(e.type)!, side: gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms) }));
-      for (const d of sides) {
-        const role = gatewayRole(d.c.event.type)!;
-        const side = gatewaySide(hostId, d.c.event.event_id, d.c.event.details, d.c.occurred_ms);
-        for (const other of stored) {
-          if (other.role === role) continue;
-          const [opened, closed] = role === 'opened' ? [side, other.side] : [other.side, side];
-          if (!isFlap(opened, closed)) continue;
-          // The mark is the atomic step: only the writer that set it raises the problem.
-          if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, hostId))) continue;
-          out.push({
-            key: problemKey(hostId, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
-            rule: 'rdg_flap',
-            type: RDG_FLAP_TYPE,
-            host_id: hostId,
-            hostname: d.c.event.host.hostname,
-            title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
-            severity: 'warning',
-            occurred_ms: closed.occurred_ms,
-            window_ms: FLAP_WINDOW_MS,
-            links: [
-              { event_id: closed.event_id, occurred_ms: closed.occurred_ms, counted: true },
-              { event_id: opened.event_id, occurred_ms: opened.occurred_ms, counted: false },
-            ],
-            counted: true,
-          });
-        }
+      for (const role of ['opened', 'closed'] as const) {
+        const own = sides.filter((d) => gatewayRole(d.c.event.type) === role);
+        if (own.length === 0) continue;
+        // Counterparts only: closed 1–10 s after an opened side, opened 1–10 s before a closed one.
+        const times = own.map((d) => d.c.occurred_ms);
+        const [from, to] = role === 'opened' ? [FLAP_MIN_MS, FLAP_MAX_MS] : [-FLAP_MAX_MS, -FLAP_MIN_MS];
+        const counterparts = await this.store.correlation.eventDetails({
+          host_id: hostId,
+          types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
+          from_ms: Math.min(...times) + from,
+          to_ms: Math.max(...times) + to + 1,
+          keys: GATEWAY_DETAIL_KEYS,
+          limit: FLAP_SCAN_LIMIT,
+        });
+        const stored = counterparts.map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
+        for (const d of own) out.push(...(await this.flapsOf(hostId, d, role, stored)));
       }
+    }
+    return out;
+  }
+
+  /** The flaps one gateway side forms with stored counterparts, each raised only by the writer that marks it. */
+  private async flapsOf(hostId: string, d: Derived, role: GatewayRole, counterparts: GatewaySide[]): Promise<Occurrence[]> {
+    const out: Occurrence[] = [];
+    const side = gatewaySide(hostId, d.c.event.event_id, d.c.event.details, d.c.occurred_ms);
+    for (const other of counterparts) {
+      const [opened, closed] = role === 'opened' ? [side, other] : [other, side];
+      if (!isFlap(opened, closed)) continue;
+      // The mark is the atomic step: only the writer that set it raises the problem.
+      if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, hostId))) continue;
+      out.push({
+        key: problemKey(hostId, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
+        rule: 'rdg_flap',
+        type: RDG_FLAP_TYPE,
+        host_id: hostId,
+        hostname: d.c.event.host.hostname,
+        title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
+        severity: 'warning',
+        occurred_ms: closed.occurred_ms,
+        window_ms: FLAP_WINDOW_MS,
+        links: [
+          { event_id: closed.event_id, occurred_ms: closed.occurred_ms, counted: true },
+          { event_id: opened.event_id, occurred_ms: opened.occurred_ms, counted: false },
+        ],
+        counted: true,
+      });
     }
     return out;
   }

@@ -100,6 +100,34 @@ export const CORRELATION_SQLITE_MIGRATION = {
   `,
 };
 
+/**
+ * Migration 15 (issue 7): cheaper correlation writes at ingest, same queries served.
+ * - problem_events keyed (problem_id, occurred_ms, event_id): the key orders the timeline, so the
+ *   second index goes (an event's occurred time is fixed, so the key stays unique per event).
+ * - RD Gateway sessions opened and closed indexed on their own (partial indexes): the flap lookup
+ *   reads a gateway host's counterparts without visiting its other events.
+ */
+export const CORRELATION_INGEST_SQLITE_MIGRATION = {
+  id: 15,
+  name: 'cheaper correlation writes: problem timeline ordered by its key, gateway session indexes',
+  sql: `
+    CREATE TABLE problem_events_v15 (
+      problem_id TEXT NOT NULL,
+      occurred_ms INTEGER NOT NULL,
+      event_id TEXT NOT NULL,
+      counted INTEGER NOT NULL,
+      PRIMARY KEY (problem_id, occurred_ms, event_id)
+    ) WITHOUT ROWID;
+    INSERT INTO problem_events_v15 (problem_id, occurred_ms, event_id, counted)
+      SELECT problem_id, occurred_ms, event_id, counted FROM problem_events;
+    DROP TABLE problem_events;
+    ALTER TABLE problem_events_v15 RENAME TO problem_events;
+    CREATE INDEX events_rdg_opened_by_host ON events (host_id, occurred_ms) WHERE type = 'rdg.connection.success';
+    CREATE INDEX events_rdg_closed_by_host ON events (host_id, occurred_ms)
+      WHERE type IN ('rdg.connection.disconnected', 'rdg.connection.failed');
+  `,
+};
+
 interface ProblemRow extends Omit<Problem, 'comments'> {
   severity_rank: number;
   comments: string;
@@ -494,12 +522,15 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       return db.prepare<unknown[], EventRow>(sql).all(...params).map(storedFromRow);
     },
     async eventDetails(q) {
+      // Types as literals, one as `=`: a partial index on exactly them (migration 15) is then usable.
+      const literals = q.types.map((t) => `'${t.replace(/'/g, "''")}'`);
+      const types = literals.length === 1 ? `type = ${literals[0]}` : `type IN (${literals.join(', ')})`;
       const sql = `SELECT event_id, host_id, type, occurred_ms, ${q.keys.map(() => 'json_extract(doc, ?)').join(', ')}
-        FROM events WHERE host_id = ? AND type IN (${placeholders(q.types.length)}) AND occurred_ms >= ? AND occurred_ms < ?
+        FROM events WHERE host_id = ? AND ${types} AND occurred_ms >= ? AND occurred_ms < ?
         ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
       let stmt = detailStmts.get(sql);
       if (!stmt) detailStmts.set(sql, (stmt = db.prepare<unknown[], unknown[]>(sql).raw()));
-      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), q.host_id, ...q.types, q.from_ms, q.to_ms, q.limit);
+      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), q.host_id, q.from_ms, q.to_ms, q.limit);
       return rows.map(([event_id, host_id, type, occurred_ms, ...values]) => {
         const details: Record<string, unknown> = {};
         q.keys.forEach((k, i) => {

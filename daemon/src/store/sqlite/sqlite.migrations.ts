@@ -1,4 +1,4 @@
-import { CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 
 
 /**
@@ -121,6 +121,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   CORRELATION_SQLITE_MIGRATION,
+  CORRELATION_INGEST_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',
