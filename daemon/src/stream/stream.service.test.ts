@@ -25,6 +25,9 @@ describe('StreamHub over a loopback HTTP server', () => {
     let text = '';
     while (!text.includes(': heartbeat')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text.startsWith('retry: 3000\n\nevent: counters\n')).toBe(true);
+    const head = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/event-stream; charset=utf-8', '']);
+    expect(hub.clientCount).toBe(1);
     hub.stop();
     for (;;) if ((await reader.read()).done) break;
     expect(hub.clientCount).toBe(0);

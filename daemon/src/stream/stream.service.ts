@@ -147,7 +147,8 @@ export class StreamHub {
     });
     res.flushHeaders();
     const socket = res.socket;
-    if (!socket || socket.destroyed) {
+    // Frames go straight to the socket, so a HEAD request (no body) ends here.
+    if (!socket || socket.destroyed || res.req.method === 'HEAD') {
       res.end();
       return;
     }
