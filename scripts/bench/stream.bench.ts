@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { login } from './lib/http.js';
 import { LoadGenerator, StreamClients, type SseStats } from './lib/loadgen-client.js';
-import { buildDaemon, machineLine, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
+import { buildDaemon, machineLine, rssMiB, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
 
 /**
  * `npm run bench:stream`: stream clients on `GET /api/v1/stream/events` while events are ingested.
@@ -11,7 +11,8 @@ import { buildDaemon, machineLine, sampleProcess, startDaemon, tempDir } from '.
  * event-to-client latency. Phase 2: BENCH_STREAM_CLIENTS (default 5,000) clients while ingesting at
  * BENCH_STREAM_RATE events/s (default 500) — event-to-client p50/p99, SAC CPU and RSS. Latency runs
  * from the moment the load generator stamped the event (`occurred_at`) to its arrival at a probe
- * client. BENCH_SECONDS: length of each phase (default 20).
+ * client. Also the RSS an idle stream client adds (measured while phase 1's clients connect).
+ * BENCH_SECONDS: length of each phase (default 20).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const MANY = Number(process.env.BENCH_STREAM_CLIENTS ?? 5000);
@@ -39,8 +40,10 @@ async function main(): Promise<void> {
     const common = { url: sac.url, apiKey, connections: CONNECTIONS, mode: 'fresh' as const };
     await gen.run({ ...common, seconds: 2 });
 
+    const rssBefore = rssMiB(sac.child.pid!);
     const opened1 = await streams.send<{ open: number; failed: number }>({ cmd: 'open', url: sac.url, token, clients: 1000, probes: PROBES });
-    console.log(`phase 1: ${opened1.open} stream clients open (${opened1.failed} refused)`);
+    const kibPerClient = opened1.open > 0 ? ((rssMiB(sac.child.pid!) - rssBefore) * 1024) / opened1.open : 0;
+    console.log(`phase 1: ${opened1.open} stream clients open (${opened1.failed} refused), about ${kibPerClient.toFixed(1)} KiB of RSS each`);
     await streams.send({ cmd: 'reset' });
     const s1 = sampleProcess(sac.child.pid!);
     const peak = await gen.run({ ...common, seconds: SECONDS });
@@ -66,7 +69,8 @@ async function main(): Promise<void> {
     console.log(
       `RESULT clients_1=${opened1.open} peak_eps=${peak.rps.toFixed(0)} rss_mb_1=${p1.peakRssMiB.toFixed(0)} cpu_pct_1=${p1.cpuPercent.toFixed(0)} ` +
         `e2c_p99_ms_1=${st1.p99_ms.toFixed(0)} clients_2=${open2} rate_2=${fixed.rps.toFixed(0)} rss_mb_2=${p2.peakRssMiB.toFixed(0)} ` +
-        `cpu_pct_2=${p2.cpuPercent.toFixed(0)} e2c_p50_ms_2=${st2.p50_ms.toFixed(0)} e2c_p99_ms_2=${st2.p99_ms.toFixed(0)} dropped=${st2.closed}`,
+        `cpu_pct_2=${p2.cpuPercent.toFixed(0)} e2c_p50_ms_2=${st2.p50_ms.toFixed(0)} e2c_p99_ms_2=${st2.p99_ms.toFixed(0)} dropped=${st2.closed} ` +
+        `kib_per_client=${kibPerClient.toFixed(1)}`,
     );
   } finally {
     await streams.send({ cmd: 'close' }).catch(() => undefined);
