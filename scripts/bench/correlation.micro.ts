@@ -16,7 +16,7 @@ import { machineLine, tempDir } from './lib/proc.js';
  * `npx tsx scripts/bench/correlation.micro.ts`: the ingest commit path without HTTP — the bench's
  * event mix stored in batches on a fresh SQLite store, each batch's correlation listener run in
  * one listener group as ingest does. Prints per-batch insert and listener times (the event-loop
- * stall each causes), early against late batches to show growth with the tables.
+ * stall each causes) and the listener's CPU time, early against late batches to show growth with the tables.
  * Env: BENCH_BATCHES (default 400), BENCH_BATCH (events per batch, default 256).
  */
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 400);
@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   const factory = createEventFactory();
   const insertMs: number[] = [];
   const listenerMs: number[] = [];
+  /** CPU time of the listener (this process's threads): robust against other load on the machine. */
+  const listenerCpuMs: number[] = [];
   const started = performance.now();
   try {
     for (let b = 0; b < BATCHES; b++) {
@@ -73,17 +75,21 @@ async function main(): Promise<void> {
         return { ...item, host_id: o.host_id };
       });
       t = performance.now();
+      const cpu = process.cpuUsage();
       await store.events.groupWrites!(() => correlation.onCommitted(committed));
       listenerMs.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      listenerCpuMs.push((used.user + used.system) / 1000);
     }
     const seconds = (performance.now() - started) / 1000;
     const fifth = Math.max(1, Math.floor(BATCHES / 5));
     console.log(summary('insert batch   ', insertMs));
     console.log(summary('listener, all  ', listenerMs));
+    console.log(summary('listener CPU   ', listenerCpuMs));
     console.log(summary('listener, first', listenerMs.slice(0, fifth)));
     console.log(summary('listener, last ', listenerMs.slice(-fifth)));
     console.log(`RESULT events_per_s=${((BATCHES * BATCH) / seconds).toFixed(0)} listener_mean_ms=${(listenerMs.reduce((a, b) => a + b, 0) / BATCHES).toFixed(2)} ` +
-      `listener_p99_ms=${pct(listenerMs, 99).toFixed(2)} listener_first_p50_ms=${pct(listenerMs.slice(0, fifth), 50).toFixed(2)} ` +
+      `listener_p99_ms=${pct(listenerMs, 99).toFixed(2)} listener_cpu_mean_ms=${(listenerCpuMs.reduce((a, b) => a + b, 0) / BATCHES).toFixed(2)} listener_first_p50_ms=${pct(listenerMs.slice(0, fifth), 50).toFixed(2)} ` +
       `listener_last_p50_ms=${pct(listenerMs.slice(-fifth), 50).toFixed(2)}`);
   } finally {
     await store.close();
