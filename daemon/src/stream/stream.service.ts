@@ -56,8 +56,9 @@ const RETRY = Buffer.from('retry: 3000\n\n');
  * The live stream hub: turns bus messages into SSE frames once and, once per tick, joins all of
  * them into one buffer that is written unchanged to every client's socket — the body is delimited
  * by the connection's end rather than chunked, so no per-client framing is needed and fan-out costs
- * one socket write per client per tick whatever the ingest rate. Keeps a ring of recent frames for
- * resume, coalesces counters into ticks at most every `countersIntervalMs`, drops slow clients.
+ * one socket write per client per tick whatever the ingest rate (heartbeats and counters ride on
+ * ticks too; a tick is written in slices so ingest is served meanwhile). Keeps a ring of recent
+ * frames for resume, sends counters at most every `countersIntervalMs`, drops slow clients.
  */
 export class StreamHub {
   private readonly clients = new Map<Socket, Client>();
