@@ -403,16 +403,15 @@ export function sqliteHostState(db: Db): HostStateRepo {
         inventory = @inv, inventory_ms = @at`).run({ host_id: hostId, inv: JSON.stringify(inventory), at: atMs });
     return { replaced: true, previous: row?.inventory ? (JSON.parse(row.inventory) as Record<string, unknown>) : null };
   });
+  // Ingest sets every heartbeating host online, per batch: prepared once.
+  const setStatusStmt = db.prepare(`INSERT INTO host_state (host_id, status) VALUES (?, ?)
+    ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`);
   return {
     async recordHeartbeats(items) {
       return items.length === 0 ? new Map() : recordAll.immediate(items);
     },
     async setStatus(hostId, status) {
-      const res = db
-        .prepare(`INSERT INTO host_state (host_id, status) VALUES (?, ?)
-          ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`)
-        .run(hostId, status);
-      return res.changes === 1;
+      return setStatusStmt.run(hostId, status).changes === 1;
     },
     async byHost(hostId) {
       const row = get.get(hostId);
@@ -476,6 +475,7 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     db.prepare('DELETE FROM host_state WHERE host_id = ?').run(hostId);
     return gone;
   });
+  const markFlapStmt = db.prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)');
   const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
   // eventDetails statements by SQL text (one per shape of query; ingest asks the same few).
   const detailStmts = new Map<string, Database.Statement<unknown[], unknown[]>>();
@@ -490,11 +490,7 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       return items.length === 0 ? [] : claimAll.immediate(items);
     },
     async markFlap(closedEventId, openedEventId, hostId) {
-      return (
-        db
-          .prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)')
-          .run(closedEventId, openedEventId, hostId).changes === 1
-      );
+      return markFlapStmt.run(closedEventId, openedEventId, hostId).changes === 1;
     },
     async flapMarked(eventIds) {
       if (eventIds.length === 0) return new Set();
