@@ -1,44 +1,44 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import path from 'node:path';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
-import { createApiKeysRoutes } from './http/api-keys.routes.js';
-import { createAuditRoutes } from './http/audit.routes.js';
-import { createAuthRoutes } from './http/auth.routes.js';
-import { createStreamRoutes } from './http/stream.routes.js';
-import { StreamHub, StreamTickets } from './stream/index.js';
-import { createSettingsRoutes } from './http/settings.routes.js';
-import { createUsersRoutes } from './http/users.routes.js';
-import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
-import { UsersService } from './users/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
-import { errorSummary } from './errors.js';
 import type { Config } from './config.js';
-import { createApp } from './http/app.js';
-import { createAppRouter, type AppRouter } from './http/app-router.js';
-import { createIngestHandler } from './http/ingest.handler.js';
-import { createHttpServer } from './http/server.js';
-import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
-import { IngestService } from './ingest/index.js';
-import { Metrics } from './metrics.js';
 import { CorrelationService, storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
+import { errorSummary } from './errors.js';
 import { EventsService } from './events/index.js';
 import { HostsService } from './hosts/index.js';
-import { createReadRoutes } from './http/read.routes.js';
-import type { ReadServices } from './http/read.router.js';
-import { JobRunner } from './jobs/index.js';
-import { ProblemsService } from './problems/index.js';
+import { createApiKeysRoutes } from './http/api-keys.routes.js';
+import { createAppRouter, type AppRouter } from './http/app-router.js';
+import { createApp } from './http/app.js';
+import { createAuditRoutes } from './http/audit.routes.js';
+import { createAuthRoutes } from './http/auth.routes.js';
+import { createIngestHandler } from './http/ingest.handler.js';
 import { createNotificationsRoutes } from './http/notifications.routes.js';
+import type { ReadServices } from './http/read.router.js';
+import { createReadRoutes } from './http/read.routes.js';
 import { createReportsRoutes } from './http/reports.routes.js';
+import { createHttpServer } from './http/server.js';
+import { createSettingsRoutes } from './http/settings.routes.js';
+import { createStreamRoutes } from './http/stream.routes.js';
+import { createUsersRoutes } from './http/users.routes.js';
+import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
+import { IngestService } from './ingest/index.js';
+import { JobRunner } from './jobs/index.js';
+import { Metrics } from './metrics.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
+import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
+import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
+import { StreamHub, StreamTickets } from './stream/index.js';
+import { UsersService } from './users/index.js';
 import { SAC_VERSION } from './version.js';
 
 export interface RunningSac {
@@ -180,7 +180,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     trpcRouter,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
-      createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }), createNotificationsRoutes(notify, auth), createReportsRoutes(reports, auth),
+      createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
       createAuthRoutes(auth, users),
       createUsersRoutes(users, auth),
       createApiKeysRoutes(apiKeysAdmin, auth),
@@ -188,6 +188,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createAuditRoutes(audit, auth),
       createStreamRoutes(stream, streamTickets, auth),
       createReadRoutes({ ...read, authenticator: auth }),
+      createNotificationsRoutes(notify, auth),
+      createReportsRoutes(reports, auth),
     ],
   });
   const server = createHttpServer({
