@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startFerretDb } from './lib/ferretdb.js';
+import { startFerretDb } from '../ferretdb.js';
 import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
 import { buildDaemon, machineLine, ROOT, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
 import { checkStored, type StoreTarget } from './lib/stored-ids.js';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   console.log(machineLine());
   buildDaemon();
 
-  const ferret = storeKind === 'mongodb' ? await startFerretDb() : null;
+  const ferret = storeKind === 'mongodb' ? await startFerretDb({ logLevel: 'error' }) : null;
   const dataDir = tempDir('sac-bench-ingest-');
   const apiKey = `sac_${randomBytes(24).toString('hex')}`;
   const dbName = `sac_bench_${randomBytes(4).toString('hex')}`;

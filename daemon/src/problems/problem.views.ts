@@ -6,18 +6,8 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export function problemView(p: Problem): ProblemView {
   return {
-    id: p.id,
+    ...streamProblem(p),
     fingerprint: p.fingerprint,
-    host_id: p.host_id,
-    hostname: p.hostname,
-    type: p.type,
-    rule: p.rule,
-    severity: p.severity,
-    title: p.title,
-    status: p.status,
-    count: p.count,
-    first_seen: iso(p.first_seen_ms),
-    last_seen: iso(p.last_seen_ms),
     created_at: iso(p.created_ms),
     acknowledged_by: p.acknowledged_by,
     acknowledged_at: isoOrNull(p.acknowledged_ms),

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../ferretdb.js';
 
 /** Repository root (scripts/bench/lib → ../../..). */
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
@@ -48,17 +48,6 @@ export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuP
       return { peakRssMiB: peak, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 export function tempDir(prefix: string): string {

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+
+/** FerretDB as built by scripts/install-ferretdb.sh, unless FERRETDB_BIN names another. */
+export const FERRETDB_BIN =
+  process.env.FERRETDB_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.tools/bin/ferretdb');
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface RunningFerretDb {
+  uri: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts FerretDB v1.24.2 (SQLite handler, fresh temporary directory) on loopback with exactly
+ * the flags ARCHITECTURE.md prescribes — `--telemetry=disable` included, so it never calls its
+ * vendor's server — and waits until it answers a ping. Used by the MongoDB store tests and by
+ * `bench:ingest --store=mongodb`.
+ */
+export async function startFerretDb(opts: { logLevel?: 'warn' | 'error' } = {}): Promise<RunningFerretDb> {
+  if (!existsSync(FERRETDB_BIN)) throw new Error(`FerretDB not found at ${FERRETDB_BIN}: run scripts/install-ferretdb.sh`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sac-ferretdb-'));
+  const port = await freePort();
+  const child = spawn(
+    FERRETDB_BIN,
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir}/`,
+      `--state-dir=${dir}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      '--debug-addr=-',
+      '--telemetry=disable',
+      `--log-level=${opts.logLevel ?? 'warn'}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const uri = `mongodb://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`FerretDB exited with ${child.exitCode}:\n${output}`);
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500 });
+    try {
+      await client.connect();
+      await client.db('admin').command({ ping: 1 });
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`FerretDB did not answer within 30 s: ${String(err)}\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      await client.close();
+    }
+  }
+  return {
+    uri,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
