@@ -1,18 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ConsolePage } from './support/console.js';
-import { startE2eSac, type E2eSac } from './support/sac.js';
-import { seedFixtures } from './support/seed.js';
+import { useSeededSac } from './support/seed.js';
 
 // Behind a reverse proxy SAC may live under a path prefix (SAC_BASE_PATH): the console must load
 // its assets, route and call the API under it.
-let sac: E2eSac;
-test.beforeAll(async () => {
-  sac = await startE2eSac({ SAC_BASE_PATH: '/sac' });
-  await seedFixtures(sac);
-});
-test.afterAll(async () => {
-  await sac?.close();
-});
+const sac = useSeededSac({ SAC_BASE_PATH: '/sac' });
 
 test('works under SAC_BASE_PATH=/sac: assets, client routes, tRPC and the stream', async ({ page }) => {
   const calls: string[] = [];

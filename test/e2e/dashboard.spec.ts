@@ -1,16 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { ConsolePage } from './support/console.js';
-import { agentTime, startE2eSac, type E2eSac } from './support/sac.js';
-import { seedFixtures } from './support/seed.js';
+import { agentTime } from './support/sac.js';
+import { useSeededSac } from './support/seed.js';
 
-let sac: E2eSac;
-test.beforeAll(async () => {
-  sac = await startE2eSac();
-  await seedFixtures(sac);
-});
-test.afterAll(async () => {
-  await sac?.close();
-});
+const sac = useSeededSac();
 
 test('dashboard counters move when an agent posts an event', async ({ page }) => {
   const app = new ConsolePage(page, sac.url);

@@ -1,16 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { ConsolePage } from './support/console.js';
-import { startE2eSac, type E2eSac } from './support/sac.js';
-import { seedFixtures } from './support/seed.js';
+import { useSeededSac } from './support/seed.js';
 
-let sac: E2eSac;
-test.beforeAll(async () => {
-  sac = await startE2eSac();
-  await seedFixtures(sac);
-});
-test.afterAll(async () => {
-  await sac?.close();
-});
+const sac = useSeededSac();
 
 test('filters events by type prefix through the URL, marks the RD Gateway flap and opens the detail pane', async ({ page }) => {
   const app = new ConsolePage(page, sac.url);

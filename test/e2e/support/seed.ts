@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventInput } from '../../../shared/src/index.js';
 import { loadFixtures } from '../../helpers/events.js';
-import type { E2eSac } from './sac.js';
+import { test } from '@playwright/test';
+import { startE2eSac, type E2eSac } from './sac.js';
 
 /**
  * Posts the 24 agent fixtures (Windows and Linux agents, RD Gateway flap pair, bruteforce, lockout,
@@ -15,4 +16,20 @@ export async function seedFixtures(sac: E2eSac): Promise<EventInput[]> {
   const seeded = fixtures.map((e) => ({ ...e, event_id: randomUUID(), occurred_at: new Date(Date.parse(e.occurred_at) + shift).toISOString() }));
   for (const e of seeded) await sac.post(e);
   return seeded;
+}
+
+/**
+ * One fresh daemon seeded with the agent fixtures for the whole spec file. The returned object is
+ * filled in before the first test runs and the daemon is closed after the last.
+ */
+export function useSeededSac(env?: Parameters<typeof startE2eSac>[0]): E2eSac {
+  const sac = {} as E2eSac;
+  test.beforeAll(async () => {
+    Object.assign(sac, await startE2eSac(env));
+    await seedFixtures(sac);
+  });
+  test.afterAll(async () => {
+    await sac.close?.();
+  });
+  return sac;
 }
