@@ -9,7 +9,7 @@ import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
-import { CorrelationService, storedCorrelationSettings } from './correlation/index.js';
+import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { errorSummary } from './errors.js';
 import { EventsService } from './events/index.js';
@@ -29,7 +29,9 @@ import { createSettingsRoutes } from './http/settings.routes.js';
 import { createStreamRoutes } from './http/stream.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
-import { IngestService } from './ingest/index.js';
+import { createCommitListeners } from './ingest/commit-listeners.js';
+import { IngestThread } from './ingest/ingest-thread.js';
+import { IngestService, ListenerCommitter, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
@@ -123,7 +125,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
-  const ingest = new IngestService(store, clock, logger.child({ scope: 'ingest' }), config.ingest);
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
@@ -133,8 +134,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
-  const correlation = new CorrelationService(store, bus, clock, logger.child({ scope: 'correlation' }), correlationSettings, hosts);
-  ingest.onCommitted((committed) => correlation.onCommitted(committed));
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
   jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
   const notifySource = settingsNotifySource(settings, config.notify);
@@ -155,7 +154,33 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     },
   });
   await notify.start();
-  ingest.onCommitted(notify.onCommitted);
+  const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
+  // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
+  const committer: BatchCommitter =
+    config.store.kind === 'sqlite' && config.store.file !== ':memory:'
+      ? await IngestThread.start({
+          file: config.store.file,
+          logger,
+          bus,
+          clock,
+          settings: async () => ({ correlation: await correlationSettings(), notify: notify.eventPlan() }),
+          onNotificationsRecorded: notifyHooks.onRecorded,
+          onNotificationsLost: notifyHooks.onLost,
+        })
+      : new ListenerCommitter(
+          store,
+          createCommitListeners({
+            store,
+            bus,
+            clock,
+            logger,
+            correlationSettings,
+            liveness: hosts,
+            notify: { plan: () => notify.eventPlan(), ...notifyHooks },
+          }),
+          logger.child({ scope: 'ingest' }),
+        );
+  const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
   bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({
     store,
@@ -240,6 +265,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           server.closeIdleConnections();
         });
         await ingest.drain();
+        await committer.close();
         await jobs.stop();
         await reports.stop();
         await notify.stop();

@@ -1,3 +1,4 @@
-/** Event ingest: derivation of stored fields, group commit, commit listeners. */
-export { IngestService, overloaded, type CommitListener, type CommittedEvent, type IngestContext } from './ingest.service.js';
+/** Event ingest: derivation of stored fields, group commit, commit listeners, the ingest thread. */
+export { IngestService, overloaded, type IngestContext } from './ingest.service.js';
+export { ListenerCommitter, type BatchCommitter, type CommitListener, type CommittedEvent } from './batch-committer.js';
 export { actorUser, hostKey } from './ingest.rules.js';

@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Event } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary, storeUnavailable } from '../errors.js';
-import type { InsertOutcome, NewEvent, Store } from '../store/index.js';
+import type { InsertOutcome, NewEvent } from '../store/index.js';
+import type { BatchCommitter } from './batch-committer.js';
 import { actorUser, hostObservation } from './ingest.rules.js';
 
 /** Who submitted an event, for the log line (never the key itself). */
@@ -10,17 +11,6 @@ export interface IngestContext {
   keyPrefix: string;
   requestId: string;
 }
-
-/** An event that has just been stored for the first time. */
-export interface CommittedEvent extends NewEvent {
-  host_id: string;
-}
-
-/**
- * Runs after each group commit with the events it inserted, before their requests are answered.
- * A listener that throws does not un-store anything: the events stay accepted and the error is logged.
- */
-export type CommitListener = (committed: CommittedEvent[]) => Promise<void> | void;
 
 interface Pending {
   item: NewEvent;
@@ -44,9 +34,9 @@ const COMMITS_IN_FLIGHT = 2;
  * Stores each event exactly once. Requests are grouped into one store commit (group commit):
  * the first request of an idle period is written on the next turn of the event loop, the ones
  * arriving meanwhile join the following batch, and each request is answered only after its
- * batch is durable. Up to `COMMITS_IN_FLIGHT` batches are written concurrently, so the event loop
- * keeps parsing while a commit syncs to disk; listeners run and requests are answered strictly in
- * batch order, one batch at a time. The waiting queue is bounded; past it, submissions fail fast
+ * batch — with what the commit listeners derive from it — is durable (see `BatchCommitter`). Up to
+ * `COMMITS_IN_FLIGHT` batches are in flight, so the event loop keeps parsing while a commit syncs to
+ * disk; requests are answered strictly in batch order, one batch at a time. The waiting queue is bounded; past it, submissions fail fast
  * as overloaded.
  */
 export class IngestService {
@@ -57,18 +47,13 @@ export class IngestService {
   private scheduled = false;
   /** Settles when the most recently started batch has been answered. */
   private answered: Promise<void> = Promise.resolve();
-  private readonly listeners: CommitListener[] = [];
 
   constructor(
-    private readonly store: Store,
+    private readonly committer: BatchCommitter,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly limits: { batchMax: number; queueLimit: number },
   ) {}
-
-  onCommitted(listener: CommitListener): void {
-    this.listeners.push(listener);
-  }
 
   /** Events accepted for storage and not yet answered: waiting for a batch, or in one. */
   get queued(): number {
@@ -117,13 +102,13 @@ export class IngestService {
     if (batch.length === 0) return;
     this.inFlight++;
     this.inFlightEvents += batch.length;
-    const stored = this.store.events.insertBatch(batch.map((p) => p.item));
+    const stored = this.committer.commit(batch.map((p) => p.item));
     const previous = this.answered;
     this.answered = stored
       .then(
         async (outcomes) => {
           await previous;
-          await this.committed(batch, outcomes);
+          this.answer(batch, outcomes);
         },
         async (err: unknown) => {
           await previous;
@@ -146,9 +131,8 @@ export class IngestService {
     if (this.queue.length > 0) this.schedule();
   }
 
-  /** Logs each outcome, runs the listeners on the inserted events, then answers the batch's requests. */
-  private async committed(batch: Pending[], outcomes: InsertOutcome[]): Promise<void> {
-    const committed: CommittedEvent[] = [];
+  /** Logs each outcome and answers the batch's requests (the batch is durable). */
+  private answer(batch: Pending[], outcomes: InsertOutcome[]): void {
     outcomes.forEach((outcome, i) => {
       const { item, ctx } = batch[i];
       const fields = {
@@ -158,27 +142,8 @@ export class IngestService {
         key_prefix: ctx.keyPrefix,
         req_id: ctx.requestId,
       };
-      if (outcome.status === 'inserted') {
-        committed.push({ ...item, host_id: outcome.host_id });
-        this.logger.info(fields, 'event created');
-      } else {
-        this.logger.info(fields, 'event duplicate');
-      }
+      this.logger.info(fields, outcome.status === 'inserted' ? 'event created' : 'event duplicate');
+      batch[i].resolve(outcome);
     });
-    const runListeners = async () => {
-      for (const listener of this.listeners) {
-        try {
-          await listener(committed);
-        } catch (err) {
-          this.logger.error({ err: errorSummary(err), events: committed.length }, 'commit listener failed');
-        }
-      }
-    };
-    if (this.store.events.groupWrites && this.listeners.length > 0 && committed.length > 0) {
-      await this.store.events.groupWrites(runListeners);
-    } else {
-      await runListeners();
-    }
-    outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
   }
 }

@@ -4,20 +4,19 @@ import type { StreamProblem } from '../../../shared/src/index.js';
 import type { BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
-import type { CommittedEvent } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
 import type { OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
+import { outboxRows, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
-  eventChannels,
   loginLockChannels,
   problemOpenedChannels,
   problemResolvedChannels,
   reportChannels,
 } from './notify.rules.js';
 import type { NotifySettingsSource } from './notify.settings.js';
-import type { Channel, EventNotice, NotificationContent, NotifySettings, ProblemNotice } from './notify.types.js';
+import type { Channel, NotificationContent, NotifySettings, ProblemNotice } from './notify.types.js';
 import { generateVapidKeys, type VapidKeys } from './push.client.js';
 
 /** How often the cached settings are re-read even without a change notice (other daemons may change them). */
@@ -29,27 +28,6 @@ const VAPID_SECRET_CONTEXT = 'push.vapid_private_key';
 export interface Sealer {
   encrypt(plain: string, context: string): string;
   decrypt(sealed: string, context: string): string;
-}
-
-function text(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A' ? v : null;
-}
-
-/** The notification view of a committed event. */
-export function eventNotice(c: CommittedEvent): EventNotice {
-  const d = c.event.details ?? {};
-  return {
-    event_id: c.event.event_id,
-    type: c.event.type,
-    severity: c.event.severity,
-    title: c.event.title,
-    summary: c.event.summary ?? null,
-    hostname: c.event.host.hostname,
-    host_display: c.event.host.display_name ?? null,
-    occurred_at: c.event.occurred_at,
-    actor_user: c.actor_user,
-    ip: text(d.ip_address) ?? text(d.source_ip) ?? text(d.external_ip),
-  };
 }
 
 function problemNotice(p: StreamProblem): ProblemNotice {
@@ -66,8 +44,7 @@ export interface TestSendResult {
 /**
  * The notifier: turns committed events, problem changes, sign-in locks and daily reports into
  * outbox rows for the channels the policy picks, and owns the dispatcher that delivers them.
- * The ingest listener is cheap and batch-wise: events the policy does not send cost one function
- * call each, and one batch writes its rows in one insert.
+ * Committed events are turned into rows by the ingest listener (notify.ingest.ts) from `eventPlan()`.
  */
 export class NotifyService {
   private settings: NotifySettings | null = null;
@@ -155,60 +132,35 @@ export class NotifyService {
   }
 
   private rows(topic: OutboxTopic, ref: string | null, content: NotificationContent, channels: Channel[], s: NotifySettings): OutboxRecord[] {
-    const now = this.deps.clock.now();
-    return channels.flatMap((channel) =>
-      this.targets(channel, s).map(
-        (target): OutboxRecord => ({
-          id: randomUUID(),
-          topic,
-          channel,
-          target,
-          ref,
-          content,
-          status: 'pending',
-          attempts: 0,
-          max_attempts: this.deps.options.maxAttempts,
-          next_attempt_ms: now,
-          lease_until_ms: null,
-          created_ms: now,
-          updated_ms: now,
-          sent_ms: null,
-          last_error: null,
-          history: [],
-        }),
-      ),
-    );
+    const targets = Object.fromEntries(channels.map((c) => [c, this.targets(c, s)]));
+    return outboxRows({ topic, ref, content }, channels, targets, this.deps.options.maxAttempts, this.deps.clock.now());
   }
+
+  /** What the ingest listener of event notifications needs (see notify.ingest.ts); null when no channel is configured. */
+  eventPlan(): EventNotifyPlan | null {
+    if (!this.settings) return null;
+    const s = this.current();
+    const configured = this.configured(s);
+    if (configured.length === 0) return null;
+    return {
+      policy: s.policy,
+      targets: Object.fromEntries(configured.map((c) => [c, this.targets(c, s)])),
+      maxAttempts: this.deps.options.maxAttempts,
+    };
+  }
+
+  /** Called when an ingest batch recorded event notifications (here or on the ingest thread). */
+  readonly notificationsRecorded = (): void => this.dispatcher.kick();
+
+  /** Called when an ingest batch could not record its event notifications. */
+  readonly notificationsLost = (): void =>
+    this.deps.metrics.inc('sac_notifications_lost_total', 'Notifications that could not be recorded in the outbox.');
 
   private async enqueue(rows: OutboxRecord[]): Promise<void> {
     if (rows.length === 0) return;
     await this.deps.store.outbox.insertMany(rows);
     this.dispatcher.kick();
   }
-
-  /** Ingest commit listener: records the notifications of a committed batch (durable before the 201). */
-  readonly onCommitted = async (committed: CommittedEvent[]): Promise<void> => {
-    if (!this.settings) return;
-    const s = this.current();
-    const configured = this.configured(s);
-    if (configured.length === 0) return;
-    const rows: OutboxRecord[] = [];
-    for (const c of committed) {
-      const channels = eventChannels(
-        { type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via },
-        s.policy,
-        configured,
-      );
-      if (channels.length > 0) rows.push(...this.rows('event', c.event.event_id, { kind: 'event', event: eventNotice(c) }, channels, s));
-    }
-    try {
-      await this.enqueue(rows);
-    } catch (err) {
-      // Ingest must succeed whatever happens here; the loss is logged loudly and counted.
-      this.deps.logger.error({ err: errorSummary(err), notifications: rows.length }, 'event notifications not recorded');
-      this.deps.metrics.inc('sac_notifications_lost_total', 'Notifications that could not be recorded in the outbox.');
-    }
-  };
 
   /** Bus listener: problem openings and resolutions, console sign-in locks. Serialised, never throws. */
   readonly onBusMessage = (message: BusMessage): void => {

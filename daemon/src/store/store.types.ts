@@ -84,15 +84,13 @@ export interface EventsRepo {
    * with the host it was linked to, or `duplicate` when its `event_id` already exists — also when
    * the same id appears twice in the batch or arrives concurrently. Hosts are created (or
    * recreated after deletion) and their last-seen and agent fields updated from inserted events.
-   * Resolves only once the batch is durable.
+   * `afterInsert` — the ingest listeners — runs with the outcomes inside the same commit where the
+   * store can (SQLite: one transaction and one sync, so events are never stored without what the
+   * listeners derived from them), otherwise right after the insert. It should not throw; if it
+   * does, the promise rejects (on SQLite with the whole batch rolled back). Resolves only once the
+   * batch and what `afterInsert` wrote are durable.
    */
-  insertBatch(items: NewEvent[]): Promise<InsertOutcome[]>;
-  /**
-   * Runs `fn` — the commit listeners of one ingest batch — so that the store writes it makes are
-   * committed together where the store can (SQLite: one transaction instead of one per repository
-   * call, each appending its own pages to the WAL). Without it, `fn` simply runs.
-   */
-  groupWrites?<T>(fn: () => Promise<T>): Promise<T>;
+  insertBatch(items: NewEvent[], afterInsert?: (outcomes: InsertOutcome[]) => Promise<void>): Promise<InsertOutcome[]>;
   byId(eventId: string): Promise<StoredEvent | null>;
   count(): Promise<number>;
 }

@@ -161,7 +161,7 @@ function mongoEvents(db: Db): EventsRepo {
   }
 
   return {
-    async insertBatch(items: NewEvent[]) {
+    async insertBatch(items: NewEvent[], afterInsert) {
       if (items.length === 0) return [];
       const hostIds = new Map<string, string>();
       for (const change of foldObservations(items.map((i) => i.host)).values()) {
@@ -189,9 +189,12 @@ function mongoEvents(db: Db): EventsRepo {
           duplicates.add(we.index);
         }
       }
-      return docs.map((d, i): InsertOutcome =>
+      const outcomes = docs.map((d, i): InsertOutcome =>
         duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id },
       );
+      // No multi-document transactions here (FerretDB has none): the listeners' writes follow the insert.
+      if (afterInsert) await afterInsert(outcomes);
+      return outcomes;
     },
     async byId(eventId) {
       const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: { _id: 0 } });

@@ -15,7 +15,7 @@ import type {
   Store,
   StoredEvent,
 } from '../store.types.js';
-import { openIngestWriter, type IngestWriter } from './ingest-writer.sqlite.js';
+import { openWalSync, type WalSync } from './wal-sync.sqlite.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
@@ -75,14 +75,18 @@ export function eventFromRow(row: EventRow): StoredEvent {
   };
 }
 
-/** Opens (creating if needed) the embedded store: one SQLite file in WAL mode. */
-export function openSqliteStore(file: string): Store {
+/**
+ * Opens (creating if needed) the embedded store: one SQLite file in WAL mode. One connection per
+ * file runs the checkpoints; another connection to the same file (the ingest thread's) opens with
+ * `checkpoints: false`.
+ */
+export function openSqliteStore(file: string, opts: { checkpoints: boolean } = { checkpoints: true }): Store {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL: a commit survives a kill of the process at once (its WAL frames are in the OS) and
-  // reaches the disk with the next fdatasync of the shared WAL — every ingest batch syncs it before
-  // its 201s — or the next checkpoint, at most a fraction of a second later (ingest-writer.sqlite.ts).
+  // reaches the disk with the next fdatasync of the WAL — every ingest batch syncs it before its
+  // 201s — or the next checkpoint, at most a fraction of a second later (wal-sync.sqlite.ts).
   // FULL made every listener's write at ingest (correlation, rollups) block the event loop on an
   // fsync of its own: ingest fell from ~7,000 to ~560 events/s.
   db.pragma('synchronous = NORMAL');
@@ -93,10 +97,10 @@ export function openSqliteStore(file: string): Store {
 
   // Statements are prepared against the schema, so migrations run before the repositories exist.
   applyMigrations(db);
-  const ingestWriter = openIngestWriter(db, file);
+  const walSync = openWalSync(db, file, opts);
   return {
     kind: 'sqlite',
-    events: sqliteEvents(db, ingestWriter),
+    events: sqliteEvents(db, walSync),
     hosts: sqliteHosts(db),
     apiKeys: sqliteApiKeys(db),
     outbox: sqliteOutbox(db),
@@ -121,7 +125,7 @@ export function openSqliteStore(file: string): Store {
       db.prepare('SELECT 1').get();
     },
     async close() {
-      await ingestWriter.close();
+      await walSync.close();
       if (db.open) db.close();
     },
   };
@@ -141,9 +145,7 @@ function applyMigrations(db: Db): number[] {
   return applied;
 }
 
-function sqliteEvents(main: Db, writer: IngestWriter): EventsRepo {
-  // Ingest writes on the writer's connection (fsync off the event loop); reads use the store's.
-  const db = writer.db;
+function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
   const hostByKey = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE key = ?');
   const insertHost = db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, display_name, fqdn, ipv4, ips,
       os_version, timezone, agent_product, agent_version, agent_instance_ids, first_seen_ms, last_seen_ms)
@@ -155,9 +157,10 @@ function sqliteEvents(main: Db, writer: IngestWriter): EventsRepo {
       last_seen_ms = @last_seen_ms WHERE id = @id`);
   const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
       actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
-  const byId = main.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
 
-  const writeBatch = db.transaction((items: NewEvent[]): InsertOutcome[] => {
+  // Runs inside insertBatch's transaction.
+  const writeBatch = (items: NewEvent[]): InsertOutcome[] => {
     const hostIds = new Map<string, string>();
     for (const change of foldObservations(items.map((i) => i.host)).values()) {
       const existing = hostByKey.get(change.key);
@@ -220,38 +223,33 @@ function sqliteEvents(main: Db, writer: IngestWriter): EventsRepo {
       );
       return changes === 1 ? { status: 'inserted', host_id: hostId } : { status: 'duplicate' };
     });
-  });
+  };
 
   return {
-    async insertBatch(items) {
+    async insertBatch(items, afterInsert) {
       if (items.length === 0) return [];
-      // A listener group (groupWrites) holds the write lock across awaits: committing meanwhile
-      // would wait for that lock with the event loop blocked, so let the group finish first.
-      while (main.inTransaction) await new Promise((resolve) => setImmediate(resolve));
-      const outcomes = writeBatch.immediate(items);
-      await writer.durable();
-      return outcomes;
-    },
-    async groupWrites(fn) {
-      // Nested db.transaction() calls inside become savepoints of this one; insertBatch waits for it.
-      if (main.inTransaction) return fn();
-      main.exec('BEGIN IMMEDIATE');
+      // A transaction of someone else's that spans an await would take this batch in; let it finish.
+      while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+      // One transaction for the events and what the listeners derive from them (problems, rollups,
+      // outbox rows): written together (each page once), synced once, and never one without the other.
+      db.exec('BEGIN IMMEDIATE');
+      let outcomes: InsertOutcome[];
       try {
-        const result = await fn();
-        main.exec('COMMIT');
-        // What the listeners wrote (outbox rows, problems) is on disk before the batch's 201s too.
-        await writer.durable();
-        return result;
+        outcomes = writeBatch(items);
+        if (afterInsert) await afterInsert(outcomes);
+        db.exec('COMMIT');
       } finally {
-        if (main.inTransaction) main.exec('ROLLBACK');
+        if (db.inTransaction) db.exec('ROLLBACK');
       }
+      await walSync.durable();
+      return outcomes;
     },
     async byId(eventId) {
       const row = byId.get(eventId.toLowerCase());
       return row ? eventFromRow(row) : null;
     },
     async count() {
-      return (main.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+      return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
     },
   };
 }
