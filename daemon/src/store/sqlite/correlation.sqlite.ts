@@ -447,9 +447,10 @@ function storedFromRow(row: EventRow): StoredEvent {
 export function sqliteCorrelation(db: Db): CorrelationRepo {
   // SQLite's lower() folds ASCII only; titles are often Cyrillic.
   db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-  const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (fp, host_id, event_id) VALUES (?, ?, ?)');
+  // The fingerprint covers the host, so (host_id, fp) is as unique as fp, and deleting a host's is a key range.
+  const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES (?, ?, ?)');
   const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
-    items.map((i) => claim.run(i.fp, i.host_id, i.event_id).changes === 1),
+    items.map((i) => claim.run(i.host_id, i.fp, i.event_id).changes === 1),
   );
   const addRollup = db.prepare(`INSERT INTO rollups (bucket_ms, dim, key, severity, n) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (bucket_ms, dim, key, severity) DO UPDATE SET n = n + excluded.n`);

@@ -169,4 +169,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         expires_ms INTEGER NOT NULL
       );
     `,
-  },];
+  },
+  {
+    id: 16,
+    // Issue 7: each B-tree an event touches costs a page write per commit at ingest.
+    name: 'fewer index writes per event: fingerprints keyed by host, report-only index on received time',
+    sql: `
+      CREATE TABLE event_fingerprints_v16 (
+        host_id TEXT NOT NULL,
+        fp TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        PRIMARY KEY (host_id, fp)
+      ) WITHOUT ROWID;
+      INSERT INTO event_fingerprints_v16 (host_id, fp, event_id) SELECT host_id, fp, event_id FROM event_fingerprints;
+      DROP TABLE event_fingerprints;
+      ALTER TABLE event_fingerprints_v16 RENAME TO event_fingerprints;
+      DROP INDEX events_by_type_received;
+      CREATE INDEX events_reports_by_received ON events (received_ms) WHERE type IN ('report.daily.ssh', 'report.daily.rdp');
+    `,
+  },
+];
