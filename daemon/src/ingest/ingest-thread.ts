@@ -50,6 +50,9 @@ interface IngestThreadDeps {
   onNotificationsLost: (rows: number) => void;
 }
 
+/** Young-generation size of the ingest thread's heap, MiB. */
+const INGEST_THREAD_YOUNG_MB = 8;
+
 function threadFailed(message: string): AppError {
   return new AppError('ingest/thread_failed', message, { kind: 'unexpected' });
 }
@@ -159,7 +162,10 @@ export class IngestThread implements BatchCommitter {
 function spawnWorker(init: IngestThreadInit): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './ingest.worker.ts' : './ingest.worker.js', import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: init });
+  // A batch's objects die young: a small young generation keeps the thread's memory down (RSS
+  // target with 1,000 stream clients at peak ingest) at the price of more, short scavenges.
+  const options = { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: INGEST_THREAD_YOUNG_MB } };
+  if (!fromSource) return new Worker(entry, options);
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: init });
+  return new Worker(boot, { ...options, eval: true });
 }

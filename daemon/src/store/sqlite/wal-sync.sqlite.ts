@@ -73,6 +73,8 @@ export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean }
   const worker = new Worker(CHECKPOINT_WORKER, {
     eval: true,
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file },
+    // It allocates next to nothing; small heap limits keep its memory small.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
   });
   worker.unref();
   let checkpointing = false;
