@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../../shared/src/index.js';
 import { startDaemon, type DaemonProcess } from '../../scripts/bench/lib/proc.js';
@@ -68,5 +70,21 @@ describe.each(STORE_KINDS)('durability across kill -9 on %s', (kind) => {
     for (const event of acked.slice(0, 50)) expect((await postEvent(daemon.url, apiKey, event)).status).toBe(409);
     const all = await checkStored(target, [...acked, ...unanswered].map((e) => e.event_id));
     expect(all).toMatchObject({ missing: 0, repeated: 0, total: acked.length + unanswered.length });
+    // SQLite commits a batch's correlation in the batch's transaction: the kill cannot leave a
+    // stored event (each one here is a warning that opens or joins a problem) out of its problem.
+    if (kind === 'sqlite') expect(unlinkedEvents(dataDir)).toBe(0);
   });
 });
+
+/** Stored events that no problem timeline links to. */
+function unlinkedEvents(dataDir: string): number {
+  const db = new Database(path.join(dataDir, 'sac.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db
+      .prepare('SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM problem_events pe WHERE pe.event_id = e.event_id)')
+      .get() as { n: number };
+    return row.n;
+  } finally {
+    db.close();
+  }
+}

@@ -119,6 +119,15 @@ describe.each(STORE_KINDS)('POST /api/v1/events on %s', (kind) => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
   });
 
+  it('logs what the commit listeners do, also from the ingest thread (the embedded store commits there)', async () => {
+    const event = buildEvent({ host: { hostname: 'LOGGED-PROBLEM-HOST' } });
+    expect((await postEvent(sac.url, sac.apiKey, event)).status).toBe(201);
+    const lines = sac.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'problem opened', scope: 'correlation', rule: 'severity', type: 'rdp.login.failed' }),
+    );
+  });
+
   it('logs created, duplicate and rejected events with id, type, host and key prefix, never the key', async () => {
     const event = buildEvent({ type: 'rdp.login.success', severity: 'info' });
     await postEvent(sac.url, sac.apiKey, event);
