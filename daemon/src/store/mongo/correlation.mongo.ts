@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError, type Db, type Filter } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Db, type Filter, type ObjectId, type WriteError } from 'mongodb';
 import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
 import type {
   CorrelationRepo,
@@ -65,6 +65,11 @@ function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
 }
 
+/** The write errors of a bulk write (the driver gives one error as an object, several as an array). */
+function writeErrorsOf(err: MongoBulkWriteError): WriteError[] {
+  return ([] as WriteError[]).concat(err.writeErrors);
+}
+
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -88,35 +93,62 @@ const LOCK_WAIT_MS = 30_000;
 type LockDoc = { _id: string; token: string; expires_ms: number };
 
 /**
- * A short mutual-exclusion lock built on the one primitive FerretDB makes atomic: a unique `_id`
+ * Short mutual-exclusion locks built on the one primitive FerretDB makes atomic: a unique `_id`
  * insert. FerretDB (no transactions) applies even `$inc` and compare-and-set updates as
  * read-modify-write of the whole document, so every write of a problem (and of a host's state)
  * happens under the lock of its key. Expiry is wall-clock: it only frees the lock of a crashed daemon.
+ *
+ * All free names are taken with one insertMany and `fn` runs with those; the names held elsewhere
+ * are tried again (with backoff) only after that. Never waiting for a lock while holding one keeps
+ * two callers with overlapping names from deadlocking.
  */
-export async function withLock<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T> {
+export async function withLocks(db: Db, names: string[], fn: (acquired: string[]) => Promise<void>): Promise<void> {
   const locks = db.collection<LockDoc>('locks');
-  const token = randomUUID();
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let attempt = 0; ; attempt++) {
+  let waiting = [...new Set(names)];
+  for (let attempt = 0; waiting.length > 0; attempt++) {
+    const token = randomUUID();
+    const expires = Date.now() + LOCK_TTL_MS;
+    const held = new Set<number>();
     try {
-      await locks.insertOne({ _id: name, token, expires_ms: Date.now() + LOCK_TTL_MS });
-      break;
+      await locks.insertMany(waiting.map((name) => ({ _id: name, token, expires_ms: expires })), { ordered: false });
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
+      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) {
+        // Some names may have been taken before the failure: free them now, not in LOCK_TTL_MS.
+        await locks.deleteMany({ token }).catch(() => undefined);
+        throw err;
+      }
+      for (const e of errors) held.add(e.index);
     }
-    // Only now and then look for a holder that died (its lease ran out).
+    const acquired = waiting.filter((_, i) => !held.has(i));
+    if (acquired.length > 0) {
+      try {
+        await fn(acquired);
+      } finally {
+        await locks.deleteMany({ _id: { $in: acquired }, token });
+      }
+    }
+    waiting = waiting.filter((_, i) => held.has(i));
+    if (waiting.length === 0) return;
+    // Only now and then look for holders that died (their lease ran out).
     if (attempt % 16 === 15) {
-      const held = await locks.findOne({ _id: name });
-      if (held && held.expires_ms < Date.now()) await locks.deleteOne({ _id: name, token: held.token });
+      for (const stale of await locks.find({ _id: { $in: waiting }, expires_ms: { $lt: Date.now() } }).toArray()) {
+        await locks.deleteOne({ _id: stale._id, token: stale.token });
+      }
     }
-    if (Date.now() > deadline) throw new Error(`lock ${name} not acquired within ${LOCK_WAIT_MS} ms`);
+    if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired within ${LOCK_WAIT_MS} ms`);
     await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 20)));
   }
-  try {
-    return await fn();
-  } finally {
-    await locks.deleteOne({ _id: name, token });
-  }
+}
+
+/** `withLocks` for one name. */
+export async function withLock<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T> {
+  let result!: T;
+  await withLocks(db, [name], async () => {
+    result = await fn();
+  });
+  return result;
 }
 
 const problemLock = (key: string) => `problem:${key}`;
@@ -125,18 +157,14 @@ export function mongoProblems(db: Db): ProblemsRepo {
   const problems = db.collection<ProblemDoc>('problems');
   const links = db.collection<{ problem_id: string; event_id: string; occurred_ms: number; counted: boolean }>('problem_events');
 
-  async function link(problemId: string, input: ProblemMatchInput): Promise<void> {
-    if (input.links.length === 0) return;
+  /** Links are insert-only (unique per problem and event): all of a batch in one insertMany. */
+  async function link(rows: { problem_id: string; event_id: string; occurred_ms: number; counted: boolean }[]): Promise<void> {
+    if (rows.length === 0) return;
     try {
-      await links.insertMany(
-        input.links.map((l) => ({ problem_id: problemId, ...l })),
-        { ordered: false },
-      );
+      await links.insertMany(rows, { ordered: false });
     } catch (err) {
       // Already linked (a retried batch): the unique index keeps one link.
-      if (!(err instanceof MongoBulkWriteError)) throw err;
-      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      if (errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+      if (!(err instanceof MongoBulkWriteError) || writeErrorsOf(err).some((e) => e.code !== DUPLICATE_KEY)) throw err;
     }
   }
 
@@ -159,68 +187,109 @@ export function mongoProblems(db: Db): ProblemsRepo {
     return doc ? toProblem(doc) : null;
   }
 
-  async function upsertMatch(input: ProblemMatchInput): Promise<{ problem: Problem | null; created: boolean }> {
-    // Links are insert-only (unique per problem and event): written after the lock is released.
-    const result = await withLock(db, problemLock(input.key), async () => {
-      const match = await problems.findOne(
-        {
+  type Match = { problem: Problem | null; created: boolean };
+
+  /**
+   * Applies the inputs of `keys` (whose locks the caller holds) in order per key: one read of the
+   * keys' active problems, the matching in memory, then one insertMany and one bulkWrite.
+   */
+  async function matchLocked(keys: string[], inputsOf: Map<string, number[]>, inputs: ProblemMatchInput[], results: Match[]): Promise<void> {
+    const batch = keys.flatMap((key) => inputsOf.get(key)!.map((i) => inputs[i]));
+    const oldest = Math.min(...batch.map((input) => input.first_ms - input.window_ms));
+    // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone, so
+    // the updates below address problems by it instead of scanning the collection for `id`.
+    const found = await problems.find({ key: { $in: keys }, status: { $in: ACTIVE }, last_seen_ms: { $gte: oldest } }).toArray();
+    const candidates = new Map<string, ProblemDoc[]>(keys.map((key) => [key, []]));
+    for (const doc of found) candidates.get(doc.key)!.push(doc);
+    const created = new Map<string, ProblemDoc>();
+    const grown = new Map<string, ProblemDoc>();
+    for (const key of keys) {
+      const docs = candidates.get(key)!;
+      for (const i of inputsOf.get(key)!) {
+        const input = inputs[i];
+        const at = docs.reduce<number>((best, d, j) => {
+          if (d.first_seen_ms > input.last_ms + input.window_ms || d.last_seen_ms < input.first_ms - input.window_ms) return best;
+          return best < 0 || d.last_seen_ms > docs[best].last_seen_ms ? j : best;
+        }, -1);
+        if (at >= 0) {
+          const match = docs[at];
+          const next: ProblemDoc = {
+            ...match,
+            count: match.count + input.count,
+            first_seen_ms: Math.min(match.first_seen_ms, input.first_ms),
+            last_seen_ms: Math.max(match.last_seen_ms, input.last_ms),
+            severity_rank: Math.max(match.severity_rank, rank(input.severity)),
+            updated_ms: input.now_ms,
+          };
+          docs[at] = next;
+          (created.has(next.id) ? created : grown).set(next.id, next);
+          results[i] = { problem: toProblem(next), created: false };
+          continue;
+        }
+        if (input.count === 0) {
+          results[i] = { problem: null, created: false };
+          continue;
+        }
+        const doc = newDoc({
+          id: randomUUID(),
           key: input.key,
-          status: { $in: ACTIVE },
-          first_seen_ms: { $lte: input.last_ms + input.window_ms },
-          last_seen_ms: { $gte: input.first_ms - input.window_ms },
-        },
-        { sort: { last_seen_ms: -1 }, projection: { _id: 0 } },
-      );
-      if (match) {
-        const grown: ProblemDoc = {
-          ...match,
-          count: match.count + input.count,
-          first_seen_ms: Math.min(match.first_seen_ms, input.first_ms),
-          last_seen_ms: Math.max(match.last_seen_ms, input.last_ms),
-          severity_rank: Math.max(match.severity_rank, rank(input.severity)),
-          updated_ms: input.now_ms,
-        };
-        const { id: _id, ...changed } = grown;
-        await problems.updateOne({ id: match.id }, { $set: changed });
-        return { problem: toProblem(grown), created: false };
+          fingerprint: input.fingerprint,
+          host_id: input.host_id,
+          hostname: input.hostname,
+          type: input.type,
+          rule: input.rule,
+          severity_rank: rank(input.severity),
+          title: input.title,
+          first_seen_ms: input.first_ms,
+          last_seen_ms: input.last_ms,
+          count: input.count,
+          created_ms: input.now_ms,
+        });
+        docs.push(doc);
+        created.set(doc.id, doc);
+        results[i] = { problem: toProblem(doc), created: true };
       }
-      if (input.count === 0) return { problem: null, created: false };
-      const doc = newDoc({
-        id: randomUUID(),
-        key: input.key,
-        fingerprint: input.fingerprint,
-        host_id: input.host_id,
-        hostname: input.hostname,
-        type: input.type,
-        rule: input.rule,
-        severity_rank: rank(input.severity),
-        title: input.title,
-        first_seen_ms: input.first_ms,
-        last_seen_ms: input.last_ms,
-        count: input.count,
-        created_ms: input.now_ms,
-      });
-      await problems.insertOne({ ...doc });
-      return { problem: toProblem(doc), created: true };
-    });
-    if (result.problem) await link(result.problem.id, input);
-    return result;
+    }
+    await Promise.all([
+      // Copies: the driver adds `_id` to the documents it is given.
+      created.size > 0 ? problems.insertMany([...created.values()].map((d) => ({ ...d }))) : undefined,
+      grown.size > 0
+        ? problems.bulkWrite(
+            [...grown.values()].map((doc) => {
+              const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
+              return { updateOne: { filter: { _id }, update: { $set: changed } } };
+            }),
+            { ordered: false },
+          )
+        : undefined,
+    ]);
+  }
+
+  async function upsertMatchMany(inputs: ProblemMatchInput[]): Promise<Match[]> {
+    const inputsOf = new Map<string, number[]>();
+    inputs.forEach((input, i) => inputsOf.set(input.key, [...(inputsOf.get(input.key) ?? []), i]));
+    const keyOf = new Map([...inputsOf.keys()].map((key) => [problemLock(key), key]));
+    const results = new Array<Match>(inputs.length);
+    await withLocks(db, [...keyOf.keys()], (acquired) =>
+      matchLocked(
+        acquired.map((name) => keyOf.get(name)!),
+        inputsOf,
+        inputs,
+        results,
+      ),
+    );
+    // Links are written after the locks are released.
+    await link(
+      results.flatMap(({ problem }, i) => (problem ? inputs[i].links.map((l) => ({ problem_id: problem.id, ...l })) : [])),
+    );
+    return results;
   }
 
   return {
-    upsertMatch,
-    async upsertMatchMany(inputs) {
-      // Keys in parallel (each takes its own lock), the inputs of one key in order.
-      const byKey = new Map<string, number[]>();
-      inputs.forEach((input, i) => byKey.set(input.key, [...(byKey.get(input.key) ?? []), i]));
-      const results = new Array<{ problem: Problem | null; created: boolean }>(inputs.length);
-      await Promise.all(
-        [...byKey.values()].map(async (indexes) => {
-          for (const i of indexes) results[i] = await upsertMatch(inputs[i]);
-        }),
-      );
-      return results;
+    async upsertMatch(input) {
+      return (await upsertMatchMany([input]))[0];
     },
+    upsertMatchMany,
     byId,
     async list(q: ProblemQuery) {
       const and: Filter<ProblemDoc>[] = [];
@@ -353,9 +422,10 @@ function toState(doc: HostStateDoc): HostState {
 
 export function mongoHostState(db: Db): HostStateRepo {
   const states = db.collection<HostStateDoc>('host_state');
+  const hostLock = (hostId: string) => `host_state:${hostId}`;
   /** Reads, changes and writes one host's state under the host's lock. */
   const update = <T>(hostId: string, fn: (current: HostState) => { next: HostState | null; result: T }) =>
-    withLock(db, `host_state:${hostId}`, async () => {
+    withLock(db, hostLock(hostId), async () => {
       const doc = await states.findOne({ _id: hostId });
       const current = doc ? toState(doc) : toState({ _id: hostId } as HostStateDoc);
       const { next, result } = fn(current);
@@ -369,18 +439,26 @@ export function mongoHostState(db: Db): HostStateRepo {
     async recordHeartbeats(items) {
       const latest = new Map<string, number>();
       for (const i of items) latest.set(i.host_id, Math.max(latest.get(i.host_id) ?? 0, i.at_ms));
+      const hostOf = new Map([...latest.keys()].map((hostId) => [hostLock(hostId), hostId]));
       const previous = new Map<string, number | null>();
-      await Promise.all(
-        [...latest].map(([hostId, at]) =>
-          update(hostId, (cur) => {
-            previous.set(hostId, cur.heartbeat_ms);
-            return { next: { ...cur, heartbeat_ms: Math.max(cur.heartbeat_ms ?? 0, at) }, result: undefined };
-          }),
-        ),
-      );
+      // All hosts of the batch under their locks at once: one read and one write for all of them.
+      await withLocks(db, [...hostOf.keys()], async (acquired) => {
+        const ids = acquired.map((name) => hostOf.get(name)!);
+        const docs = new Map((await states.find({ _id: { $in: ids } }).toArray()).map((d) => [d._id, d]));
+        const writes = ids.flatMap((hostId) => {
+          const before = docs.get(hostId)?.heartbeat_ms ?? null;
+          previous.set(hostId, before);
+          const at = latest.get(hostId)!;
+          if (before !== null && before >= at) return [];
+          return [{ updateOne: { filter: { _id: hostId }, update: { $set: { heartbeat_ms: at } }, upsert: true } }];
+        });
+        if (writes.length > 0) await states.bulkWrite(writes, { ordered: false });
+      });
       return previous;
     },
     async setStatus(hostId, status) {
+      // Already so: nothing to write, so no lock (the read alone is atomic).
+      if ((await states.findOne({ _id: hostId }))?.status === status) return false;
       return update(hostId, (cur) => (cur.status === status ? { next: null, result: false } : { next: { ...cur, status }, result: true }));
     },
     async byHost(hostId) {
@@ -454,8 +532,7 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
         );
       } catch (err) {
         if (!(err instanceof MongoBulkWriteError)) throw err;
-        const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-        for (const e of errors) {
+        for (const e of writeErrorsOf(err)) {
           if (e.code !== DUPLICATE_KEY) throw err;
           claimed[e.index] = false;
         }
