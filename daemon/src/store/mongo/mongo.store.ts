@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoClient, MongoServerError, type Db } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, type Db, type UpdateFilter, type WriteError } from 'mongodb';
 import type { Event } from '../../../../shared/src/index.js';
 import { foldObservations, HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
 import type {
@@ -36,10 +36,6 @@ interface EventDoc {
 
 type HostDoc = Host & { _id?: unknown };
 type ApiKeyDoc = ApiKeyRecord & { _id?: unknown };
-
-function isDuplicateKey(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
-}
 
 /** Opens the MongoDB store (the production store); migrations create the indexes. */
 export async function openMongoStore(uri: string, dbName: string): Promise<Store> {
@@ -104,69 +100,92 @@ function mongoEvents(db: Db): EventsRepo {
   const events = db.collection<EventDoc>('events');
   const hosts = db.collection<HostDoc>('hosts');
 
-  /**
-   * Creates the host (or recreates it after deletion) or widens its fields. Only a batch at least
-   * as recent as the stored last-seen may overwrite the descriptive fields.
-   */
-  async function upsertHost(change: HostChange): Promise<string> {
+  function newHost(change: HostChange): Host {
+    return {
+      id: randomUUID(),
+      key: change.key,
+      hostname: change.hostname,
+      os_family: change.os_family,
+      display_name: change.latest.display_name ?? null,
+      fqdn: change.latest.fqdn ?? null,
+      ipv4: change.latest.ipv4 ?? null,
+      ips: change.ips,
+      os_version: change.latest.os_version ?? null,
+      timezone: change.latest.timezone ?? null,
+      agent_product: change.latest.agent_product,
+      agent_version: change.latest.agent_version,
+      agent_instance_ids: change.agent_instance_ids,
+      first_seen_ms: change.first_seen_ms,
+      last_seen_ms: change.last_seen_ms,
+    };
+  }
+
+  /** The update widening a stored host by a batch's change, or null when it would change nothing. */
+  function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc> | null {
     const latest: Record<string, string> = { hostname: change.hostname };
     for (const [k, v] of Object.entries(change.latest)) if (v !== undefined) latest[k] = v;
-    const existing = await hosts.findOne({ key: change.key }, { projection: { _id: 0 } });
-    if (!existing) {
-      const id = randomUUID();
-      try {
-        await hosts.insertOne({
-          id,
-          key: change.key,
-          hostname: change.hostname,
-          os_family: change.os_family,
-          display_name: change.latest.display_name ?? null,
-          fqdn: change.latest.fqdn ?? null,
-          ipv4: change.latest.ipv4 ?? null,
-          ips: change.ips,
-          os_version: change.latest.os_version ?? null,
-          timezone: change.latest.timezone ?? null,
-          agent_product: change.latest.agent_product,
-          agent_version: change.latest.agent_version,
-          agent_instance_ids: change.agent_instance_ids,
-          first_seen_ms: change.first_seen_ms,
-          last_seen_ms: change.last_seen_ms,
-        });
-        return id;
-      } catch (err) {
-        // Another daemon created it a moment ago; the unique key index let that one win.
-        if (!isDuplicateKey(err)) throw err;
-        return upsertHost(change);
-      }
-    }
     const newIps = change.ips.filter((ip) => !existing.ips.includes(ip));
     const newAgents = change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id));
     const newer = change.last_seen_ms >= existing.last_seen_ms;
     const merged = { ...existing, ...(newer ? latest : {}), last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms) };
     const moved = newIps.length > 0 || newAgents.length > 0 || change.first_seen_ms < existing.first_seen_ms;
-    if (!moved && !hostNeedsWrite(existing, merged)) return existing.id;
-    await hosts.updateOne(
-      { key: change.key },
-      {
-        ...(newer ? { $set: latest } : {}),
-        $min: { first_seen_ms: change.first_seen_ms },
-        $max: { last_seen_ms: change.last_seen_ms },
-        $push: {
-          ips: { $each: newIps, $slice: -HOST_LIST_LIMIT },
-          agent_instance_ids: { $each: newAgents, $slice: -HOST_LIST_LIMIT },
-        },
+    if (!moved && !hostNeedsWrite(existing, merged)) return null;
+    return {
+      ...(newer ? { $set: latest } : {}),
+      $min: { first_seen_ms: change.first_seen_ms },
+      $max: { last_seen_ms: change.last_seen_ms },
+      $push: {
+        ips: { $each: newIps, $slice: -HOST_LIST_LIMIT },
+        agent_instance_ids: { $each: newAgents, $slice: -HOST_LIST_LIMIT },
       },
-    );
-    return existing.id;
+    };
+  }
+
+  /**
+   * Creates the batch's hosts (or recreates them after deletion) or widens their fields, in a few
+   * round trips for all of them: one read, one insertMany, one bulkWrite. Only a batch at least as
+   * recent as the stored last-seen may overwrite the descriptive fields. Returns the id per host key.
+   */
+  async function upsertHosts(changes: HostChange[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    let pending = changes;
+    while (pending.length > 0) {
+      // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone.
+      const stored = new Map((await hosts.find({ key: { $in: pending.map((c) => c.key) } }).toArray()).map((h) => [h.key, h]));
+      const created = pending.filter((c) => !stored.has(c.key)).map((c) => ({ change: c, host: newHost(c) }));
+      const updates = pending.flatMap((change) => {
+        const existing = stored.get(change.key);
+        if (!existing) return [];
+        ids.set(change.key, existing.id);
+        const update = hostUpdate(existing, change);
+        return update ? [{ updateOne: { filter: { _id: existing._id }, update } }] : [];
+      });
+      const lost = new Set<number>();
+      await Promise.all([
+        created.length > 0
+          ? hosts.insertMany(created.map((c) => ({ ...c.host })), { ordered: false }).catch((err: unknown) => {
+              if (!(err instanceof MongoBulkWriteError)) throw err;
+              for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
+                if (we.code !== DUPLICATE_KEY) throw err;
+                lost.add(we.index);
+              }
+            })
+          : undefined,
+        updates.length > 0 ? hosts.bulkWrite(updates, { ordered: false }) : undefined,
+      ]);
+      created.forEach((c, i) => {
+        if (!lost.has(i)) ids.set(c.change.key, c.host.id);
+      });
+      // Another daemon created these a moment ago (the unique key index let it win): widen theirs.
+      pending = created.filter((_, i) => lost.has(i)).map((c) => c.change);
+    }
+    return ids;
   }
 
   return {
     async insertBatch(items: NewEvent[], afterInsert) {
       if (items.length === 0) return [];
-      const hostIds = new Map<string, string>();
-      for (const change of foldObservations(items.map((i) => i.host)).values()) {
-        hostIds.set(change.key, await upsertHost(change));
-      }
+      const hostIds = await upsertHosts([...foldObservations(items.map((i) => i.host)).values()]);
       const docs: EventDoc[] = items.map((item) => ({
         event_id: item.event.event_id,
         host_id: hostIds.get(item.host.key)!,
@@ -183,8 +202,7 @@ function mongoEvents(db: Db): EventsRepo {
         await events.insertMany(docs, { ordered: false });
       } catch (err) {
         if (!(err instanceof MongoBulkWriteError)) throw err;
-        const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-        for (const we of writeErrors) {
+        for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
           if (we.code !== DUPLICATE_KEY) throw err;
           duplicates.add(we.index);
         }
