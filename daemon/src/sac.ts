@@ -166,6 +166,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           settings: async () => ({ correlation: await correlationSettings(), notify: notify.eventPlan() }),
           onNotificationsRecorded: notifyHooks.onRecorded,
           onNotificationsLost: notifyHooks.onLost,
+          onRestart: () => metrics.inc('sac_ingest_thread_restarts_total', 'Ingest threads replaced after they died'),
         })
       : new ListenerCommitter(
           store,
@@ -200,6 +201,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     version: SAC_VERSION,
     startedMs,
     now: () => clock.now(),
+    ingestProblem: () => committer.problem,
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,

@@ -18,6 +18,8 @@ export interface AppDeps {
   now: () => number;
   /** Gauges for /metrics. */
   gauges: () => Record<string, number>;
+  /** Why ingest cannot commit right now (the ingest thread restarting), or null. */
+  ingestProblem: () => string | null;
   authenticator: Authenticator;
   trpcRouter: AppRouter;
   /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
@@ -56,10 +58,13 @@ export function createApp(deps: AppDeps): express.Express {
     };
     try {
       await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
-      sendJson(res, 200, { status: 'ok', ...base });
     } catch {
-      sendJson(res, 503, { status: 'degraded', ...base }, { 'Retry-After': '5' });
+      sendJson(res, 503, { status: 'degraded', problem: 'the store does not answer', ...base }, { 'Retry-After': '5' });
+      return;
     }
+    const problem = deps.ingestProblem();
+    if (problem) sendJson(res, 503, { status: 'degraded', problem, ...base }, { 'Retry-After': '5' });
+    else sendJson(res, 200, { status: 'ok', ...base });
   };
   app.get('/health', health);
   app.get('/healthz', health);

@@ -18,6 +18,8 @@ export type CommitListener = (committed: CommittedEvent[]) => Promise<void> | vo
 export interface BatchCommitter {
   /** Resolves with each item's outcome once the batch and the listeners' writes are durable. */
   commit(items: NewEvent[]): Promise<InsertOutcome[]>;
+  /** Why ingest cannot commit right now (reported by `/health`), or null. */
+  readonly problem: string | null;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export interface BatchCommitter {
 export class ListenerCommitter implements BatchCommitter {
   /** Settles when the listeners of the most recently started batch have run. */
   private listened: Promise<void> = Promise.resolve();
+  readonly problem = null;
 
   constructor(
     private readonly store: Pick<Store, 'events'>,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus, BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettings } from '../correlation/index.js';
-import { AppError } from '../errors.js';
+import { AppError, errorSummary } from '../errors.js';
 import type { EventNotifyPlan } from '../notify/notify.ingest.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -48,7 +48,13 @@ interface IngestThreadDeps {
   settings: () => Promise<BatchSettings>;
   onNotificationsRecorded: (rows: number) => void;
   onNotificationsLost: (rows: number) => void;
+  /** Called each time a dead thread is being replaced (for the metric). */
+  onRestart: () => void;
 }
+
+/** Backoff between restarts of a dead ingest thread: doubling from the base up to the most. */
+const RESTART_BASE_MS = 100;
+const RESTART_MAX_MS = 5000;
 
 /** Young-generation size of the ingest thread's heap, MiB. */
 const INGEST_THREAD_YOUNG_MB = 8;
@@ -70,41 +76,46 @@ export class IngestThread implements BatchCommitter {
   private readonly pending = new Map<number, { resolve: (o: InsertOutcome[]) => void; reject: (e: unknown) => void }>();
   /** Batches are posted in the order `commit` was called, although reading settings is async. */
   private posting: Promise<void> = Promise.resolve();
-  private failure: AppError | null = null;
-  private readonly exited: Promise<void>;
+  /** The running thread; null while it is being (re)started. */
+  private worker: Worker | null = null;
+  /** Settles with the running thread, waiting through a restart. */
+  private running: Promise<Worker>;
+  private closing = false;
+  private restarts = 0;
 
   private constructor(
-    private readonly worker: Worker,
     private readonly deps: IngestThreadDeps,
+    private readonly spawn: () => Worker,
+    first: Worker,
   ) {
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (msg: FromIngestThread) => this.received(msg));
-    worker.on('error', (err) => this.fail(`the ingest thread failed: ${err.message}`));
-    worker.on('exit', (code) => this.fail(`the ingest thread exited (code ${code})`));
+    this.running = Promise.resolve(this.attach(first));
   }
 
-  /** Starts the thread on the store file and waits until its connection is open. */
-  static async start(deps: IngestThreadDeps): Promise<IngestThread> {
+  /**
+   * Starts the thread on the store file and waits until its connection is open. `spawn` replaces
+   * the real thread (tests of the restart).
+   */
+  static async start(deps: IngestThreadDeps, spawn?: () => Worker): Promise<IngestThread> {
     const init: IngestThreadInit = { file: deps.file, logLevel: deps.logger.level };
-    const worker = spawnWorker(init);
-    const ready = new Promise<void>((resolve, reject) => {
-      worker.once('message', (msg: FromIngestThread) => (msg.kind === 'ready' ? resolve() : reject(threadFailed(`unexpected first message ${msg.kind}`))));
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(threadFailed(`the ingest thread exited (code ${code}) while starting`)));
-    });
-    await ready;
-    return new IngestThread(worker, deps);
+    const start = spawn ?? (() => spawnWorker(init));
+    return new IngestThread(deps, start, await whenReady(start()));
+  }
+
+  /** Set while the thread is being restarted (`/health` reports it). */
+  get problem(): string | null {
+    return this.worker || this.closing ? null : 'the ingest thread is restarting';
   }
 
   commit(items: NewEvent[]): Promise<InsertOutcome[]> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(threadFailed('ingest is stopping'));
     const id = this.nextId++;
     const outcome = new Promise<InsertOutcome[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.posting = this.posting.then(async () => {
       try {
+        const worker = await this.running;
         const settings = await this.deps.settings();
         const msg: ToIngestThread = { kind: 'batch', id, now_ms: this.deps.clock.now(), settings, items };
-        this.worker.postMessage(msg);
+        worker.postMessage(msg);
       } catch (err) {
         this.settle(id)?.reject(err);
       }
@@ -113,9 +124,61 @@ export class IngestThread implements BatchCommitter {
   }
 
   async close(): Promise<void> {
-    if (!this.failure) this.worker.postMessage({ kind: 'close' } satisfies ToIngestThread);
-    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-    await this.worker.terminate();
+    this.closing = true;
+    await this.posting;
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ kind: 'close' } satisfies ToIngestThread);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await worker.terminate();
+  }
+
+  private attach(worker: Worker): Worker {
+    this.worker = worker;
+    worker.on('message', (msg: FromIngestThread) => this.received(msg));
+    worker.on('error', (err) => this.lost(worker, `the ingest thread failed: ${err.message}`));
+    worker.on('exit', (code) => this.lost(worker, `the ingest thread exited (code ${code})`));
+    return worker;
+  }
+
+  /**
+   * The thread died: its batches in flight get 503 (the agents re-send them; a batch it had
+   * committed then answers 409), and a new thread is started with backoff while new batches wait.
+   */
+  private lost(worker: Worker, message: string): void {
+    if (worker !== this.worker) return;
+    this.worker = null;
+    const failure = threadFailed(message);
+    for (const waiting of this.pending.values()) waiting.reject(failure);
+    this.pending.clear();
+    if (this.closing) return;
+    this.deps.logger.error({ restarts: this.restarts }, `${message}; restarting it`);
+    this.deps.onRestart();
+    this.running = this.restart();
+    this.running.catch(() => undefined);
+  }
+
+  private async restart(): Promise<Worker> {
+    for (;;) {
+      const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** this.restarts);
+      this.restarts++;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.closing) throw threadFailed('ingest is stopping');
+      try {
+        const started = await whenReady(this.spawn());
+        if (this.closing) {
+          await started.terminate();
+          throw threadFailed('ingest is stopping');
+        }
+        const worker = this.attach(started);
+        this.deps.logger.info({ restarts: this.restarts }, 'ingest thread restarted');
+        return worker;
+      } catch (err) {
+        if (this.closing) throw err;
+        this.deps.logger.error({ err: errorSummary(err), restarts: this.restarts }, 'ingest thread did not start');
+      }
+    }
   }
 
   private received(msg: FromIngestThread): void {
@@ -146,13 +209,19 @@ export class IngestThread implements BatchCommitter {
     return waiting;
   }
 
-  private fail(message: string): void {
-    if (this.failure) return;
-    this.failure = threadFailed(message);
-    if (this.pending.size > 0) this.deps.logger.error({ batches: this.pending.size }, message);
-    for (const waiting of this.pending.values()) waiting.reject(this.failure);
-    this.pending.clear();
-  }
+}
+
+/** Resolves with the thread once it has opened its connection. */
+function whenReady(worker: Worker): Promise<Worker> {
+  return new Promise<Worker>((resolve, reject) => {
+    const started = (msg: FromIngestThread) => {
+      if (msg.kind === 'ready') resolve(worker);
+      else reject(threadFailed(`unexpected first message ${msg.kind}`));
+    };
+    worker.once('message', started);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(threadFailed(`the ingest thread exited (code ${code}) while starting`)));
+  });
 }
 
 /**

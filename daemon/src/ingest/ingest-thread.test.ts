@@ -1,0 +1,95 @@
+import { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { Bus } from '../bus.js';
+import type { NewEvent } from '../store/index.js';
+import { IngestThread } from './ingest-thread.js';
+
+/**
+ * A stand-in ingest thread speaking the real protocol: every event "inserted" on host `h1`, one
+ * bus message and one log line per batch; an event whose id is `crash` kills the thread.
+ */
+const STAND_IN = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (msg) => {
+  if (msg.kind === 'close') { parentPort.postMessage({ kind: 'closed' }); process.exit(0); }
+  if (msg.items.some((i) => i.event.event_id === 'crash')) process.exit(3);
+  parentPort.postMessage({
+    kind: 'done', id: msg.id, outcomes: msg.items.map(() => ({ status: 'inserted', host_id: 'h1' })),
+    published: [{ type: 'stream.counters', data: { batch: msg.id } }],
+    logs: [JSON.stringify({ level: 30, msg: 'batch stored', n: msg.items.length })],
+    notificationsRecorded: 0, notificationsLost: 0,
+  });
+});
+parentPort.postMessage({ kind: 'ready' });
+`;
+
+const item = (id: string) => ({ event: { event_id: id } }) as unknown as NewEvent;
+
+function harness() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const published: unknown[] = [];
+  const bus = new Bus(() => undefined);
+  bus.subscribe((m) => published.push(m));
+  let restarts = 0;
+  let spawned = 0;
+  const start = () =>
+    IngestThread.start(
+      {
+        file: 'unused',
+        logger: pino({ level: 'info' }, sink),
+        bus,
+        clock: { now: () => 1_000 },
+        settings: async () => ({
+          correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720 },
+          notify: null,
+        }),
+        onNotificationsRecorded: () => undefined,
+        onNotificationsLost: () => undefined,
+        onRestart: () => restarts++,
+      },
+      () => {
+        spawned++;
+        return new Worker(STAND_IN, { eval: true });
+      },
+    );
+  return { start, lines, published, restarts: () => restarts, spawned: () => spawned };
+}
+
+describe('IngestThread', () => {
+  it('replays a batch\'s bus messages and log lines before resolving it', async () => {
+    const h = harness();
+    const thread = await h.start();
+    expect(await thread.commit([item('a'), item('b')])).toEqual([
+      { status: 'inserted', host_id: 'h1' },
+      { status: 'inserted', host_id: 'h1' },
+    ]);
+    expect(h.published).toEqual([{ type: 'stream.counters', data: { batch: 1 } }]);
+    expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', n: 2 }));
+    await thread.close();
+  });
+
+  it('fails the batches of a dead thread, reports it on health, and goes on with a new thread', async () => {
+    const h = harness();
+    const thread = await h.start();
+    expect(thread.problem).toBeNull();
+    await expect(thread.commit([item('crash')])).rejects.toMatchObject({ code: 'ingest/thread_failed' });
+    expect(thread.problem).toBe('the ingest thread is restarting');
+    expect(h.restarts()).toBe(1);
+    // A batch submitted during the restart waits for the new thread instead of failing.
+    expect(await thread.commit([item('after')])).toEqual([{ status: 'inserted', host_id: 'h1' }]);
+    expect(thread.problem).toBeNull();
+    expect(h.spawned()).toBe(2);
+    expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'the ingest thread exited (code 3); restarting it' }));
+    expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'ingest thread restarted' }));
+    await thread.close();
+    await expect(thread.commit([item('late')])).rejects.toMatchObject({ code: 'ingest/thread_failed' });
+  });
+});
