@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 version=v1.24.2
 bin=$(pwd)/.tools/bin/ferretdb
-if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "$version"; then
+# The version text is captured before it is searched: with pipefail, a reader that stops early
+# (grep -q, head) can fail the pipeline with SIGPIPE (exit 141) when ferretdb writes on.
+if [ -x "$bin" ] && [[ "$("$bin" --version 2>/dev/null || true)" == *"$version"* ]]; then
   echo "FerretDB $version already built: .tools/bin/ferretdb"
   exit 0
 fi
@@ -30,4 +32,5 @@ build() {
 }
 # An older local Go may not build it: then let the module proxy supply the toolchain it was released with.
 (GOTOOLCHAIN=local build) || (rm -rf "$work/ferretdb" && GOTOOLCHAIN=go1.24.3 build)
-"$bin" --version | head -1
+built=$("$bin" --version)
+echo "${built%%$'\n'*}"
