@@ -190,6 +190,8 @@ export class CorrelationService {
   /**
    * RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one
    * batch): per gateway host and batch, one store query per side present for its counterparts.
+   * The queries are independent, so they go out together (one round trip's wait on MongoDB, not
+   * one per host); the flaps are then marked in a fixed order.
    */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
     const byHost = new Map<string, Derived[]>();
@@ -199,15 +201,17 @@ export class CorrelationService {
       if (sides) sides.push(d);
       else byHost.set(d.c.host_id, [d]);
     }
-    const out: Occurrence[] = [];
-    for (const [hostId, sides] of byHost) {
-      for (const role of ['opened', 'closed'] as const) {
-        const own = sides.filter((d) => gatewayRole(d.c.event.type) === role);
-        if (own.length === 0) continue;
+    const lookups = [...byHost].flatMap(([hostId, sides]) =>
+      (['opened', 'closed'] as const)
+        .map((role) => ({ hostId, role, own: sides.filter((d) => gatewayRole(d.c.event.type) === role) }))
+        .filter((l) => l.own.length > 0),
+    );
+    const found = await Promise.all(
+      lookups.map(({ hostId, role, own }) => {
         // Counterparts only: closed 1–10 s after an opened side, opened 1–10 s before a closed one.
         const times = own.map((d) => d.c.occurred_ms);
         const [from, to] = role === 'opened' ? [FLAP_MIN_MS, FLAP_MAX_MS] : [-FLAP_MAX_MS, -FLAP_MIN_MS];
-        const counterparts = await this.store.correlation.eventDetails({
+        return this.store.correlation.eventDetails({
           host_id: hostId,
           types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
           from_ms: Math.min(...times) + from,
@@ -215,9 +219,12 @@ export class CorrelationService {
           keys: GATEWAY_DETAIL_KEYS,
           limit: FLAP_SCAN_LIMIT,
         });
-        const stored = counterparts.map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
-        for (const d of own) out.push(...(await this.flapsOf(hostId, d, role, stored)));
-      }
+      }),
+    );
+    const out: Occurrence[] = [];
+    for (const [i, { hostId, role, own }] of lookups.entries()) {
+      const stored = found[i].map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
+      for (const d of own) out.push(...(await this.flapsOf(hostId, d, role, stored)));
     }
     return out;
   }
