@@ -29,9 +29,9 @@ import { createSettingsRoutes } from './http/settings.routes.js';
 import { createStreamRoutes } from './http/stream.routes.js';
 import { createUsersRoutes } from './http/users.routes.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
-import { createCommitListeners } from './ingest/commit-listeners.js';
+import { createListenerCommitter } from './ingest/commit-listeners.js';
 import { IngestThread } from './ingest/ingest-thread.js';
-import { IngestService, ListenerCommitter, type BatchCommitter } from './ingest/index.js';
+import { IngestService, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
@@ -168,19 +168,15 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           onNotificationsLost: notifyHooks.onLost,
           onRestart: () => metrics.inc('sac_ingest_thread_restarts_total', 'Ingest threads replaced after they died'),
         })
-      : new ListenerCommitter(
+      : createListenerCommitter({
           store,
-          createCommitListeners({
-            store,
-            bus,
-            clock,
-            logger,
-            correlationSettings,
-            liveness: hosts,
-            notify: { plan: () => notify.eventPlan(), ...notifyHooks },
-          }),
-          logger.child({ scope: 'ingest' }),
-        );
+          bus,
+          clock,
+          logger,
+          correlationSettings,
+          liveness: hosts,
+          notify: { plan: () => notify.eventPlan(), ...notifyHooks },
+        });
   const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
   bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({

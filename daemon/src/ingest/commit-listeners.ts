@@ -4,14 +4,14 @@ import type { Clock } from '../clock.js';
 import { CorrelationService, type CorrelationSettingsSource, type LivenessSink } from '../correlation/index.js';
 import { eventNotificationListener, type EventNotifyPlan } from '../notify/notify.ingest.js';
 import type { Store } from '../store/index.js';
-import type { CommitListener } from './batch-committer.js';
+import { ListenerCommitter } from './batch-committer.js';
 
 /**
- * The commit listeners of ingest, in order: correlation (severity overrides, rollups, liveness,
- * inventory, gateway flaps, problems), then event notifications. One list for both places they
- * run: this thread (`ListenerCommitter`) and the ingest thread (ingest.worker.ts).
+ * A committer running the commit listeners of ingest, in order: correlation (severity overrides,
+ * rollups, liveness, inventory, gateway flaps, problems), then event notifications. One definition
+ * for both places they run: the main thread (MongoDB, :memory:) and the ingest thread (ingest.worker.ts).
  */
-export function createCommitListeners(deps: {
+export function createListenerCommitter(deps: {
   store: Store;
   bus: Bus;
   clock: Clock;
@@ -19,9 +19,9 @@ export function createCommitListeners(deps: {
   correlationSettings: CorrelationSettingsSource;
   liveness: LivenessSink;
   notify: { plan: () => EventNotifyPlan | null; onRecorded: (rows: number) => void; onLost: (rows: number) => void };
-}): CommitListener[] {
+}): ListenerCommitter {
   const { store, bus, clock, logger } = deps;
   const correlation = new CorrelationService(store, bus, clock, logger.child({ scope: 'correlation' }), deps.correlationSettings, deps.liveness);
   const notifications = eventNotificationListener({ outbox: store.outbox, clock, logger: logger.child({ scope: 'notify' }), ...deps.notify });
-  return [(committed) => correlation.onCommitted(committed), notifications];
+  return new ListenerCommitter(store, [(committed) => correlation.onCommitted(committed), notifications], logger.child({ scope: 'ingest' }));
 }

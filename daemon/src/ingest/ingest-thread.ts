@@ -65,7 +65,7 @@ function threadFailed(message: string): AppError {
 
 /**
  * Commits ingest batches on a worker thread with its own SQLite connection: the insert, the commit
- * listeners (ingest.worker.ts runs the same `createCommitListeners` in one transaction) and the
+ * listeners (ingest.worker.ts runs the same `createListenerCommitter` in one transaction) and the
  * sync. This thread keeps only HTTP, validation and answers, so a batch's store work — tens of
  * milliseconds of CPU at peak — no longer stalls every other request, and the work spreads over
  * two cores. Batches are sent and their effects replayed (bus messages, log lines, notification

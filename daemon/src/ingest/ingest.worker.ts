@@ -1,6 +1,6 @@
 /**
- * The ingest thread (started by ingest-thread.ts): its own SQLite connection, the commit listeners
- * of `createCommitListeners`, and a `ListenerCommitter` — so each batch's events, correlation and
+ * The ingest thread (started by ingest-thread.ts): its own SQLite connection and the committer of
+ * `createListenerCommitter` — so each batch's events, correlation and
  * notifications are one transaction and one sync, exactly as on the main thread. The clock and the
  * settings come with each batch from the main thread; bus messages, log lines and notification
  * counts go back with its answer.
@@ -13,8 +13,7 @@ import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import { HostsService } from '../hosts/hosts.service.js';
 import { openSqliteStore } from '../store/sqlite/sqlite.store.js';
-import { ListenerCommitter } from './batch-committer.js';
-import { createCommitListeners } from './commit-listeners.js';
+import { createListenerCommitter } from './commit-listeners.js';
 import type { BatchEffects, BatchSettings, FromIngestThread, IngestThreadInit, ToIngestThread } from './ingest-thread.js';
 
 const init = workerData as IngestThreadInit;
@@ -42,23 +41,19 @@ bus.subscribe((message) => effects.published.push(message));
 const correlationSettings = async () => current().correlation;
 // Liveness (heartbeats, silence problems resolved) is written in the batch's transaction too.
 const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, new AuditService(store.audit, clock, logger));
-const committer = new ListenerCommitter(
+const committer = createListenerCommitter({
   store,
-  createCommitListeners({
-    store,
-    bus,
-    clock,
-    logger,
-    correlationSettings,
-    liveness: hosts,
-    notify: {
-      plan: () => current().notify,
-      onRecorded: (rows) => (effects.notificationsRecorded += rows),
-      onLost: (rows) => (effects.notificationsLost += rows),
-    },
-  }),
-  logger.child({ scope: 'ingest' }),
-);
+  bus,
+  clock,
+  logger,
+  correlationSettings,
+  liveness: hosts,
+  notify: {
+    plan: () => current().notify,
+    onRecorded: (rows) => (effects.notificationsRecorded += rows),
+    onLost: (rows) => (effects.notificationsLost += rows),
+  },
+});
 
 /** Answers go back in batch order. */
 let answered: Promise<void> = Promise.resolve();
