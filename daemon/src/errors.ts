@@ -1,6 +1,7 @@
 /**
  * The one error type domain code throws. `kind` decides how it is reported:
  * `user` → 4xx, logged at info; `operational` → retryable (503), warn; `unexpected` → bug, error.
+ * Which 4xx a user error is, is the transport's business: `http/error-map.ts` maps `code`.
  */
 export type ErrorKind = 'user' | 'operational' | 'unexpected';
 
@@ -8,19 +9,16 @@ export class AppError extends Error {
   readonly code: string;
   readonly kind: ErrorKind;
   readonly details?: unknown;
-  /** HTTP status for `user` errors; operational errors map to 503, unexpected to 500. */
-  readonly status?: number;
 
   constructor(
     code: string,
     message: string,
-    options: { kind?: ErrorKind; status?: number; details?: unknown; cause?: unknown } = {},
+    options: { kind?: ErrorKind; details?: unknown; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.kind = options.kind ?? 'user';
-    this.status = options.status;
     this.details = options.details;
   }
 }

@@ -27,7 +27,7 @@ export class ApiKeysAdmin {
   }
 
   async revoke(id: string, actor: Actor): Promise<void> {
-    if (!(await this.keys.revoke(id))) throw new AppError('apikey/not_found', 'No such active API key', { status: 404 });
+    if (!(await this.keys.revoke(id))) throw new AppError('apikey/not_found', 'No such active API key');
     await this.audit.record({ action: 'apikey.revoked', actor, target: `apikey:${id}` });
   }
 }

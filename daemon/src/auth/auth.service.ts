@@ -25,7 +25,6 @@ function sessionUser(u: UserRecord): SessionUser {
 
 function tooManyAttempts(retryAfterS: number): AppError {
   return new AppError('auth/too_many_attempts', 'Too many failed sign-ins; try again later', {
-    status: 429,
     details: { retry_after_s: retryAfterS },
   });
 }
@@ -80,7 +79,7 @@ export class AuthService implements Authenticator {
       const failures = await throttle.recordFailure(key, now, policy.maxFailures);
       await failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
       if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, input.username, ip, now);
-      throw new AppError('auth/invalid_credentials', 'Wrong username or password', { status: 401 });
+      throw new AppError('auth/invalid_credentials', 'Wrong username or password');
     }
     if (state && state.failures_ms.length > 0) await throttle.clear(key);
     const session = sessionUser(user);
@@ -91,7 +90,7 @@ export class AuthService implements Authenticator {
   /** A fresh token for a signed-in user (the console renews before `expires_at`). */
   async renew(current: SessionUser): Promise<LoginResponse> {
     const user = await this.deps.users.byId(current.id);
-    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first', { status: 401 });
+    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first');
     return this.issue(user);
   }
 

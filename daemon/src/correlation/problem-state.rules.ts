@@ -22,7 +22,6 @@ export function allowedFrom(action: ProblemAction): readonly ProblemStatus[] {
 
 export function invalidTransition(status: ProblemStatus, action: ProblemAction): AppError {
   return new AppError('problem/invalid_transition', `Cannot ${action} a problem that is ${status}`, {
-    status: 409,
     details: { status, action },
   });
 }

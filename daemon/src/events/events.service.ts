@@ -58,7 +58,7 @@ export class EventsService {
 
   async byId(eventId: string): Promise<EventDetailView> {
     const stored = await this.store.events.byId(eventId);
-    if (!stored) throw new AppError('event/not_found', 'No such event', { status: 404, details: { event_id: eventId } });
+    if (!stored) throw new AppError('event/not_found', 'No such event', { details: { event_id: eventId } });
     const [view] = await this.views([stored]);
     return { ...view, event: stored.event as unknown as Record<string, unknown> };
   }

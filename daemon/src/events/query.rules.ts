@@ -3,7 +3,6 @@ import { AppError } from '../errors.js';
 /** A 400 naming the query parameter that is wrong. */
 export function invalidParameter(parameter: string, message: string, issues?: unknown[]): AppError {
   return new AppError('request/invalid_parameter', `${parameter}: ${message}`, {
-    status: 400,
     details: issues ? { parameter, issues } : { parameter },
   });
 }

@@ -27,7 +27,7 @@ function lastSeenMs(host: Host, state: HostState | undefined): number {
 }
 
 export function hostNotFound(id: string): AppError {
-  return new AppError('host/not_found', 'No such host', { status: 404, details: { id } });
+  return new AppError('host/not_found', 'No such host', { details: { id } });
 }
 
 /**

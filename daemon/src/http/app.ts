@@ -6,7 +6,8 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
-import { errorBody, sendError, sendJson } from './http-errors.js';
+import { errorBody } from './error-map.js';
+import { sendError, sendJson } from './http-errors.js';
 import { bearerToken } from './rest-auth.js';
 
 export interface AppDeps {

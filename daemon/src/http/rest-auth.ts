@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Role, SessionUser } from '../../../shared/src/index.js';
 import type { Actor } from '../audit/index.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { errorBody, sendJson } from './http-errors.js';
+import { AppError } from '../errors.js';
 
 /** The console token from `Authorization: Bearer <token>`. */
 export function bearerToken(req: Request): string | null {
@@ -29,8 +29,8 @@ export function requireUser(authenticator: Authenticator, role: 'operator' | Ext
     try {
       const token = bearerToken(req);
       const user = token ? await authenticator.authenticate(token) : null;
-      if (!user) return sendJson(res, 401, errorBody('auth/unauthorized', 'Sign in first'));
-      if (role === 'admin' && user.role !== 'admin') return sendJson(res, 403, errorBody('auth/forbidden', 'Admin role required'));
+      if (!user) throw new AppError('auth/unauthorized', 'Sign in first');
+      if (role === 'admin' && user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
       res.locals.user = user;
       next();
     } catch (err) {

@@ -1,7 +1,8 @@
 import express from 'express';
 import type { Authenticator } from '../auth/index.js';
 import type { StreamHub, StreamTickets } from '../stream/index.js';
-import { errorBody, sendJson } from './http-errors.js';
+import { errorBody } from './error-map.js';
+import { sendJson } from './http-errors.js';
 import { bearerToken, currentUser, requireUser } from './rest-auth.js';
 
 /**

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { SessionUser } from '../../../shared/src/index.js';
 import { AppError } from '../errors.js';
+import { statusOf } from './error-map.js';
 
 /** What every tRPC call knows about its caller. */
 export interface TrpcContext {
@@ -14,16 +15,22 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  504: 'GATEWAY_TIMEOUT',
 };
 
 /** Maps an AppError to the tRPC error carrying its code (`data.appCode`) and details. */
 export function toTrpcError(err: AppError): TRPCError {
-  const code =
-    err.kind === 'operational' ? 'SERVICE_UNAVAILABLE' : err.kind === 'unexpected' ? 'INTERNAL_SERVER_ERROR' : (TRPC_CODE_BY_STATUS[err.status ?? 400] ?? 'BAD_REQUEST');
+  const status = statusOf(err);
+  const code = status === 503 ? 'SERVICE_UNAVAILABLE' : status === 500 ? 'INTERNAL_SERVER_ERROR' : (TRPC_CODE_BY_STATUS[status] ?? 'BAD_REQUEST');
   return new TRPCError({ code, message: err.message, cause: err });
 }
 

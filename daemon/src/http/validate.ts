@@ -7,7 +7,6 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   const result = schema.safeParse(value ?? {});
   if (!result.success) {
     throw new AppError('request/invalid', 'The request does not match the expected shape', {
-      status: 400,
       details: toValidationIssues(result.error),
     });
   }

@@ -205,7 +205,7 @@ export class NotifyService {
     const s = this.current();
     if (!this.configured(s).includes(channel)) {
       const what = channel === 'push' ? 'has no registered subscription' : 'is not configured';
-      throw new AppError('notify/channel_not_configured', `The ${channel} channel ${what}`, { status: 409 });
+      throw new AppError('notify/channel_not_configured', `The ${channel} channel ${what}`);
     }
     const rows = this.rows('test', null, { kind: 'test', requested_by: requestedBy }, [channel], s).map((r) => ({
       ...r,
@@ -228,8 +228,8 @@ export class NotifyService {
     const row = await this.deps.store.outbox.retryNow(id, this.deps.clock.now());
     if (!row) {
       const exists = await this.deps.store.outbox.byId(id);
-      if (!exists) throw new AppError('notify/delivery_not_found', 'No such delivery', { status: 404 });
-      throw new AppError('notify/not_retryable', `A ${exists.status} delivery cannot be retried`, { status: 409 });
+      if (!exists) throw new AppError('notify/delivery_not_found', 'No such delivery');
+      throw new AppError('notify/not_retryable', `A ${exists.status} delivery cannot be retried`);
     }
     this.dispatcher.kick();
     return row;
@@ -272,7 +272,7 @@ export class NotifyService {
   async removePushSubscription(id: string, user: { id: string; role: string }): Promise<void> {
     const sub = await this.deps.store.push.byId(id);
     if (!sub || (user.role !== 'admin' && sub.user_id !== user.id)) {
-      throw new AppError('notify/subscription_not_found', 'No such push subscription', { status: 404 });
+      throw new AppError('notify/subscription_not_found', 'No such push subscription');
     }
     await this.deps.store.push.remove(id);
     await this.refresh();

@@ -16,7 +16,7 @@ import { problemView, streamProblem } from './problem.views.js';
 export const TIMELINE_LIMIT = 500;
 
 function problemNotFound(id: string): AppError {
-  return new AppError('problem/not_found', 'No such problem', { status: 404, details: { id } });
+  return new AppError('problem/not_found', 'No such problem', { details: { id } });
 }
 
 const STREAM_TYPE = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved' } as const;

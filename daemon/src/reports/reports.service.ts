@@ -100,7 +100,7 @@ export class ReportsService {
 
   async byId(id: string): Promise<DailyReportRecord> {
     const report = await this.deps.store.reports.byId(id);
-    if (!report) throw new AppError('report/not_found', 'No such report', { status: 404 });
+    if (!report) throw new AppError('report/not_found', 'No such report');
     return report;
   }
 }

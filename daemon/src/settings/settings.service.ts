@@ -108,7 +108,7 @@ export class SettingsService {
     const resolved = resolveKeepMarkers(values, current, paths);
     const parsed = SETTINGS_SCHEMAS[cat].safeParse({ ...current, ...resolved });
     if (!parsed.success) {
-      throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { status: 400, details: toValidationIssues(parsed.error) });
+      throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: toValidationIssues(parsed.error) });
     }
     const valid = parsed.data as Fields;
     const changed = Object.keys(values);
@@ -133,7 +133,7 @@ export class SettingsService {
   }
 
   private category(value: string): SettingsCategory {
-    if (!isCategory(value)) throw new AppError('settings/unknown_category', `No settings category ${value}`, { status: 404 });
+    if (!isCategory(value)) throw new AppError('settings/unknown_category', `No settings category ${value}`);
     return value;
   }
 

@@ -20,13 +20,13 @@ export function userView(u: UserRecord): UserView {
 
 function checkPassword(password: string, username: string): void {
   const problem = passwordProblem(password, username);
-  if (problem) throw new AppError('user/weak_password', `Password ${problem}`, { status: 400, details: [{ path: 'password', message: problem }] });
+  if (problem) throw new AppError('user/weak_password', `Password ${problem}`, { details: [{ path: 'password', message: problem }] });
 }
 
 function changed(result: UserChange): UserRecord {
-  if (result.status === 'not_found') throw new AppError('user/not_found', 'No such user', { status: 404 });
+  if (result.status === 'not_found') throw new AppError('user/not_found', 'No such user');
   if (result.status === 'last_admin') {
-    throw new AppError('user/last_admin', 'The last active admin cannot be removed, deactivated or demoted', { status: 409 });
+    throw new AppError('user/last_admin', 'The last active admin cannot be removed, deactivated or demoted');
   }
   return result.user;
 }
@@ -55,7 +55,7 @@ export class UsersService {
 
   async byId(id: string): Promise<UserView> {
     const user = await this.repo.byId(id);
-    if (!user) throw new AppError('user/not_found', 'No such user', { status: 404 });
+    if (!user) throw new AppError('user/not_found', 'No such user');
     return userView(user);
   }
 
@@ -74,7 +74,7 @@ export class UsersService {
       updated_ms: now,
     };
     if ((await this.repo.insert(user)) === 'duplicate') {
-      throw new AppError('user/duplicate', 'A user with this username exists', { status: 409 });
+      throw new AppError('user/duplicate', 'A user with this username exists');
     }
     await this.audit.record({ action: 'user.created', actor, target: `user:${user.id}`, details: { username: user.username, role: user.role } });
     return userView(user);
@@ -87,7 +87,7 @@ export class UsersService {
     if (input.display_name !== undefined) patch.display_name = input.display_name;
     if (input.password !== undefined) {
       const existing = await this.repo.byId(id);
-      if (!existing) throw new AppError('user/not_found', 'No such user', { status: 404 });
+      if (!existing) throw new AppError('user/not_found', 'No such user');
       checkPassword(input.password, existing.username);
       patch.password_hash = await hashPassword(input.password);
     }
@@ -112,10 +112,10 @@ export class UsersService {
   /** A signed-in user changes their own password; their other sessions end (the caller issues a new token). */
   async changeOwnPassword(self: SessionUser, input: PasswordChange, actor: Actor): Promise<void> {
     const user = await this.repo.byId(self.id);
-    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first', { status: 401 });
+    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first');
     if (!(await verifyPassword(input.current_password, user.password_hash))) {
       await this.audit.record({ action: 'user.password_changed', actor, target: `user:${user.id}`, outcome: 'failed', details: { reason: 'wrong_current_password' } });
-      throw new AppError('user/wrong_password', 'The current password is wrong', { status: 400, details: [{ path: 'current_password', message: 'is wrong' }] });
+      throw new AppError('user/wrong_password', 'The current password is wrong', { details: [{ path: 'current_password', message: 'is wrong' }] });
     }
     checkPassword(input.new_password, user.username);
     changed(await this.repo.update(user.id, { password_hash: await hashPassword(input.new_password), updated_ms: this.clock.now() }));

@@ -1,0 +1,83 @@
+import { AppError, errorSummary } from '../errors.js';
+
+/** Seconds an agent or client is told to wait when SAC is overloaded or its store is down. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The one code → HTTP status table. Domain code names what went wrong (`AppError.code`); only
+ * transport code decides what status that is. A `user` error whose code is missing here is a
+ * 400; `operational` errors are 503 and `unexpected` ones 500 whatever their code.
+ * Add a row with every new user-facing code.
+ */
+export const ERROR_STATUS: Readonly<Record<string, number>> = {
+  'request/invalid': 400,
+  'request/invalid_parameter': 400,
+  'request/invalid_json': 400,
+  'request/too_large': 413,
+  'route/not_found': 404,
+  'auth/unauthorized': 401,
+  'auth/invalid_credentials': 401,
+  'auth/forbidden': 403,
+  'auth/too_many_attempts': 429,
+  'user/weak_password': 400,
+  'user/wrong_password': 400,
+  'user/not_found': 404,
+  'user/last_admin': 409,
+  'user/duplicate': 409,
+  'apikey/not_found': 404,
+  'event/not_found': 404,
+  'event/duplicate': 409,
+  'event/invalid': 422,
+  'host/not_found': 404,
+  'problem/not_found': 404,
+  'problem/invalid_transition': 409,
+  'report/not_found': 404,
+  'settings/invalid': 400,
+  'settings/unknown_category': 404,
+  'notify/channel_not_configured': 409,
+  'notify/delivery_not_found': 404,
+  'notify/not_retryable': 409,
+  'notify/subscription_not_found': 404,
+};
+
+/** HTTP status of an AppError, from its kind and the table above. */
+export function statusOf(err: AppError): number {
+  if (err.kind === 'operational') return 503;
+  if (err.kind === 'unexpected') return 500;
+  return ERROR_STATUS[err.code] ?? 400;
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** How an error is answered and logged, the same for REST, tRPC, ingest and REST auth. */
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** Log level for the failure: user errors are not logged by the mapper. */
+  log: 'warn' | 'error' | null;
+  logFields: Record<string, unknown>;
+}
+
+/**
+ * The one place an error becomes an answer. Never leaks a stack: an unknown error is a generic
+ * 500; an operational one a 503 with Retry-After; a 429 carries the wait its details name.
+ */
+export function mapError(err: unknown): MappedError {
+  if (err instanceof AppError) {
+    const status = statusOf(err);
+    const headers: Record<string, string> = status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+    const retryAfter = (err.details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
+    if ((status === 429 || status === 503) && typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+    const log = err.kind === 'operational' ? 'warn' : err.kind === 'unexpected' ? 'error' : null;
+    // AppError messages are written by SAC for people; they carry no stack or payload.
+    return { status, body: errorBody(err.code, err.message, err.details), headers, log, logFields: { code: err.code, err: errorSummary(err.cause ?? err) } };
+  }
+  return { status: 500, body: errorBody('internal/unexpected', 'Internal error'), headers: {}, log: 'error', logFields: { err: errorSummary(err) } };
+}
