@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isValidTimeZone } from './notify/notify.rules.js';
+import { isValidTimeZone } from '../../shared/src/index.js';
 import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
 
 /**

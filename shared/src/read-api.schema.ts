@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES, type Severity } from './event.schema.js';
+import { isValidTimeZone } from './time-zone.js';
 
 /** Largest page of the read API. */
 export const READ_LIMIT_MAX = 500;
@@ -43,14 +44,7 @@ export const EventListQuerySchema = z.strictObject({
   tz: z
     .string()
     .max(64)
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an IANA time zone such as Europe/Moscow')
+    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
     .optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),

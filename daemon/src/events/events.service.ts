@@ -4,7 +4,8 @@ import type { CorrelationSettingsSource } from '../correlation/index.js';
 import { AppError } from '../errors.js';
 import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
-import { dayRange, decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
+import { dayRange } from '../../../shared/src/index.js';
+import { decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
 
 /** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;

@@ -7,6 +7,6 @@ export { NotifyService, type TestSendResult } from './notify.service.js';
 export { settingsNotifySource, type NotifySettingsSource } from './notify.settings.js';
 export { escapeHtml } from './notify.format.js';
 export { phrases } from './notify.i18n.js';
-export { dueReportDay, localParts } from './notify.rules.js';
+export { dueReportDay } from './notify.rules.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
 export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';

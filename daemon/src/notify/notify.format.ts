@@ -1,6 +1,6 @@
 import type { Severity } from '../../../shared/src/index.js';
 import { phrases, type Phrases } from './notify.i18n.js';
-import { localParts } from './notify.rules.js';
+import { localParts } from '../../../shared/src/index.js';
 import type { MailContent } from './smtp.client.js';
 import { TELEGRAM_MAX_LENGTH } from './telegram.client.js';
 import type { Channel, EventNotice, Language, NotificationContent, ProblemNotice, ReportSummary } from './notify.types.js';

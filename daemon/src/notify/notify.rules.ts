@@ -1,4 +1,5 @@
 import { compareSeverity, type Severity } from '../../../shared/src/index.js';
+import { localParts } from '../../../shared/src/index.js';
 import { effectiveSeverity, isHiddenType } from '../correlation/index.js';
 import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
 
@@ -102,37 +103,6 @@ export function afterFailure(
   // Telegram's retry_after is a demand, not a hint: wait at least that long.
   const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempts - 1));
   return { status: 'pending', next_attempt_ms: nowMs + Math.max(backoff, failure.retryAfterMs ?? 0) };
-}
-
-/** Calendar date and minute of the day of an instant in an IANA time zone. */
-export function localParts(ms: number, timeZone: string): { day: string; minuteOfDay: number; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(ms));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  const day = `${get('year')}-${get('month')}-${get('day')}`;
-  return {
-    day,
-    minuteOfDay: Number(get('hour')) * 60 + Number(get('minute')),
-    time: `${day} ${get('hour')}:${get('minute')}:${get('second')}`,
-  };
-}
-
-/** True for a valid IANA time zone name. */
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `HH:MM` (24 h) → minute of the day, or null when malformed. */
