@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,28 @@ describe('SAC WinRM client failures', () => {
     expect(err.code).toBe('winrm/timeout');
     expect(elapsed).toBeGreaterThanOrEqual(550);
     expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it('reports a server that will not seal NTLM messages over HTTP as encryption_refused', async () => {
+    // A challenge offering NTLM without SEAL and key exchange, as a misconfigured server might.
+    const challenge = Buffer.alloc(56);
+    Buffer.from('NTLMSSP\0', 'latin1').copy(challenge, 0);
+    challenge.writeUInt32LE(2, 8);
+    challenge.writeUInt32LE(0x00898215, 20);
+    challenge.writeUInt32LE(56, 44);
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(401, { 'WWW-Authenticate': `Negotiate ${challenge.toString('base64')}` }).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const err = await rejection(createWinRmClient({ username: USER, password: PASSWORD, transport: 'http', port }).listSessions('127.0.0.1'));
+      expect(err.code).toBe('winrm/encryption_refused');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('refuses to build a client without an administrator', () => {

@@ -65,6 +65,9 @@ export interface WinRmClient {
   logoff(target: WinRmTarget, sessionId: number): Promise<WinRmResult>;
 }
 
+/** Output kept from one command; qwinsta on a busy terminal server is tens of kilobytes. */
+const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 /** Seconds a Receive may block on the server before answering "no output yet". */
 const OPERATION_TIMEOUT_S = 20;
 
@@ -98,6 +101,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let exitCode: number | null = null;
+      let outputBytes = 0;
       for (;;) {
         let chunk: wsman.ReceiveChunk;
         try {
@@ -109,6 +113,8 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
         }
         stdout.push(chunk.stdout);
         stderr.push(chunk.stderr);
+        outputBytes += chunk.stdout.length + chunk.stderr.length;
+        if (outputBytes > MAX_OUTPUT_BYTES) throw winrmError('winrm/bad_response', `The output of ${command.split(' ')[0]} on ${host} exceeds ${MAX_OUTPUT_BYTES} bytes`, { host });
         if (chunk.done) {
           exitCode = chunk.exitCode ?? -1;
           break;
