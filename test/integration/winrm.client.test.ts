@@ -82,9 +82,9 @@ describe.each([
     }
   });
 
-  it('accepts the administrator as user@domain', async () => {
+  it('accepts the administrator as user@domain and finds it in the local Administrators group', async () => {
     const res = await createWinRmClient({ ...base, username: 'admin@CORP' }).test('127.0.0.1');
-    expect(res).toMatchObject({ ok: true, detail: `Connected to 127.0.0.1 as ${USER.toLowerCase()}` });
+    expect(res).toMatchObject({ ok: true, detail: `Connected to 127.0.0.1 as ${USER.toLowerCase()}, a local administrator` });
   });
 
   it('runs PowerShell through -EncodedCommand and the host receives the script intact', async () => {
@@ -173,6 +173,16 @@ describe('SAC WinRM client failures', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('fails the access test of an account that is not a local administrator', async () => {
+    const peer = await startWinRmPeer({ user: USER, password: PASSWORD, nonAdmin: true });
+    try {
+      const res = await createWinRmClient({ username: USER, password: PASSWORD, transport: 'http', port: peer.port }).test('127.0.0.1');
+      expect(res).toMatchObject({ ok: false, code: 'winrm/auth_failed', detail: `${USER.toLowerCase()} reached 127.0.0.1 but is not in its local Administrators group` });
+    } finally {
+      await peer.stop();
     }
   });
 

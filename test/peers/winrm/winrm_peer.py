@@ -5,7 +5,8 @@ It speaks the protocol Windows Remote Shell speaks: NTLM authentication of the c
 (pyspnego's acceptor), message encryption over HTTP (MS-WSMV 2.2.9.1.1), channel binding to
 its certificate over HTTPS, and the shell operations Create, Command, Receive, Signal and
 Delete. The commands it knows: `qwinsta` (canned sessions, English or Russian), `logoff <id> /v`
-(removes the session), `whoami`, `hostname`, and `powershell -EncodedCommand <b64>` whose
+(removes the session), `whoami`, `whoami /user /groups /fo csv /nh` (in the local Administrators
+group unless `--non-admin`), `hostname`, and `powershell -EncodedCommand <b64>` whose
 decoded script is appended to the `--record` file as one JSON line.
 
 Output is encoded in the shell's WINRS_CODEPAGE (437, 866 or 65001), as cmd.exe does after
@@ -81,6 +82,19 @@ class State:
                 lines.append(f"{marker}{name.lstrip('>'):<18}{user:<20}{sid:>7}  {st:<8}{typ:<12}")
         return "\r\n".join(lines) + "\r\n"
 
+    def whoami_groups(self):
+        ru = self.args.lang == "ru"
+        lines = [
+            f'"{self.args.user.lower()}","S-1-5-21-1004336348-1177238915-682003330-500"',
+            f'"{"Все" if ru else "Everyone"}","{"Хорошо известная группа" if ru else "Well-known group"}","S-1-1-0","Mandatory group, Enabled by default, Enabled group"',
+        ]
+        if self.args.non_admin:
+            lines.append('"BUILTIN\\Remote Management Users","Alias","S-1-5-32-580","Mandatory group, Enabled by default, Enabled group"')
+        else:
+            name = "BUILTIN\\Администраторы" if ru else "BUILTIN\\Administrators"
+            lines.append(f'"{name}","Alias","S-1-5-32-544","Mandatory group, Enabled by default, Enabled group, Group owner"')
+        return "\r\n".join(lines) + "\r\n"
+
     def logoff(self, sid):
         with self.lock:
             for row in self.sessions:
@@ -106,6 +120,8 @@ class State:
             return self.logoff(int(m.group(1)))
         if low == "whoami":
             return self.args.user.lower() + "\r\n", "", 0
+        if re.match(r"^whoami\s+/user\s+/groups\s+/fo\s+csv\s+/nh$", low):
+            return self.whoami_groups(), "", 0
         if low == "hostname":
             return "WIN-STANDIN\r\n", "", 0
         name = text.split()[0] if text else ""
@@ -354,6 +370,7 @@ def main():
     p.add_argument("--https", action="store_true")
     p.add_argument("--lang", choices=["en", "ru"], default="en")
     p.add_argument("--record", help="append the PowerShell scripts run to this file (JSON lines)")
+    p.add_argument("--non-admin", action="store_true", help="the account is not in the local Administrators group")
     p.add_argument("--cert-out", help="write the generated HTTPS certificate (PEM) here")
     args = p.parse_args()
 

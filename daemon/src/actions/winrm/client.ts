@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';
 import { parseQwinsta, type Session } from './qwinsta.js';
 import { WinRmConnection, type WinRmEndpoint } from './transport.js';
@@ -57,7 +58,7 @@ export interface WinRmClient {
   run(target: WinRmTarget, command: string, args?: readonly string[]): Promise<WinRmResult>;
   /** Runs a PowerShell script through `powershell -EncodedCommand`. */
   runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult>;
-  /** Checks that the administrator can open a shell and run `whoami`; never throws. */
+  /** Checks that the account opens a shell and is a local administrator there; never throws. */
   test(target: WinRmTarget): Promise<WinRmTestResult>;
   /** `qwinsta` parsed, with the raw text. */
   listSessions(target: WinRmTarget): Promise<SessionList>;
@@ -158,18 +159,23 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     throw winrmError('winrm/unreachable', `WinRM is unreachable on every address of the host (${hosts.join(', ')})`, { hosts }, lastError);
   }
 
-  function runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult> {
+  async function runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult> {
     const encoded = Buffer.from(script, 'utf16le').toString('base64');
-    return run(target, `powershell.exe -NoProfile -NonInteractive -EncodedCommand ${encoded}`);
+    const res = await run(target, `powershell.exe -NoProfile -NonInteractive -EncodedCommand ${encoded}`);
+    return { ...res, stderr: clixmlToText(res.stderr) };
   }
 
   async function test(target: WinRmTarget): Promise<WinRmTestResult> {
     const started = performance.now();
     try {
-      const res = await run(target, 'whoami');
-      const who = res.stdout.trim();
+      const res = await run(target, 'whoami', ['/user', '/groups', '/fo', 'csv', '/nh']);
       if (res.exitCode !== 0) return { ok: false, detail: `whoami exited with ${res.exitCode} on ${res.host}`, durationMs: res.durationMs, code: 'winrm/command_failed' };
-      return { ok: true, detail: `Connected to ${res.host} as ${who || opts.username}`, durationMs: res.durationMs };
+      const who = /^"([^"]*)"/.exec(res.stdout.trim())?.[1] || opts.username;
+      // BUILTIN\Administrators by SID: its name is localised, the SID is not.
+      if (!res.stdout.includes('"S-1-5-32-544"')) {
+        return { ok: false, detail: `${who} reached ${res.host} but is not in its local Administrators group`, durationMs: res.durationMs, code: 'winrm/auth_failed' };
+      }
+      return { ok: true, detail: `Connected to ${res.host} as ${who}, a local administrator`, durationMs: res.durationMs };
     } catch (err) {
       const durationMs = Math.round(performance.now() - started);
       if (err instanceof AppError) return { ok: false, detail: err.message, durationMs, code: err.code };

@@ -81,6 +81,14 @@ export function decryptBody(security: NtlmSessionSecurity, body: Buffer): Buffer
   }
 }
 
+/** SOAP replies are UTF-8 unless a BOM or the declared charset says UTF-16. */
+export function decodeXml(bytes: Buffer, declaredType: string): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  if (/charset=utf-16/i.test(declaredType)) return bytes.toString('utf16le');
+  return bytes.toString('utf8');
+}
+
 function authToken(headers: http.IncomingHttpHeaders): Buffer | null {
   const value = headers['www-authenticate'];
   const list = Array.isArray(value) ? value : value ? value.split(',') : [];
@@ -149,11 +157,11 @@ export class WinRmConnection {
     let xml: string;
     if (type.includes(`protocol="${PROTOCOL}"`)) {
       if (!this.security) throw winrmError('winrm/bad_response', 'The WinRM server sent an encrypted reply over HTTPS');
-      xml = decryptBody(this.security, res.body).toString('utf8');
+      xml = decodeXml(decryptBody(this.security, res.body), res.body.toString('latin1', 0, 300));
     } else if (this.security && (res.status === 400 || res.status === 415 || res.body.length > 0)) {
       throw winrmError('winrm/encryption_refused', 'The WinRM server did not accept or answer with an encrypted message', { host: this.endpoint.host, status: res.status });
     } else {
-      xml = res.body.toString('utf8');
+      xml = decodeXml(res.body, type);
     }
     if (res.status === 200 || (res.status === 500 && xml.includes('Fault'))) return xml;
     throw winrmError('winrm/bad_response', `The WinRM server answered HTTP ${res.status}`, { host: this.endpoint.host, status: res.status });
