@@ -11,3 +11,5 @@ export { parseQwinsta } from './qwinsta.js';
 export type { Session } from './qwinsta.js';
 export type { WinRmErrorCode } from './winrm.errors.js';
 export { winRmOptionsFromSettings } from './winrm.settings.js';
+export { winRmTargetsOf } from './targets.js';
+export type { HostAddresses } from './targets.js';
