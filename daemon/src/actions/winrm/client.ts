@@ -90,6 +90,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     const call = async (xml: string, step: string): Promise<string> => {
       const res = await conn.send(xml);
       const fault = wsman.parseFault(res.xml);
+      if (fault && wsman.isAccessDenied(fault)) throw winrmError('winrm/auth_failed', `WinRM on ${host} denied access: ${fault.reason}`, { host, step, wsman_code: fault.wsmanCode });
       if (fault) throw winrmError('winrm/command_failed', `WinRM ${step} failed on ${host}: ${fault.reason}`, { host, step, wsman_code: fault.wsmanCode });
       return res.xml;
     };

@@ -135,6 +135,11 @@ export function parseFault(xml: string): WsManFault | null {
   return { wsmanCode, subcode: subcode ? xmlUnescape(subcode.trim()) : null, reason: xmlUnescape(text.replace(/<[^>]+>/g, '').trim()).slice(0, 500) };
 }
 
+/** An account that authenticates but may not use WinRM gets an AccessDenied fault (Win32 error 5). */
+export function isAccessDenied(fault: WsManFault): boolean {
+  return fault.wsmanCode === '5' || /AccessDenied$/.test(fault.subcode ?? '');
+}
+
 export function parseShellId(xml: string): string | null {
   const m = /<(?:[\w-]+:)?Selector\s+Name="ShellId"[^>]*>([^<]+)</.exec(xml) ?? /<(?:[\w-]+:)?ShellId>([^<]+)</.exec(xml);
   return m ? xmlUnescape(m[1]!.trim()) : null;
