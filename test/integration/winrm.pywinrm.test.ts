@@ -23,7 +23,7 @@ interface CheckResult {
 }
 
 async function pywinrm(endpoint: string, sessionId: number, codepage: number): Promise<CheckResult> {
-  const { stdout } = await run('python3', [CHECK, endpoint, 'CORP\\admin', 'Adm1n-pass', String(sessionId), String(codepage)], { timeout: 30_000 });
+  const { stdout } = await run('python3', [CHECK, endpoint, 'CORP\\admin', 'Adm1n-pass', String(sessionId), String(codepage)], { timeout: 60_000 });
   return JSON.parse(stdout) as CheckResult;
 }
 
@@ -39,7 +39,7 @@ describe('pywinrm against the WS-Management stand-in', () => {
     expect(res.after.stdout).not.toMatch(/jdoe/);
     expect(res.after.stdout).toMatch(/alice\s+4\s+Disc/);
     expect(res.wrong_password).toBe('rejected');
-  });
+  }, 90_000);
 
   it('lists Russian sessions (cp866) and logs one off over HTTPS with channel binding', async () => {
     peer = await startWinRmPeer({ user: 'CORP\\admin', password: 'Adm1n-pass', https: true, lang: 'ru' });
@@ -51,5 +51,5 @@ describe('pywinrm against the WS-Management stand-in', () => {
     expect(res.after.stdout).not.toMatch(/Иванов/);
     expect(res.after.stdout).toMatch(/jdoe\s+2/);
     expect(res.wrong_password).toBe('rejected');
-  });
+  }, 90_000);
 });

@@ -36,7 +36,7 @@ export async function startWinRmPeer(opts: WinRmPeerOptions): Promise<WinRmPeer>
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`winrm peer did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`winrm peer did not start: ${stderr}`)), 45_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^listening (\d+)$/m.exec(out);
