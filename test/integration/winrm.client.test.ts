@@ -94,6 +94,11 @@ describe.each([
     expect(peer.recordedScripts()).toContain(script);
   });
 
+  it('refuses a PowerShell script too long for a command line before connecting', async () => {
+    const err = await rejection(createWinRmClient(base).runPowerShell('127.0.0.1', 'x'.repeat(12_001)));
+    expect(err.code).toBe('request/too_large');
+  });
+
   it('returns a failing command exit code and stderr instead of throwing', async () => {
     const res = await createWinRmClient(base).run('127.0.0.1', 'nosuchcommand');
     expect(res.exitCode).toBe(1);

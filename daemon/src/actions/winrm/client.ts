@@ -69,6 +69,9 @@ export interface WinRmClient {
 /** Output kept from one command; qwinsta on a busy terminal server is tens of kilobytes. */
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 
+/** Base64 of a script that still fits the 32767-character CreateProcess command line. */
+const MAX_ENCODED_SCRIPT = 32_000;
+
 /** Seconds a Receive may block on the server before answering "no output yet". */
 const OPERATION_TIMEOUT_S = 20;
 
@@ -83,7 +86,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const port = opts.port ?? (opts.transport === 'https' ? 5986 : 5985);
 
-  async function runOn(host: string, command: string, args: readonly string[], signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
+  async function runOn(host: string, command: string, args: readonly string[], skipCmdShell: boolean, signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
     const endpoint: WinRmEndpoint = { host, port, https: opts.transport === 'https', verifyTls: opts.verifyTls ?? true, ca: opts.ca };
     const conn = new WinRmConnection(endpoint, { username: opts.username, password: opts.password }, signal);
     const to = conn.url;
@@ -98,7 +101,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     try {
       shellId = wsman.parseShellId(await call(wsman.createShellMessage(to, OPERATION_TIMEOUT_S, codepage), 'Create'));
       if (!shellId) throw winrmError('winrm/bad_response', `WinRM on ${host} created no shell`, { host });
-      const commandId = wsman.parseCommandId(await call(wsman.commandMessage(to, OPERATION_TIMEOUT_S, shellId, command, args), 'Command'));
+      const commandId = wsman.parseCommandId(await call(wsman.commandMessage(to, OPERATION_TIMEOUT_S, shellId, command, args, skipCmdShell), 'Command'));
       if (!commandId) throw winrmError('winrm/bad_response', `WinRM on ${host} started no command`, { host });
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
@@ -131,7 +134,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     }
   }
 
-  async function run(target: WinRmTarget, command: string, args: readonly string[] = []): Promise<WinRmResult> {
+  async function execute(target: WinRmTarget, command: string, args: readonly string[], skipCmdShell: boolean): Promise<WinRmResult> {
     const hosts = candidates(target);
     if (hosts.length === 0) throw winrmError('winrm/unreachable', 'The host has no address to reach it by', { hosts });
     const started = performance.now();
@@ -139,7 +142,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     let lastError: unknown = null;
     for (const host of hosts) {
       try {
-        const out = await runOn(host, command, args, signal);
+        const out = await runOn(host, command, args, skipCmdShell, signal);
         return {
           stdout: decodeOem(out.stdout, codepage),
           stderr: decodeOem(out.stderr, codepage),
@@ -160,9 +163,14 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     throw winrmError('winrm/unreachable', `WinRM is unreachable on every address of the host (${hosts.join(', ')})`, { hosts }, lastError);
   }
 
+  function run(target: WinRmTarget, command: string, args: readonly string[] = []): Promise<WinRmResult> {
+    return execute(target, command, args, false);
+  }
+
   async function runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult> {
     const encoded = Buffer.from(script, 'utf16le').toString('base64');
-    const res = await run(target, `powershell.exe -NoProfile -NonInteractive -EncodedCommand ${encoded}`);
+    if (encoded.length > MAX_ENCODED_SCRIPT) throw new AppError('request/too_large', 'The PowerShell script is too long for one WinRM command line');
+    const res = await execute(target, 'powershell.exe', ['-NoProfile', '-NonInteractive', '-EncodedCommand', encoded], true);
     return { ...res, stderr: clixmlToText(res.stderr) };
   }
 

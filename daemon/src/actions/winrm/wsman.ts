@@ -83,14 +83,15 @@ export function createShellMessage(to: string, operationTimeoutS: number, codepa
   }).xml;
 }
 
-export function commandMessage(to: string, operationTimeoutS: number, shellId: string, command: string, args: readonly string[]): string {
+/** `skipCmdShell` starts the program directly, without cmd.exe and its 8191-character line limit. */
+export function commandMessage(to: string, operationTimeoutS: number, shellId: string, command: string, args: readonly string[], skipCmdShell = false): string {
   const argXml = args.map((a) => `<rsp:Arguments>${xmlEscape(a)}</rsp:Arguments>`).join('');
   return envelope({
     to,
     action: ACTIONS.command,
     operationTimeoutS,
     shellId,
-    options: { WINRS_CONSOLEMODE_STDIN: 'TRUE', WINRS_SKIP_CMD_SHELL: 'FALSE' },
+    options: { WINRS_CONSOLEMODE_STDIN: 'TRUE', WINRS_SKIP_CMD_SHELL: skipCmdShell ? 'TRUE' : 'FALSE' },
     body: `<rsp:CommandLine><rsp:Command>${xmlEscape(command)}</rsp:Command>${argXml}</rsp:CommandLine>`,
   }).xml;
 }
