@@ -94,6 +94,21 @@ describe.each([
     expect(peer.recordedScripts()).toContain(script);
   });
 
+  it('keeps receiving while a long command runs past the Receive operation timeout', async () => {
+    // 9 s budget → 3 s OperationTimeout; the command runs 4 s, so the first Receive times out.
+    const res = await createWinRmClient({ ...base, timeoutMs: 9_000 }).run('127.0.0.1', 'ping', ['-n', '5', '127.0.0.1']);
+    expect(res.exitCode).toBe(0);
+    expect(res.stdout.match(/Reply from 127\.0\.0\.1/g)).toHaveLength(5);
+    expect(res.durationMs).toBeGreaterThanOrEqual(3_900);
+  });
+
+  it('gives up on a command that outlasts the budget with winrm/timeout', async () => {
+    const started = Date.now();
+    const err = await rejection(createWinRmClient({ ...base, timeoutMs: 3_000 }).run('127.0.0.1', 'ping', ['-n', '30', '127.0.0.1']));
+    expect(err.code).toBe('winrm/timeout');
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
   it('refuses a PowerShell script too long for a command line before connecting', async () => {
     const err = await rejection(createWinRmClient(base).runPowerShell('127.0.0.1', 'x'.repeat(12_001)));
     expect(err.code).toBe('request/too_large');

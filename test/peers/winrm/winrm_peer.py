@@ -6,7 +6,8 @@ It speaks the protocol Windows Remote Shell speaks: NTLM authentication of the c
 its certificate over HTTPS, and the shell operations Create, Command, Receive, Signal and
 Delete. The commands it knows: `qwinsta` (canned sessions, English or Russian), `logoff <id> /v`
 (removes the session), `whoami`, `whoami /user /groups /fo csv /nh` (in the local Administrators
-group unless `--non-admin`), `hostname`, and `powershell -EncodedCommand <b64>` whose
+group unless `--non-admin`), `hostname`, `ping -n <n> 127.0.0.1` (runs n-1 seconds, so Receive
+times out as on Windows), and `powershell -EncodedCommand <b64>` whose
 decoded script is appended to the `--record` file as one JSON line.
 
 Output is encoded in the shell's WINRS_CODEPAGE (437, 866 or 65001), as cmd.exe does after
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import uuid
 import xml.etree.ElementTree as ET
 
@@ -142,9 +144,9 @@ def envelope(action, relates_to, body):
     ).encode("utf-8")
 
 
-def fault(relates_to, code, reason):
+def fault(relates_to, code, reason, subcode="w:InternalError"):
     body = (
-        f'<s:Fault><s:Code><s:Value>s:Receiver</s:Value><s:Subcode><s:Value>w:InternalError</s:Value></s:Subcode></s:Code>'
+        f'<s:Fault><s:Code><s:Value>s:Receiver</s:Value><s:Subcode><s:Value>{subcode}</s:Value></s:Subcode></s:Code>'
         f'<s:Reason><s:Text xml:lang="en-US">{reason}</s:Text></s:Reason>'
         f'<s:Detail><f:WSManFault xmlns:f="http://schemas.microsoft.com/wbem/wsman/1/wsmanfault" Code="{code}" Machine="WIN-STANDIN">'
         f"<f:Message>{reason}</f:Message></f:WSManFault></s:Detail></s:Fault>"
@@ -159,6 +161,9 @@ def handle_soap(state, xml):
     message_id = root.findtext("s:Header/a:MessageID", namespaces=NS) or ""
     shell_id = root.findtext("s:Header/w:SelectorSet/w:Selector[@Name='ShellId']", namespaces=NS)
     options = {o.get("Name"): o.text or "" for o in root.findall("s:Header/w:OptionSet/w:Option", NS)}
+    timeout_text = root.findtext("s:Header/w:OperationTimeout", namespaces=NS) or "PT60S"
+    timeout_match = re.match(r"^PT(\d+(?:\.\d+)?)S$", timeout_text.strip())
+    operation_timeout = float(timeout_match.group(1)) if timeout_match else 60.0
     body = root.find("s:Body", NS)
     op = action.rsplit("/", 1)[-1]
 
@@ -184,14 +189,23 @@ def handle_soap(state, xml):
     if op == "Command":
         command = body.findtext("rsp:CommandLine/rsp:Command", namespaces=NS) or ""
         arguments = [a.text or "" for a in body.findall("rsp:CommandLine/rsp:Arguments", NS)]
-        stdout, stderr, code = state.run(" ".join([command] + arguments))
+        command_line = " ".join([command] + arguments)
+        ping = re.match(r"^ping\s+-n\s+(\d{1,3})\s+127\.0\.0\.1$", command_line.strip(), re.I)
+        if ping:
+            # A command that runs for a while: n echo requests one second apart.
+            count = int(ping.group(1))
+            stdout, stderr, code = f"Pinging 127.0.0.1 with 32 bytes of data:\r\n" + "Reply from 127.0.0.1: bytes=32 time<1ms TTL=128\r\n" * count, "", 0
+            ready_at = time.monotonic() + max(count - 1, 0)
+        else:
+            stdout, stderr, code = state.run(command_line)
+            ready_at = 0.0
         command_id = str(uuid.uuid4()).upper()
         out = encode(stdout, shell["codepage"])
         # Output comes back over two Receives, as long output does from Windows.
         half = len(out) // 2
         chunks = [(out[:half], b"", False), (out[half:], encode(stderr, shell["codepage"]), True)]
         with state.lock:
-            shell["commands"][command_id] = [chunks, code]
+            shell["commands"][command_id] = [chunks, code, ready_at]
         reply = f"<rsp:CommandResponse><rsp:CommandId>{command_id}</rsp:CommandId></rsp:CommandResponse>"
         return 200, envelope("http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandResponse", message_id, reply)
 
@@ -200,6 +214,12 @@ def handle_soap(state, xml):
         command_id = stream.get("CommandId") if stream is not None else None
         with state.lock:
             entry = shell["commands"].get(command_id or "")
+        if entry and time.monotonic() < entry[2]:
+            # Like Windows: block up to OperationTimeout for output, then fault with TimedOut.
+            time.sleep(min(entry[2] - time.monotonic(), operation_timeout))
+            if time.monotonic() < entry[2]:
+                return 500, fault(message_id, 2150858793, "The WS-Management service cannot complete the operation within the time specified in OperationTimeout.", "w:TimedOut")
+        with state.lock:
             chunk = entry[0].pop(0) if entry and entry[0] else None
         if chunk is None:
             return 500, fault(message_id, 2150858843, "The command was not found.")

@@ -72,8 +72,6 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** Base64 of a script that still fits the 32767-character CreateProcess command line. */
 const MAX_ENCODED_SCRIPT = 32_000;
 
-/** Seconds a Receive may block on the server before answering "no output yet". */
-const OPERATION_TIMEOUT_S = 20;
 
 function candidates(target: WinRmTarget): string[] {
   const list = (typeof target === 'string' ? [target] : [...target]).map((h) => h.trim()).filter(Boolean);
@@ -85,6 +83,9 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
   const codepage = opts.codepage ?? 437;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const port = opts.port ?? (opts.transport === 'https' ? 5986 : 5985);
+  // Seconds the server may hold a Receive before answering "no output yet": a third of the
+  // budget, so a long command is polled several times and never holds a request past the budget.
+  const OPERATION_TIMEOUT_S = Math.min(20, Math.max(1, Math.floor(timeoutMs / 3000)));
 
   async function runOn(host: string, command: string, args: readonly string[], skipCmdShell: boolean, signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
     const endpoint: WinRmEndpoint = { host, port, https: opts.transport === 'https', verifyTls: opts.verifyTls ?? true, ca: opts.ca };
