@@ -15,7 +15,7 @@ export interface WinRmClientOptions {
   port?: number;
   /** Verify the HTTPS certificate; default true. */
   verifyTls?: boolean;
-  /** Extra trusted CA certificates (PEM) for HTTPS. */
+  /** CA certificates (PEM) to trust for HTTPS instead of Node's default bundle, e.g. a corporate CA. */
   ca?: string | Buffer;
   /** OEM code page the host's console writes in: 437 (default) or 866 for Russian Windows. */
   codepage?: OemCodePage;
