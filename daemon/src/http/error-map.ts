@@ -38,6 +38,13 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'winrm/unreachable': 502,
+  'winrm/auth_failed': 502,
+  'winrm/encryption_refused': 502,
+  'winrm/command_failed': 502,
+  'winrm/bad_response': 502,
+  'winrm/timeout': 504,
+  'winrm/not_configured': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */
