@@ -141,6 +141,12 @@ const EnvSchema = z.object({
     .max(86_400)
     .default(60)
     .describe('How often the host silence scan runs, in seconds (decimals allowed).'),
+  SAC_AGENT_VERSION_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(60)
+    .describe('How often the leader looks for git repositories due a read (each is read every refresh_minutes of the git_repos settings).'),
   SAC_SILENCE_REOPEN_COOLDOWN_MINUTES: z.coerce
     .number()
     .min(0)
@@ -212,6 +218,7 @@ export interface Config {
   notify: NotifyConfig;
   /** Defaults of the correlation and host-status settings (stored settings override them). */
   correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
+  updates: { versionCheckMs: number };
   auth: {
     adminUsername: string;
     adminPassword?: string;
@@ -295,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
         silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
       },
+      updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000) },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,
         adminPassword: e.SAC_ADMIN_PASSWORD,

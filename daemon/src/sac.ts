@@ -41,6 +41,7 @@ import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { StreamHub, StreamTickets } from './stream/index.js';
 import { UsersService } from './users/index.js';
+import { AgentVersionsService, createUpdatesRoutes } from './updates/index.js';
 import { SAC_VERSION } from './version.js';
 
 export interface RunningSac {
@@ -135,7 +136,19 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
+  const agentVersions = new AgentVersionsService({
+    repo: store.agentVersions,
+    gitRepos: () => settings.get('git_repos'),
+    mirrorsDir: path.join(config.dataDir, 'git-mirrors'),
+    clock,
+    audit,
+    logger: logger.child({ scope: 'agent-versions' }),
+  });
+  jobs.start([
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
+    // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
+    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
+  ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
@@ -189,7 +202,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
-  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit });
+  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit, agentVersions });
   const app = createApp({
     store,
     metrics,
@@ -213,6 +226,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createReadRoutes({ ...read, authenticator: auth }),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
+      createUpdatesRoutes(agentVersions, auth),
     ],
   });
   const server = createHttpServer({

@@ -65,6 +65,10 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/reports/:id': 'operator',
   'GET /api/v1/reports/:id/html': 'operator',
   'POST /api/v1/reports': 'admin',
+  // agent versions from git
+  'GET /api/v1/agents/versions': 'operator',
+  'POST /api/v1/agents/versions/refresh': 'admin',
+  'POST /api/v1/settings/git_repos/test': 'admin',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -110,4 +114,7 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'reports.list': 'operator',
   'reports.byId': 'operator',
   'reports.generate': 'admin',
+  'agents.versions': 'operator',
+  'agents.refreshVersions': 'admin',
+  'agents.testGitRepo': 'admin',
 };

@@ -38,6 +38,11 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'git/not_configured': 404,
+  'git/bad_url': 400,
+  'git/auth_failed': 502,
+  'git/unreachable': 502,
+  'git/no_version': 422,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

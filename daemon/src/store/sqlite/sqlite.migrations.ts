@@ -1,4 +1,5 @@
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 
 
 /**
@@ -188,4 +189,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_reports_by_received ON events (received_ms) WHERE type IN ('report.daily.ssh', 'report.daily.rdp');
     `,
   },
+  AGENT_VERSIONS_SQLITE_MIGRATION,
 ];
