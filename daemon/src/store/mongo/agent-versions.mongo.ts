@@ -9,22 +9,23 @@ export const AGENT_VERSIONS_MONGO_MIGRATION = {
   },
 };
 
+/** A product whose reads all failed has no version fields stored yet. */
+function complete(doc: Partial<AgentVersionRecord> & Pick<AgentVersionRecord, 'product'>): AgentVersionRecord {
+  return { latest_version: null, commit: null, checked_ms: null, error: null, ...doc };
+}
+
 export function mongoAgentVersions(db: Db): AgentVersionsRepo {
   const versions = db.collection<AgentVersionRecord>('agent_versions');
   const noId = { projection: { _id: 0 } } as const;
   return {
     async record(outcome) {
       // A failed read keeps the last good version: only the check time and the error change.
-      const update =
-        outcome.error === null
-          ? { $set: { ...outcome } }
-          : { $set: { checked_ms: outcome.checked_ms, error: outcome.error }, $setOnInsert: { latest_version: null, commit: null } };
-      // updateOne + findOne rather than findOneAndUpdate: FerretDB drops $setOnInsert on that path.
-      await versions.updateOne({ product: outcome.product }, update, { upsert: true });
-      return (await versions.findOne({ product: outcome.product }, noId))!;
+      const set = outcome.error === null ? { ...outcome } : { checked_ms: outcome.checked_ms, error: outcome.error };
+      await versions.updateOne({ product: outcome.product }, { $set: set }, { upsert: true });
+      return complete((await versions.findOne({ product: outcome.product }, noId))!);
     },
     async list() {
-      return versions.find({}, noId).sort({ product: 1 }).toArray();
+      return (await versions.find({}, noId).sort({ product: 1 }).toArray()).map(complete);
     },
   };
 }
