@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -86,6 +86,18 @@ export class AgentVersionsService {
   async versionOf(product: string, agentVersion: string | null): Promise<{ agent_version: string | null; latest_version: string | null; outdated: boolean }> {
     const latest = (await this.latest()).get(product) ?? null;
     return { agent_version: agentVersion, latest_version: latest, outdated: isOutdated(agentVersion, latest) };
+  }
+
+  /** The mirror of a product's repository, fetched first if this daemon has none yet. */
+  async mirrorOf(product: string): Promise<string> {
+    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
+    const dir = mirrorDir(this.deps.mirrorsDir, product);
+    if (!existsSync(path.join(dir, 'HEAD'))) {
+      const read = await this.read(source);
+      if (read.error) throw new AppError('git/unreachable', read.error);
+    }
+    return dir;
   }
 
   /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */

@@ -1,5 +1,6 @@
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
+import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 
 
 /**
@@ -190,4 +191,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   AGENT_VERSIONS_SQLITE_MIGRATION,
+  AGENT_UPDATES_SQLITE_MIGRATION,
 ];

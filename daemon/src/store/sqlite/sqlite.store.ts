@@ -22,6 +22,7 @@ import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
+import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -112,6 +113,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     streamTickets: sqliteStreamTickets(db),
     settings: sqliteSettings(db),
     agentVersions: sqliteAgentVersions(db),
+    agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),
     hostState: sqliteHostState(db),
