@@ -27,6 +27,11 @@ const EnvSchema = z.object({
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'must be empty or a path such as /sac without a trailing slash')
     .default('')
     .describe('Path prefix under which every route is also served (agents may be configured with https://host/sac).'),
+  SAC_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional()
+    .describe('The URL under which hosts reach SAC (for agent bundle download links), e.g. https://sac.example.org/sac; default: the address a request came to.'),
   SAC_MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// connection string')
@@ -141,6 +146,12 @@ const EnvSchema = z.object({
     .max(86_400)
     .default(60)
     .describe('How often the host silence scan runs, in seconds (decimals allowed).'),
+  SAC_AGENT_VERSION_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(86_400)
+    .default(60)
+    .describe('How often the leader looks for git repositories due a read (each is read every refresh_minutes of the git_repos settings).'),
   SAC_SILENCE_REOPEN_COOLDOWN_MINUTES: z.coerce
     .number()
     .min(0)
@@ -212,6 +223,7 @@ export interface Config {
   notify: NotifyConfig;
   /** Defaults of the correlation and host-status settings (stored settings override them). */
   correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
+  updates: { versionCheckMs: number; publicUrl?: string };
   auth: {
     adminUsername: string;
     adminPassword?: string;
@@ -295,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
         silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
       },
+      updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000), publicUrl: e.SAC_PUBLIC_URL?.replace(/\/+$/, '') },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,
         adminPassword: e.SAC_ADMIN_PASSWORD,

@@ -41,6 +41,7 @@ import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { StreamHub, StreamTickets } from './stream/index.js';
 import { UsersService } from './users/index.js';
+import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
 import { SAC_VERSION } from './version.js';
 
 export interface RunningSac {
@@ -135,7 +136,35 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
+  const agentVersions = new AgentVersionsService({
+    repo: store.agentVersions,
+    gitRepos: () => settings.get('git_repos'),
+    mirrorsDir: path.join(config.dataDir, 'git-mirrors'),
+    clock,
+    audit,
+    logger: logger.child({ scope: 'agent-versions' }),
+  });
+  const agentUpdates = new AgentUpdatesService({
+    repo: store.agentUpdates,
+    store,
+    versions: agentVersions,
+    settings: () => settings.get('agent_updates'),
+    bundlesDir: path.join(config.dataDir, 'agent-bundles'),
+    clock,
+    audit,
+    publish: (message) => bus.publish(message),
+    logger: logger.child({ scope: 'agent-updates' }),
+  });
+  // Update jobs move with their agents' own events (started, success, failed, a newer version).
+  bus.subscribe((message) => {
+    if (message.type !== 'event.ingested') return;
+    agentUpdates.onEvent(message.data).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: message.data.event_id }, 'agent update job not moved'));
+  });
+  jobs.start([
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
+    // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
+    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
+  ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
@@ -189,7 +218,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
-  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit });
+  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit, agentVersions, agentUpdates });
   const app = createApp({
     store,
     metrics,
@@ -213,6 +242,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createReadRoutes({ ...read, authenticator: auth }),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
+      createUpdatesRoutes(agentVersions, auth),
+      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, publicUrl: config.updates.publicUrl, basePath: config.basePath }),
     ],
   });
   const server = createHttpServer({

@@ -126,6 +126,10 @@ export const GitReposSettingsSchema = z.strictObject({
         branch: z.string().min(1).max(256).nullable().default(null),
         /** Access token for https remotes. */
         token: SecretSchema.default(null),
+        /** Where the latest version is read: the newest release tag, or a version file on the branch. */
+        version_from: z.enum(['tag', 'file']).default('tag'),
+        /** The version file (`version_from: file`); default `version.txt` for rdp-login-monitor, `ssh-monitor` for ssh-monitor. */
+        version_file: z.string().min(1).max(256).regex(/^[^\0:]+$/, 'must be a path in the repository').nullable().default(null),
       }),
     )
     .max(20)

@@ -11,6 +11,7 @@ export type StreamMessage =
   | { type: 'problem.acknowledged'; data: StreamProblem }
   | { type: 'problem.resolved'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
+  | { type: 'agent_update.changed'; data: StreamAgentUpdate }
   | { type: 'counters'; data: StreamCounters };
 
 export type StreamMessageType = StreamMessage['type'];
@@ -40,6 +41,18 @@ export interface StreamProblem {
   count: number;
   first_seen: string;
   last_seen: string;
+}
+
+/** An agent update job after a change of state. */
+export interface StreamAgentUpdate {
+  id: string;
+  host_id: string;
+  product: string;
+  from_version: string | null;
+  target_version: string;
+  state: 'pending' | 'started' | 'success' | 'failed' | 'fallback';
+  path: 'agent' | 'winrm' | 'ssh';
+  updated_at: string;
 }
 
 /** Running totals since the daemon started, sent at most every 250 ms. */

@@ -65,6 +65,19 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/reports/:id': 'operator',
   'GET /api/v1/reports/:id/html': 'operator',
   'POST /api/v1/reports': 'admin',
+  // agent versions from git
+  'GET /api/v1/agents/versions': 'operator',
+  'POST /api/v1/agents/versions/refresh': 'admin',
+  'POST /api/v1/settings/git_repos/test': 'admin',
+  // agent updates
+  'GET /api/v1/agent/poll': 'agent',
+  'GET /api/v1/agent/rdp-bundle/:token': 'public',
+  'GET /api/v1/agent-updates': 'operator',
+  'GET /api/v1/agent-updates/:id': 'operator',
+  'POST /api/v1/agent-updates': 'admin',
+  'POST /api/v1/hosts/:id/agent-update': 'admin',
+  'GET /api/v1/hosts/:id/agent-config': 'operator',
+  'PUT /api/v1/hosts/:id/agent-config': 'admin',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -110,4 +123,12 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'reports.list': 'operator',
   'reports.byId': 'operator',
   'reports.generate': 'admin',
+  'agents.versions': 'operator',
+  'agents.refreshVersions': 'admin',
+  'agents.testGitRepo': 'admin',
+  'agents.updates': 'operator',
+  'agents.updateHost': 'admin',
+  'agents.updateProduct': 'admin',
+  'agents.hostConfig': 'operator',
+  'agents.setHostConfig': 'admin',
 };

@@ -44,7 +44,7 @@ describe.each(STORE_KINDS)('settings store on %s', (kind) => {
   it('encrypts secrets inside arrays and keeps them by position', async () => {
     const repos = [{ product: 'ssh-monitor', url: 'https://git.example/ssh-monitor.git', token: 'ghp_repo_token_one' }];
     const res = await api(sac, 'PATCH', '/api/v1/settings/git_repos', { token, body: { repos } });
-    expect(res.body.values.repos[0]).toEqual({ ...repos[0], branch: null, token: { set: true } });
+    expect(res.body.values.repos[0]).toEqual({ ...repos[0], branch: null, token: { set: true }, version_from: 'tag', version_file: null });
     await api(sac, 'PATCH', '/api/v1/settings/git_repos', { token, body: { repos: [{ ...repos[0], branch: 'main', token: { set: true } }] } });
     expect((await sac.sac.settings.get('git_repos')).repos[0]).toMatchObject({ branch: 'main', token: 'ghp_repo_token_one' });
     expect((await sac.sac.store.settings.get('settings.git_repos'))!.value).not.toContain('ghp_repo_token_one');

@@ -1,4 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import type { ApiKeyService } from '../apikeys/index.js';
+import { AppError } from '../errors.js';
 
 const MAX_KEY_LENGTH = 256;
 
@@ -12,4 +15,18 @@ export function apiKeyFromHeaders(headers: IncomingHttpHeaders): string | null {
   const header = headers['x-api-key'];
   if (typeof header === 'string' && header.trim() && header.trim().length <= MAX_KEY_LENGTH) return header.trim();
   return null;
+}
+
+/** REST routes the agents call (command and update polls): a valid agent API key or 401. */
+export function requireAgentKey(apiKeys: ApiKeyService) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      const presented = apiKeyFromHeaders(req.headers);
+      const key = presented ? await apiKeys.verify(presented) : null;
+      if (!key) throw new AppError('auth/unauthorized', 'A valid agent API key is required');
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
 }

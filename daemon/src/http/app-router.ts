@@ -3,6 +3,7 @@ import type { AuditService } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { UsersService } from '../users/index.js';
+import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import type { NotifyService } from '../notify/index.js';
 import type { ReportsService } from '../reports/index.js';
 import { SAC_VERSION } from '../version.js';
@@ -27,6 +28,8 @@ export interface RouterDeps {
   apiKeys: ApiKeysAdmin;
   settings: SettingsService;
   audit: AuditService;
+  agentVersions: AgentVersionsService;
+  agentUpdates: AgentUpdatesService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -43,6 +46,7 @@ export function createAppRouter(deps: RouterDeps) {
     hosts: hostsRouter(deps.read.hosts),
     problems: problemsRouter(deps.read.problems),
     dashboards: dashboardsRouter(deps.read.dashboards),
+    agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

@@ -45,6 +45,17 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'winrm/bad_response': 502,
   'winrm/timeout': 504,
   'winrm/not_configured': 409,
+  'git/not_configured': 404,
+  'git/bad_url': 400,
+  'git/auth_failed': 502,
+  'git/unreachable': 502,
+  'git/no_version': 422,
+  'update/not_found': 404,
+  'update/bundle_not_found': 404,
+  'update/disabled': 409,
+  'update/product_excluded': 409,
+  'update/no_latest_version': 409,
+  'update/not_outdated': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

@@ -4,6 +4,8 @@ import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
 import type { SettingsRepo } from './settings.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
+import type { AgentVersionsRepo } from './agent-versions.types.js';
+import type { AgentUpdatesRepo } from './agent-updates.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -27,6 +29,8 @@ export interface Store {
   readonly hostState: HostStateRepo;
   readonly correlation: CorrelationRepo;
   readonly leases: LeasesRepo;
+  readonly agentVersions: AgentVersionsRepo;
+  readonly agentUpdates: AgentUpdatesRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

@@ -1,5 +1,7 @@
 import type { Db } from 'mongodb';
 import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
+import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
+import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -83,4 +85,6 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await db.collection('login_locks').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
     },
   },
+  AGENT_VERSIONS_MONGO_MIGRATION,
+  AGENT_UPDATES_MONGO_MIGRATION,
 ];

@@ -18,6 +18,8 @@ import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
+import { mongoAgentVersions } from './agent-versions.mongo.js';
+import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -61,6 +63,8 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     loginThrottle: mongoLoginThrottle(db),
     streamTickets: mongoStreamTickets(db),
     settings: mongoSettings(db),
+    agentVersions: mongoAgentVersions(db),
+    agentUpdates: mongoAgentUpdates(db),
     audit: mongoAudit(db),
     problems: mongoProblems(db),
     hostState: mongoHostState(db),

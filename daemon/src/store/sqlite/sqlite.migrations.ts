@@ -1,4 +1,6 @@
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
+import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 
 
 /**
@@ -188,4 +190,6 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_reports_by_received ON events (received_ms) WHERE type IN ('report.daily.ssh', 'report.daily.rdp');
     `,
   },
+  AGENT_VERSIONS_SQLITE_MIGRATION,
+  AGENT_UPDATES_SQLITE_MIGRATION,
 ];

@@ -21,6 +21,8 @@ import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
+import { sqliteAgentVersions } from './agent-versions.sqlite.js';
+import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -110,6 +112,8 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     loginThrottle: sqliteLoginThrottle(db),
     streamTickets: sqliteStreamTickets(db),
     settings: sqliteSettings(db),
+    agentVersions: sqliteAgentVersions(db),
+    agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),
     hostState: sqliteHostState(db),

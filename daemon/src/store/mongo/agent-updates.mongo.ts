@@ -1,0 +1,88 @@
+import { MongoServerError, type Db, type Filter } from 'mongodb';
+import type { AgentBundle, AgentUpdateJob, AgentUpdatesRepo, BundleToken } from '../agent-updates.types.js';
+
+export const AGENT_UPDATES_MONGO_MIGRATION = {
+  id: 31,
+  name: 'agent update jobs, bundle download tokens, built bundles, desired agent configuration per host',
+  async up(db: Db) {
+    await db.collection('agent_update_jobs').createIndexes([
+      { key: { id: 1 }, name: 'id_unique', unique: true },
+      { key: { created_ms: -1 }, name: 'by_created' },
+      { key: { host_id: 1, created_ms: -1 }, name: 'by_host' },
+    ]);
+    // One active job per host: a lock document per host, taken while a job is pending or started.
+    await db.collection('agent_update_active').createIndexes([{ key: { host_id: 1 }, name: 'host_unique', unique: true }]);
+    await db.collection('agent_bundle_tokens').createIndexes([{ key: { hash: 1 }, name: 'hash_unique', unique: true }]);
+    await db.collection('agent_bundles').createIndexes([{ key: { product: 1, version: 1 }, name: 'product_version_unique', unique: true }]);
+    await db.collection('host_agent_config').createIndexes([{ key: { host_id: 1 }, name: 'host_unique', unique: true }]);
+  },
+};
+
+const ACTIVE = ['pending', 'started'] as const;
+
+export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
+  const jobs = db.collection<AgentUpdateJob>('agent_update_jobs');
+  const activeLocks = db.collection<{ host_id: string; job_id: string }>('agent_update_active');
+  const tokens = db.collection<BundleToken>('agent_bundle_tokens');
+  const bundles = db.collection<AgentBundle>('agent_bundles');
+  const configs = db.collection<{ host_id: string; config: Record<string, unknown>; updated_ms: number; updated_by: string }>('host_agent_config');
+  const noId = { projection: { _id: 0 } } as const;
+  const activeForHost = (hostId: string) => jobs.findOne({ host_id: hostId, state: { $in: [...ACTIVE] } }, noId);
+  return {
+    async insertJob(job) {
+      try {
+        await activeLocks.insertOne({ host_id: job.host_id, job_id: job.id });
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+        const current = await activeForHost(job.host_id);
+        if (current) return { status: 'active', job: current };
+        // The lock outlived its job (a crash between the two writes): take it over.
+        await activeLocks.updateOne({ host_id: job.host_id }, { $set: { job_id: job.id } });
+      }
+      await jobs.insertOne({ ...job });
+      return { status: 'inserted', job };
+    },
+    async byId(id) {
+      return jobs.findOne({ id }, noId);
+    },
+    async list(q) {
+      const filter: Filter<AgentUpdateJob> = {};
+      if (q.host_id) filter.host_id = q.host_id;
+      if (q.state) filter.state = q.state;
+      return jobs.find(filter, noId).sort({ created_ms: -1, id: 1 }).limit(q.limit).toArray();
+    },
+    activeForHost,
+    async countInProgress(product) {
+      return jobs.countDocuments({ product, $or: [{ state: 'started' }, { state: 'pending', offered_ms: { $ne: null } }] });
+    },
+    async transition(id, from, patch) {
+      const result = await jobs.updateOne({ id, state: { $in: [...from] } }, { $set: patch });
+      if (result.modifiedCount === 0 && result.matchedCount === 0) return null;
+      const job = await jobs.findOne({ id }, noId);
+      if (job && !ACTIVE.includes(job.state as (typeof ACTIVE)[number])) await activeLocks.deleteOne({ host_id: job.host_id, job_id: job.id });
+      return job;
+    },
+    async stale(beforeMs) {
+      return jobs.find({ state: { $in: [...ACTIVE] }, updated_ms: { $lt: beforeMs } }, noId).sort({ created_ms: 1 }).toArray();
+    },
+    async insertToken(token) {
+      await tokens.insertOne({ ...token });
+      await tokens.deleteMany({ expires_ms: { $lt: token.expires_ms - 86_400_000 } });
+    },
+    async tokenByHash(hash, nowMs) {
+      return tokens.findOne({ hash, expires_ms: { $gt: nowMs } }, noId);
+    },
+    async bundle(product, version) {
+      return bundles.findOne({ product, version }, noId);
+    },
+    async putBundle(bundle) {
+      await bundles.updateOne({ product: bundle.product, version: bundle.version }, { $set: { ...bundle } }, { upsert: true });
+    },
+    async hostConfig(hostId) {
+      return (await configs.findOne({ host_id: hostId }, noId))?.config ?? {};
+    },
+    async putHostConfig(hostId, config, atMs, by) {
+      await configs.updateOne({ host_id: hostId }, { $set: { host_id: hostId, config, updated_ms: atMs, updated_by: by } }, { upsert: true });
+    },
+  };
+}

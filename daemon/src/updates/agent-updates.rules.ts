@@ -1,0 +1,39 @@
+import type { AgentUpdateJob, AgentUpdateState } from '../store/index.js';
+import { compareAgentVersions } from './agent-version.rules.js';
+
+/** States a job leaves when an agent's event arrives, and the state it reaches. */
+export interface UpdateTransition {
+  from: readonly AgentUpdateState[];
+  to: AgentUpdateState;
+}
+
+/** States from which a job can still finish: an agent may report success after SAC started a push. */
+const UNFINISHED: readonly AgentUpdateState[] = ['pending', 'started', 'fallback'];
+
+/**
+ * What an agent event means for its host's update job. The specification's `agent.update.started`,
+ * `.success` and `.failed`; and, for the real Windows agent that sends none of them, an
+ * `agent.lifecycle` event (`details.lifecycle = "updated"`) or heartbeat whose `product_version`
+ * has reached the target.
+ */
+export function transitionFor(
+  job: Pick<AgentUpdateJob, 'target_version' | 'state'>,
+  event: { type: string; product_version: string; details: Record<string, unknown> },
+): UpdateTransition | null {
+  const reached = (compareAgentVersions(event.product_version, job.target_version) ?? -1) >= 0;
+  switch (event.type) {
+    case 'agent.update.started':
+      return { from: ['pending'], to: 'started' };
+    case 'agent.update.success':
+      return { from: UNFINISHED, to: 'success' };
+    case 'agent.update.failed':
+      return { from: ['pending', 'started'], to: 'failed' };
+    default:
+      return reached ? { from: UNFINISHED, to: 'success' } : null;
+  }
+}
+
+/** Event types that can move an update job, read from the store when they arrive. */
+export function mayMoveUpdateJob(type: string): boolean {
+  return type.startsWith('agent.update.') || type === 'agent.lifecycle' || type === 'agent.heartbeat';
+}

@@ -1,0 +1,228 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js';
+import type { Actor, AuditService } from '../audit/index.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
+import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
+import { isOutdated } from './agent-version.rules.js';
+import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';
+import type { AgentVersionsService } from './agent-versions.service.js';
+
+export interface AgentUpdateView {
+  id: string;
+  host_id: string;
+  product: string;
+  from_version: string | null;
+  target_version: string;
+  state: AgentUpdateJob['state'];
+  path: AgentUpdateJob['path'];
+  created_at: string;
+  updated_at: string;
+  offered_at: string | null;
+  requested_by: string;
+  output: string | null;
+}
+
+export interface AgentPollAnswer {
+  update: { job_id: string; version: string; url: string; sha256: string } | null;
+  config: Record<string, unknown>;
+}
+
+export function agentUpdateView(j: AgentUpdateJob): AgentUpdateView {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: j.id,
+    host_id: j.host_id,
+    product: j.product,
+    from_version: j.from_version,
+    target_version: j.target_version,
+    state: j.state,
+    path: j.path,
+    created_at: iso(j.created_ms),
+    updated_at: iso(j.updated_ms),
+    offered_at: j.offered_ms === null ? null : iso(j.offered_ms),
+    requested_by: j.requested_by,
+    output: j.output,
+  };
+}
+
+/** How long a bundle download link stays valid. */
+export const BUNDLE_TOKEN_TTL_MS = 30 * 60_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Agent updates: jobs started by admins for a host or for every outdated host of a product,
+ * handed to agents when they poll (at most `max_parallel` in progress per product), moved by the
+ * agents' own events, and bundles built once per version from the product's git mirror and
+ * served to the one host a download token was issued for.
+ */
+export class AgentUpdatesService {
+  constructor(
+    private readonly deps: {
+      repo: AgentUpdatesRepo;
+      store: Pick<Store, 'hosts' | 'events'>;
+      versions: AgentVersionsService;
+      settings: () => Promise<SettingsValue<'agent_updates'>>;
+      bundlesDir: string;
+      clock: Clock;
+      audit: AuditService;
+      publish: (message: StreamMessage) => void;
+      logger: Logger;
+    },
+  ) {}
+
+  async list(query: AgentUpdateQuery): Promise<AgentUpdateView[]> {
+    return (await this.deps.repo.list(query)).map(agentUpdateView);
+  }
+
+  async byId(id: string): Promise<AgentUpdateView> {
+    const job = await this.deps.repo.byId(id);
+    if (!job) throw new AppError('update/not_found', 'No such agent update job', { details: { id } });
+    return agentUpdateView(job);
+  }
+
+  /** Starts an update of one host to its product's latest version (pending until its agent polls). */
+  async startForHost(hostId: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
+    const host = await this.deps.store.hosts.byId(hostId);
+    if (!host) throw new AppError('host/not_found', 'No such host', { details: { id: hostId } });
+    await this.checkEnabled(host.agent_product);
+    const latest = (await this.deps.versions.latest()).get(host.agent_product);
+    if (!latest) throw new AppError('update/no_latest_version', `No latest version of ${host.agent_product} has been read from git yet`, { details: { product: host.agent_product } });
+    if (!isOutdated(host.agent_version, latest)) {
+      throw new AppError('update/not_outdated', `${host.hostname} already runs ${host.agent_version} (latest ${latest})`, { details: { agent_version: host.agent_version, latest_version: latest } });
+    }
+    return this.create(host, latest, actor);
+  }
+
+  /** Starts updates of every outdated host of a product; hosts with a job in progress keep it. */
+  async startForProduct(product: string, actor: Actor): Promise<{ jobs: AgentUpdateView[]; created: number }> {
+    await this.checkEnabled(product);
+    const latest = (await this.deps.versions.latest()).get(product);
+    if (!latest) throw new AppError('update/no_latest_version', `No latest version of ${product} has been read from git yet`, { details: { product } });
+    const outdated = (await this.deps.store.hosts.list()).filter((h) => h.agent_product === product && isOutdated(h.agent_version, latest));
+    const results = [];
+    for (const host of outdated) results.push(await this.create(host, latest, actor));
+    return { jobs: results.map((r) => r.job), created: results.filter((r) => r.created).length };
+  }
+
+  /**
+   * `GET /api/v1/agent/poll`: the host's pending update with a fresh single-host download link
+   * (when fewer than `max_parallel` updates of its product are in progress), and its desired
+   * configuration. An unknown agent instance gets no update and an empty configuration.
+   */
+  async poll(agentInstanceId: string, bundleUrl: (token: string) => string): Promise<AgentPollAnswer> {
+    const host = (await this.deps.store.hosts.list()).find((h) => h.agent_instance_ids.includes(agentInstanceId));
+    if (!host) return { update: null, config: {} };
+    const config = await this.deps.repo.hostConfig(host.id);
+    const job = await this.deps.repo.activeForHost(host.id);
+    if (!job || job.state !== 'pending') return { update: null, config };
+    const settings = await this.deps.settings();
+    if (job.offered_ms === null && (await this.deps.repo.countInProgress(job.product)) >= settings.max_parallel) return { update: null, config };
+    const bundle = await this.bundleFor(job);
+    const token = randomBytes(32).toString('base64url');
+    const now = this.deps.clock.now();
+    await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: now + BUNDLE_TOKEN_TTL_MS });
+    if (job.offered_ms === null) {
+      const offered = await this.deps.repo.transition(job.id, ['pending'], { offered_ms: now, updated_ms: now });
+      if (offered) await this.audited('agent_update.offered', offered, null);
+    }
+    return { update: { job_id: job.id, version: job.target_version, url: bundleUrl(token), sha256: bundle.sha256 }, config };
+  }
+
+  /** The bundle a download token was issued for (the token is the only credential). */
+  async bundleByToken(token: string): Promise<{ file: string; filename: string; contentType: string; sha256: string }> {
+    const record = token.length <= 128 ? await this.deps.repo.tokenByHash(hashToken(token), this.deps.clock.now()) : null;
+    const job = record ? await this.deps.repo.byId(record.job_id) : null;
+    if (!job) throw new AppError('update/bundle_not_found', 'No bundle for this link; it may have expired');
+    const bundle = await this.bundleFor(job);
+    const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
+    return { file, filename: `${job.product}-${job.target_version}.${bundleFormat(job.product).format}`, contentType: bundleFormat(job.product).contentType, sha256: bundle.sha256 };
+  }
+
+  async hostConfig(hostId: string): Promise<Record<string, unknown>> {
+    if (!(await this.deps.store.hosts.byId(hostId))) throw new AppError('host/not_found', 'No such host', { details: { id: hostId } });
+    return this.deps.repo.hostConfig(hostId);
+  }
+
+  async setHostConfig(hostId: string, config: Record<string, unknown>, actor: Actor): Promise<Record<string, unknown>> {
+    if (!(await this.deps.store.hosts.byId(hostId))) throw new AppError('host/not_found', 'No such host', { details: { id: hostId } });
+    await this.deps.repo.putHostConfig(hostId, config, this.deps.clock.now(), actor.user?.username ?? 'system');
+    await this.deps.audit.record({ action: 'host.agent_config', actor, target: hostId, details: { keys: Object.keys(config).slice(0, 50) } });
+    return config;
+  }
+
+  /** Moves the host's job when one of its agent's events says how the update went. */
+  async onEvent(event: { event_id: string; host_id: string; type: string }): Promise<void> {
+    if (!mayMoveUpdateJob(event.type)) return;
+    const job = await this.deps.repo.activeForHost(event.host_id);
+    if (!job) return;
+    const stored = await this.deps.store.events.byId(event.event_id);
+    if (!stored) return;
+    const transition = transitionFor(job, { type: stored.type, product_version: stored.event.source.product_version, details: stored.event.details ?? {} });
+    if (!transition) return;
+    const now = this.deps.clock.now();
+    const output = transition.to === 'failed' ? String(stored.event.summary ?? '').slice(0, 4000) : job.output;
+    const moved = await this.deps.repo.transition(job.id, transition.from, { state: transition.to, updated_ms: now, output });
+    if (moved) await this.audited(`agent_update.${transition.to}`, moved, null);
+  }
+
+  private async create(host: Host, latest: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
+    const now = this.deps.clock.now();
+    const commit = (await this.deps.versions.list()).find((v) => v.product === host.agent_product)?.commit;
+    if (!commit) throw new AppError('update/no_latest_version', `No latest version of ${host.agent_product} has been read from git yet`, { details: { product: host.agent_product } });
+    const outcome = await this.deps.repo.insertJob({
+      id: randomUUID(),
+      host_id: host.id,
+      product: host.agent_product,
+      from_version: host.agent_version,
+      target_version: latest,
+      target_commit: commit,
+      state: 'pending',
+      path: 'agent',
+      created_ms: now,
+      updated_ms: now,
+      offered_ms: null,
+      requested_by: actor.user?.username ?? 'system',
+      output: null,
+    });
+    if (outcome.status === 'inserted') await this.audited('agent_update.pending', outcome.job, actor);
+    return { job: agentUpdateView(outcome.job), created: outcome.status === 'inserted' };
+  }
+
+  private async checkEnabled(product: string): Promise<void> {
+    const s = await this.deps.settings();
+    if (!s.enabled) throw new AppError('update/disabled', 'Agent updates are turned off in the agent_updates settings');
+    if (s.products.length > 0 && !s.products.includes(product)) throw new AppError('update/product_excluded', `Updates of ${product} are not enabled in the agent_updates settings`, { details: { product } });
+  }
+
+  /** The job's bundle, built from the mirror on first use and rebuilt if its file went missing. */
+  private async bundleFor(job: AgentUpdateJob): Promise<{ sha256: string }> {
+    const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
+    const known = await this.deps.repo.bundle(job.product, job.target_version);
+    if (known && known.commit === job.target_commit && bundleIntact(file, known.size)) return known;
+    const mirror = await this.deps.versions.mirrorOf(job.product);
+    const built = await buildBundle(mirror, job.product, job.target_commit, file);
+    await this.deps.repo.putBundle({ product: job.product, version: job.target_version, commit: job.target_commit, ...built, created_ms: this.deps.clock.now() });
+    this.deps.logger.info({ product: job.product, version: job.target_version, sha256: built.sha256, size: built.size }, 'agent bundle built');
+    return built;
+  }
+
+  /** Audits a job's change and streams it to the consoles. */
+  private async audited(action: string, job: AgentUpdateJob, actor: Actor | null): Promise<void> {
+    const v = agentUpdateView(job);
+    this.deps.publish({
+      type: 'agent_update.changed',
+      data: { id: v.id, host_id: v.host_id, product: v.product, from_version: v.from_version, target_version: v.target_version, state: v.state, path: v.path, updated_at: v.updated_at },
+    });
+    await this.deps.audit.record({
+      action,
+      actor: actor ?? { user: null, ip: undefined },
+      target: job.host_id,
+      outcome: job.state === 'failed' ? 'failed' : 'ok',
+      details: { job_id: job.id, product: job.product, from: job.from_version, to: job.target_version, state: job.state },
+    });
+  }
+}

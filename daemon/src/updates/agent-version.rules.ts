@@ -1,0 +1,71 @@
+/**
+ * Agent versions are not semver: the real agents ship `2.1.7-SAC` and `1.1.2-ipset`. A version is
+ * a numeric release part (`2.1.7`, any number of components, an optional leading `v`) and an
+ * optional suffix after `-`, `+` or `_` (`SAC`, `ipset`, `rc2`). The suffix names a build flavour
+ * rather than a pre-release, so it orders after the bare release: `1.1.2` < `1.1.2-ipset`.
+ */
+export interface AgentVersion {
+  release: number[];
+  suffix: string;
+}
+
+const VERSION = /^v?(\d{1,9}(?:\.\d{1,9}){0,5})(?:[-+_.]?([0-9A-Za-z][0-9A-Za-z.+_-]{0,63}))?$/;
+
+/** The parts of a version string, or null when it has no numeric release part. */
+export function parseAgentVersion(value: string): AgentVersion | null {
+  const m = VERSION.exec(value.trim());
+  if (!m) return null;
+  return { release: m[1].split('.').map(Number), suffix: m[2] ?? '' };
+}
+
+const suffixOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Negative when `a` is older than `b`, positive when newer, 0 when equal; null when either does not parse. */
+export function compareAgentVersions(a: string, b: string): number | null {
+  const va = parseAgentVersion(a);
+  const vb = parseAgentVersion(b);
+  if (!va || !vb) return null;
+  const length = Math.max(va.release.length, vb.release.length);
+  for (let i = 0; i < length; i++) {
+    const diff = (va.release[i] ?? 0) - (vb.release[i] ?? 0);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  if (va.suffix === vb.suffix) return 0;
+  if (!va.suffix) return -1;
+  if (!vb.suffix) return 1;
+  return Math.sign(suffixOrder.compare(va.suffix, vb.suffix));
+}
+
+/** An agent is outdated when its version is older than the latest; unknown when either does not parse. */
+export function isOutdated(agentVersion: string | null | undefined, latest: string | null | undefined): boolean {
+  if (!agentVersion || !latest) return false;
+  const c = compareAgentVersions(agentVersion, latest);
+  return c !== null && c < 0;
+}
+
+/** The newest of the strings that parse as versions (tags such as `v2.1.8-SAC`), or null. */
+export function newestVersion(candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const c of candidates) {
+    if (!parseAgentVersion(c)) continue;
+    if (best === null || compareAgentVersions(c, best)! > 0) best = c;
+  }
+  return best;
+}
+
+/**
+ * The version a product's version file names: a `NAME_VERSION="…"` assignment (the `ssh-monitor`
+ * script's `SSH_MONITOR_VERSION="1.1.2-ipset"`) or else the first non-empty line (`version.txt`).
+ */
+export function versionFromFile(text: string): string | null {
+  const assignment = /^\s*(?:export\s+)?[A-Z][A-Z0-9_]*VERSION\s*=\s*["']?([^"'\s#]+)["']?/m.exec(text);
+  const candidate = assignment ? assignment[1] : (text.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '');
+  const bare = candidate.replace(/^v(?=\d)/, '');
+  return parseAgentVersion(bare) ? bare : null;
+}
+
+/** A tag as a version: `v2.1.8-SAC` → `2.1.8-SAC`; null for tags that are not versions. */
+export function versionFromTag(tag: string): string | null {
+  const bare = tag.replace(/^(?:release[-/])?v?(?=\d)/i, '');
+  return parseAgentVersion(bare) ? bare : null;
+}

@@ -1,0 +1,183 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { SettingsValue } from '../../../shared/src/index.js';
+import type { Actor, AuditService } from '../audit/index.js';
+import type { Clock } from '../clock.js';
+import { AppError, errorSummary } from '../errors.js';
+import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
+import { isOutdated } from './agent-version.rules.js';
+import { mirrorDir, readLatestVersion, syncMirror, type GitRepoSource } from './git-source.js';
+
+type GitRepos = SettingsValue<'git_repos'>;
+
+export interface AgentVersionView {
+  product: string;
+  latest_version: string | null;
+  commit: string | null;
+  checked_at: string | null;
+  error: string | null;
+}
+
+export interface GitTestResult {
+  ok: boolean;
+  product: string;
+  latest_version: string | null;
+  commit: string | null;
+  detail: string;
+}
+
+/** How long the latest versions are reused for the outdated badge before the store is read again. */
+const LATEST_CACHE_MS = 5_000;
+
+function view(r: AgentVersionRecord): AgentVersionView {
+  return {
+    product: r.product,
+    latest_version: r.latest_version,
+    commit: r.commit,
+    checked_at: r.checked_ms === null ? null : new Date(r.checked_ms).toISOString(),
+    error: r.error,
+  };
+}
+
+/**
+ * The latest version of each agent product, read from the git repositories in the `git_repos`
+ * settings: bare mirrors under the data directory, fetched every `refresh_minutes` by the leader
+ * (`refreshDue`, a job) and on demand. Outcomes are stored, so every daemon sharing the store
+ * shows the same versions and the same outdated badges.
+ */
+export class AgentVersionsService {
+  private latestCache: { atMs: number; byProduct: Map<string, string> } | null = null;
+  /** One read per product at a time in this process; a second caller waits for the first. */
+  private readonly inFlight = new Map<string, Promise<AgentVersionRecord>>();
+
+  constructor(
+    private readonly deps: {
+      repo: AgentVersionsRepo;
+      gitRepos: () => Promise<GitRepos>;
+      mirrorsDir: string;
+      clock: Clock;
+      audit: AuditService;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Every configured product with its last read, and stored products no longer configured. */
+  async list(): Promise<AgentVersionView[]> {
+    const [settings, stored] = await Promise.all([this.deps.gitRepos(), this.deps.repo.list()]);
+    const byProduct = new Map(stored.map((r) => [r.product, r]));
+    const configured = settings.repos.map((r) => byProduct.get(r.product) ?? { product: r.product, latest_version: null, commit: null, checked_ms: null, error: null });
+    const unconfigured = stored.filter((r) => !settings.repos.some((c) => c.product === r.product));
+    return [...configured, ...unconfigured].map(view);
+  }
+
+  /** The latest version of each product (cached for a few seconds: every host list asks). */
+  async latest(): Promise<Map<string, string>> {
+    const now = this.deps.clock.now();
+    if (this.latestCache && now - this.latestCache.atMs < LATEST_CACHE_MS) return this.latestCache.byProduct;
+    const byProduct = new Map<string, string>();
+    for (const r of await this.deps.repo.list()) if (r.latest_version) byProduct.set(r.product, r.latest_version);
+    this.latestCache = { atMs: now, byProduct };
+    return byProduct;
+  }
+
+  /** `agent_version`, `latest_version` and the one outdated rule, for a host's read views. */
+  async versionOf(product: string, agentVersion: string | null): Promise<{ agent_version: string | null; latest_version: string | null; outdated: boolean }> {
+    const latest = (await this.latest()).get(product) ?? null;
+    return { agent_version: agentVersion, latest_version: latest, outdated: isOutdated(agentVersion, latest) };
+  }
+
+  /** The mirror of a product's repository, fetched first if this daemon has none yet. */
+  async mirrorOf(product: string): Promise<string> {
+    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
+    const dir = mirrorDir(this.deps.mirrorsDir, product);
+    if (!existsSync(path.join(dir, 'HEAD'))) {
+      const read = await this.read(source);
+      if (read.error) throw new AppError('git/unreachable', read.error);
+    }
+    return dir;
+  }
+
+  /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
+  async refreshDue(): Promise<void> {
+    const settings = await this.deps.gitRepos();
+    const stored = new Map((await this.deps.repo.list()).map((r) => [r.product, r]));
+    const now = this.deps.clock.now();
+    for (const source of settings.repos) {
+      const last = stored.get(source.product)?.checked_ms ?? null;
+      if (last !== null && now - last < settings.refresh_minutes * 60_000) continue;
+      await this.read(source);
+    }
+  }
+
+  /** "Check now": reads every configured repository and answers the new list. */
+  async refreshAll(actor: Actor): Promise<AgentVersionView[]> {
+    const settings = await this.deps.gitRepos();
+    const outcomes = await Promise.all(settings.repos.map((s) => this.read(s)));
+    await this.deps.audit.record({
+      action: 'agent_versions.refresh',
+      actor,
+      outcome: outcomes.some((o) => o.error) ? 'failed' : 'ok',
+      details: { products: outcomes.map((o) => o.product), failed: outcomes.filter((o) => o.error).map((o) => o.product) },
+    });
+    return this.list();
+  }
+
+  /**
+   * The settings "git test": clones the configured repository of `product` into a scratch
+   * directory (the mirror and the stored versions stay untouched) and reads its latest version.
+   */
+  async test(product: string, actor: Actor): Promise<GitTestResult> {
+    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'sac-git-test-'));
+    const started = this.deps.clock.now();
+    let result: GitTestResult;
+    try {
+      const dir = path.join(scratch, 'repo.git');
+      await syncMirror(source, dir);
+      const latest = await readLatestVersion(source, dir);
+      result = { ok: true, product, latest_version: latest.version, commit: latest.commit, detail: `Read ${latest.version} at ${latest.commit.slice(0, 12)}` };
+    } catch (err) {
+      result = { ok: false, product, latest_version: null, commit: null, detail: failureText(err) };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    await this.deps.audit.record({
+      action: 'settings.git_test',
+      actor,
+      target: product,
+      outcome: result.ok ? 'ok' : 'failed',
+      details: { duration_ms: this.deps.clock.now() - started, latest_version: result.latest_version },
+    });
+    return result;
+  }
+
+  private read(source: GitRepoSource): Promise<AgentVersionRecord> {
+    const running = this.inFlight.get(source.product);
+    if (running) return running;
+    const run = (async () => {
+      let outcome: AgentVersionRecord;
+      try {
+        const dir = mirrorDir(this.deps.mirrorsDir, source.product);
+        await syncMirror(source, dir);
+        const latest = await readLatestVersion(source, dir);
+        outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null };
+      } catch (err) {
+        if (!(err instanceof AppError)) this.deps.logger.error({ product: source.product, err: errorSummary(err) }, 'reading the agent version failed');
+        outcome = { product: source.product, latest_version: null, commit: null, checked_ms: this.deps.clock.now(), error: failureText(err) };
+      }
+      const stored = await this.deps.repo.record(outcome);
+      this.latestCache = null;
+      return stored;
+    })();
+    this.inFlight.set(source.product, run);
+    return run.finally(() => this.inFlight.delete(source.product));
+  }
+}
+
+function failureText(err: unknown): string {
+  return err instanceof AppError ? err.message : 'Reading the repository failed';
+}
