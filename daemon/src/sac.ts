@@ -149,6 +149,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     versions: agentVersions,
     settings: () => settings.get('agent_updates'),
+    windowsAdmin: () => settings.get('windows_admin'),
+    publicUrl: config.updates.publicUrl,
     bundlesDir: path.join(config.dataDir, 'agent-bundles'),
     clock,
     audit,
@@ -164,6 +166,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
+    { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({

@@ -114,6 +114,11 @@ export const AgentUpdatesSettingsSchema = z.strictObject({
   products: z.array(z.string().min(1).max(64)).max(20).default([]),
   /** Hosts updated at once per product. */
   max_parallel: z.number().int().min(1).max(1000).default(5),
+  /**
+   * Minutes a job may wait for its agent (no `agent.update.*` or `updated` event) before SAC pushes
+   * the update itself over WinRM; 0 = push only when an admin asks.
+   */
+  fallback_after_minutes: z.number().int().min(0).max(10_080).default(30),
 });
 
 export const GitReposSettingsSchema = z.strictObject({

@@ -76,6 +76,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/agent-updates/:id': 'operator',
   'POST /api/v1/agent-updates': 'admin',
   'POST /api/v1/hosts/:id/agent-update': 'admin',
+  'POST /api/v1/agent-updates/:id/push': 'admin',
   'GET /api/v1/hosts/:id/agent-config': 'operator',
   'PUT /api/v1/hosts/:id/agent-config': 'admin',
 };
@@ -130,5 +131,6 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'agents.updateHost': 'admin',
   'agents.updateProduct': 'admin',
   'agents.hostConfig': 'operator',
+  'agents.pushUpdate': 'admin',
   'agents.setHostConfig': 'admin',
 };

@@ -56,6 +56,9 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'update/product_excluded': 409,
   'update/no_latest_version': 409,
   'update/not_outdated': 409,
+  'update/finished': 409,
+  'update/push_unsupported': 409,
+  'update/no_public_url': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

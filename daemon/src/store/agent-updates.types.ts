@@ -48,11 +48,11 @@ export interface AgentBundle {
 }
 
 export interface AgentUpdatesRepo {
-  /** Creates the job unless the host already has one pending or started; answers the active one then. */
+  /** Creates the job unless the host already has an unfinished one (pending, started, fallback); answers that one then. */
   insertJob(job: AgentUpdateJob): Promise<{ status: 'inserted'; job: AgentUpdateJob } | { status: 'active'; job: AgentUpdateJob }>;
   byId(id: string): Promise<AgentUpdateJob | null>;
   list(query: AgentUpdateQuery): Promise<AgentUpdateJob[]>;
-  /** The pending or started job of a host, if any. */
+  /** The unfinished job of a host (pending, started or being pushed), if any. */
   activeForHost(hostId: string): Promise<AgentUpdateJob | null>;
   /** Jobs of a product that were handed out and have not finished (for `max_parallel`). */
   countInProgress(product: string): Promise<number>;
@@ -61,7 +61,8 @@ export interface AgentUpdatesRepo {
   /** Pending or started jobs last changed before `beforeMs` (the fallback scan). */
   stale(beforeMs: number): Promise<AgentUpdateJob[]>;
   insertToken(token: BundleToken): Promise<void>;
-  tokenByHash(hash: string, nowMs: number): Promise<BundleToken | null>;
+  /** Takes a token that has not expired: each link downloads once. */
+  consumeToken(hash: string, nowMs: number): Promise<BundleToken | null>;
   bundle(product: string, version: string): Promise<AgentBundle | null>;
   putBundle(bundle: AgentBundle): Promise<void>;
   /** The desired agent configuration of a host (`{}` when none is stored). */

@@ -62,6 +62,9 @@ export function createAgentUpdatesRoutes(
     const started = await updates.startForProduct(product, restActor(req, res));
     sendJson(res, started.created > 0 ? 201 : 200, started);
   });
+  r.post('/api/v1/agent-updates/:id/push', admin, async (req, res) => {
+    sendJson(res, 200, await updates.pushNow(String(req.params.id), restActor(req, res)));
+  });
   r.post('/api/v1/hosts/:id/agent-update', admin, async (req, res) => {
     const { job, created } = await updates.startForHost(String(req.params.id), restActor(req, res));
     sendJson(res, created ? 201 : 200, { job, created });

@@ -3,9 +3,11 @@ import type { Logger } from 'pino';
 import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, errorSummary } from '../errors.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
+import { createWinRmClient, winRmOptionsFromSettings, winRmTargetsOf } from '../actions/winrm/index.js';
+import { windowsPushScript } from './agent-push.rules.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';
 import type { AgentVersionsService } from './agent-versions.service.js';
@@ -66,6 +68,9 @@ export class AgentUpdatesService {
       store: Pick<Store, 'hosts' | 'events'>;
       versions: AgentVersionsService;
       settings: () => Promise<SettingsValue<'agent_updates'>>;
+      windowsAdmin: () => Promise<SettingsValue<'windows_admin'>>;
+      /** Where hosts download bundles from (`SAC_PUBLIC_URL`); a push needs it. */
+      publicUrl: string | undefined;
       bundlesDir: string;
       clock: Clock;
       audit: AuditService;
@@ -132,9 +137,30 @@ export class AgentUpdatesService {
     return { update: { job_id: job.id, version: job.target_version, url: bundleUrl(token), sha256: bundle.sha256 }, config };
   }
 
+  /** "Push now": SAC installs the update itself instead of waiting for the agent. */
+  async pushNow(jobId: string, actor: Actor): Promise<AgentUpdateView> {
+    const job = await this.deps.repo.byId(jobId);
+    if (!job) throw new AppError('update/not_found', 'No such agent update job', { details: { id: jobId } });
+    if (job.state !== 'pending' && job.state !== 'started') throw new AppError('update/finished', `The job is already ${job.state}`, { details: { state: job.state } });
+    return agentUpdateView(await this.push(job, actor));
+  }
+
+  /**
+   * The leader's fallback: jobs of Windows hosts whose agent has said nothing for
+   * `fallback_after_minutes` are pushed over WinRM, once each (a failed push leaves the job failed).
+   */
+  async fallbackDue(): Promise<void> {
+    const minutes = (await this.deps.settings()).fallback_after_minutes;
+    if (minutes === 0) return;
+    for (const job of await this.deps.repo.stale(this.deps.clock.now() - minutes * 60_000)) {
+      const host = await this.deps.store.hosts.byId(job.host_id);
+      if (host?.os_family === 'windows') await this.push(job, null);
+    }
+  }
+
   /** The bundle a download token was issued for (the token is the only credential). */
   async bundleByToken(token: string): Promise<{ file: string; filename: string; contentType: string; sha256: string }> {
-    const record = token.length <= 128 ? await this.deps.repo.tokenByHash(hashToken(token), this.deps.clock.now()) : null;
+    const record = token.length <= 128 ? await this.deps.repo.consumeToken(hashToken(token), this.deps.clock.now()) : null;
     const job = record ? await this.deps.repo.byId(record.job_id) : null;
     if (!job) throw new AppError('update/bundle_not_found', 'No bundle for this link; it may have expired');
     const bundle = await this.bundleFor(job);
@@ -167,6 +193,43 @@ export class AgentUpdatesService {
     const output = transition.to === 'failed' ? String(stored.event.summary ?? '').slice(0, 4000) : job.output;
     const moved = await this.deps.repo.transition(job.id, transition.from, { state: transition.to, updated_ms: now, output });
     if (moved) await this.audited(`agent_update.${transition.to}`, moved, null);
+  }
+
+  /** Pushes a job's bundle over WinRM: state `fallback` while it runs; `failed` with the output if it does not deploy. */
+  private async push(job: AgentUpdateJob, actor: Actor | null): Promise<AgentUpdateJob> {
+    const host = await this.deps.store.hosts.byId(job.host_id);
+    if (!host) throw new AppError('host/not_found', 'No such host', { details: { id: job.host_id } });
+    if (host.os_family !== 'windows') {
+      throw new AppError('update/push_unsupported', 'SAC pushes updates over WinRM to Windows hosts; a Linux agent updates itself when it polls', { details: { os_family: host.os_family } });
+    }
+    const now = this.deps.clock.now();
+    const claimed = await this.deps.repo.transition(job.id, ['pending', 'started'], { state: 'fallback', path: 'winrm', updated_ms: now });
+    if (!claimed) throw new AppError('update/finished', 'The job changed state meanwhile', { details: { id: job.id } });
+    await this.audited('agent_update.fallback', claimed, actor);
+    let failure: string | null = null;
+    let output = '';
+    try {
+      if (!this.deps.publicUrl) throw new AppError('update/no_public_url', 'SAC_PUBLIC_URL is not set, so the host has no address to download the bundle from');
+      const options = winRmOptionsFromSettings(await this.deps.windowsAdmin(), { timeoutMs: 10 * 60_000 });
+      const bundle = await this.bundleFor(claimed);
+      const token = randomBytes(32).toString('base64url');
+      await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: now + BUNDLE_TOKEN_TTL_MS });
+      const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
+      const result = await createWinRmClient(options).runPowerShell(winRmTargetsOf(host), script);
+      output = [result.stdout, result.stderr].filter(Boolean).join('\n');
+      if (result.exitCode !== 0) failure = `Deploy exited with ${result.exitCode}`;
+    } catch (err) {
+      failure = err instanceof AppError ? err.message : 'The push failed';
+      if (!(err instanceof AppError)) this.deps.logger.error({ job_id: job.id, err: errorSummary(err) }, 'agent update push failed');
+    }
+    const finished = await this.deps.repo.transition(job.id, ['fallback'], {
+      state: failure ? 'failed' : 'fallback',
+      updated_ms: this.deps.clock.now(),
+      output: [failure, output].filter(Boolean).join('\n').slice(0, 16_000) || null,
+    });
+    // Success is the agent's word (its `updated` lifecycle event or new version), not the script's.
+    if (finished && failure) await this.audited('agent_update.failed', finished, actor);
+    return finished ?? claimed;
   }
 
   private async create(host: Host, latest: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {

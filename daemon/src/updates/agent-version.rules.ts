@@ -1,8 +1,9 @@
 /**
  * Agent versions are not semver: the real agents ship `2.1.7-SAC` and `1.1.2-ipset`. A version is
  * a numeric release part (`2.1.7`, any number of components, an optional leading `v`) and an
- * optional suffix after `-`, `+` or `_` (`SAC`, `ipset`, `rc2`). The suffix names a build flavour
- * rather than a pre-release, so it orders after the bare release: `1.1.2` < `1.1.2-ipset`.
+ * optional suffix after `-`, `+` or `_` (`SAC`, `ipset`, `rc2`). As the agent contract says, two
+ * versions compare by the numeric part, then by the whole string (ordinal): the suffix names a
+ * build flavour rather than a pre-release, so `1.1.2` < `1.1.2-ipset`.
  */
 export interface AgentVersion {
   release: number[];
@@ -18,8 +19,6 @@ export function parseAgentVersion(value: string): AgentVersion | null {
   return { release: m[1].split('.').map(Number), suffix: m[2] ?? '' };
 }
 
-const suffixOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
 /** Negative when `a` is older than `b`, positive when newer, 0 when equal; null when either does not parse. */
 export function compareAgentVersions(a: string, b: string): number | null {
   const va = parseAgentVersion(a);
@@ -30,10 +29,9 @@ export function compareAgentVersions(a: string, b: string): number | null {
     const diff = (va.release[i] ?? 0) - (vb.release[i] ?? 0);
     if (diff !== 0) return Math.sign(diff);
   }
-  if (va.suffix === vb.suffix) return 0;
-  if (!va.suffix) return -1;
-  if (!vb.suffix) return 1;
-  return Math.sign(suffixOrder.compare(va.suffix, vb.suffix));
+  const wa = a.trim().replace(/^v/, '');
+  const wb = b.trim().replace(/^v/, '');
+  return wa === wb ? 0 : wa < wb ? -1 : 1;
 }
 
 /** An agent is outdated when its version is older than the latest; unknown when either does not parse. */

@@ -19,6 +19,7 @@ export function updatesRouter(versions: AgentVersionsService, updates: AgentUpda
     updates: operatorProcedure.input(AgentUpdatesQuery.optional()).query(({ input }) => updates.list(AgentUpdatesQuery.parse(input ?? {}))),
     updateHost: adminProcedure.input(HostInput).mutation(({ input, ctx }) => updates.startForHost(input.host_id, ctx)),
     updateProduct: adminProcedure.input(ProductInput).mutation(({ input, ctx }) => updates.startForProduct(input.product, ctx)),
+    pushUpdate: adminProcedure.input(z.strictObject({ job_id: z.string().min(1).max(64) })).mutation(({ input, ctx }) => updates.pushNow(input.job_id, ctx)),
     hostConfig: operatorProcedure.input(HostInput).query(({ input }) => updates.hostConfig(input.host_id)),
     setHostConfig: adminProcedure
       .input(HostInput.extend({ config: AgentConfigInput }))

@@ -18,7 +18,7 @@ export const AGENT_UPDATES_MONGO_MIGRATION = {
   },
 };
 
-const ACTIVE = ['pending', 'started'] as const;
+const ACTIVE = ['pending', 'started', 'fallback'] as const;
 
 export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
   const jobs = db.collection<AgentUpdateJob>('agent_update_jobs');
@@ -53,7 +53,7 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
     },
     activeForHost,
     async countInProgress(product) {
-      return jobs.countDocuments({ product, $or: [{ state: 'started' }, { state: 'pending', offered_ms: { $ne: null } }] });
+      return jobs.countDocuments({ product, $or: [{ state: { $in: ['started', 'fallback'] } }, { state: 'pending', offered_ms: { $ne: null } }] });
     },
     async transition(id, from, patch) {
       const result = await jobs.updateOne({ id, state: { $in: [...from] } }, { $set: patch });
@@ -63,14 +63,16 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
       return job;
     },
     async stale(beforeMs) {
-      return jobs.find({ state: { $in: [...ACTIVE] }, updated_ms: { $lt: beforeMs } }, noId).sort({ created_ms: 1 }).toArray();
+      return jobs.find({ state: { $in: ['pending', 'started'] }, updated_ms: { $lt: beforeMs } }, noId).sort({ created_ms: 1 }).toArray();
     },
     async insertToken(token) {
       await tokens.insertOne({ ...token });
       await tokens.deleteMany({ expires_ms: { $lt: token.expires_ms - 86_400_000 } });
     },
-    async tokenByHash(hash, nowMs) {
-      return tokens.findOne({ hash, expires_ms: { $gt: nowMs } }, noId);
+    async consumeToken(hash, nowMs) {
+      const token = await tokens.findOne({ hash, expires_ms: { $gt: nowMs } }, noId);
+      // deleteOne decides between two concurrent downloads: only the one that deleted it may use it.
+      return token && (await tokens.deleteOne({ hash })).deletedCount === 1 ? token : null;
     },
     async bundle(product, version) {
       return bundles.findOne({ product, version }, noId);

@@ -21,7 +21,7 @@ export const AGENT_UPDATES_SQLITE_MIGRATION = {
       output TEXT
     );
     CREATE INDEX agent_update_jobs_by_created ON agent_update_jobs (created_ms);
-    CREATE UNIQUE INDEX agent_update_jobs_one_active ON agent_update_jobs (host_id) WHERE state IN ('pending', 'started');
+    CREATE UNIQUE INDEX agent_update_jobs_one_active ON agent_update_jobs (host_id) WHERE state IN ('pending', 'started', 'fallback');
     CREATE TABLE agent_bundle_tokens (
       hash TEXT PRIMARY KEY,
       job_id TEXT NOT NULL,
@@ -47,7 +47,7 @@ export const AGENT_UPDATES_SQLITE_MIGRATION = {
 
 export function sqliteAgentUpdates(db: Database.Database): AgentUpdatesRepo {
   const byId = db.prepare<[string], AgentUpdateJob>('SELECT * FROM agent_update_jobs WHERE id = ?');
-  const active = db.prepare<[string], AgentUpdateJob>("SELECT * FROM agent_update_jobs WHERE host_id = ? AND state IN ('pending', 'started')");
+  const active = db.prepare<[string], AgentUpdateJob>("SELECT * FROM agent_update_jobs WHERE host_id = ? AND state IN ('pending', 'started', 'fallback')");
   const insert = db.prepare(`INSERT INTO agent_update_jobs (id, host_id, product, from_version, target_version, target_commit, state, path, created_ms, updated_ms, offered_ms, requested_by, output)
     VALUES (@id, @host_id, @product, @from_version, @target_version, @target_commit, @state, @path, @created_ms, @updated_ms, @offered_ms, @requested_by, @output)`);
   const insertJob = db.transaction((job: AgentUpdateJob) => {
@@ -82,7 +82,7 @@ export function sqliteAgentUpdates(db: Database.Database): AgentUpdatesRepo {
     },
     async countInProgress(product) {
       return db
-        .prepare<[string], { n: number }>("SELECT count(*) AS n FROM agent_update_jobs WHERE product = ? AND state IN ('pending', 'started') AND (offered_ms IS NOT NULL OR state = 'started')")
+        .prepare<[string], { n: number }>("SELECT count(*) AS n FROM agent_update_jobs WHERE product = ? AND (state IN ('started', 'fallback') OR (state = 'pending' AND offered_ms IS NOT NULL))")
         .get(product)!.n;
     },
     async transition(id, from, patch) {
@@ -100,8 +100,8 @@ export function sqliteAgentUpdates(db: Database.Database): AgentUpdatesRepo {
       db.prepare('INSERT INTO agent_bundle_tokens (hash, job_id, expires_ms) VALUES (@hash, @job_id, @expires_ms)').run(token);
       db.prepare('DELETE FROM agent_bundle_tokens WHERE expires_ms < ?').run(token.expires_ms - 86_400_000);
     },
-    async tokenByHash(hash, nowMs) {
-      return db.prepare<[string, number], BundleToken>('SELECT * FROM agent_bundle_tokens WHERE hash = ? AND expires_ms > ?').get(hash, nowMs) ?? null;
+    async consumeToken(hash, nowMs) {
+      return db.prepare<[string, number], BundleToken>('DELETE FROM agent_bundle_tokens WHERE hash = ? AND expires_ms > ? RETURNING *').get(hash, nowMs) ?? null;
     },
     async bundle(product, version) {
       return db.prepare<[string, string], AgentBundle>('SELECT * FROM agent_bundles WHERE product = ? AND version = ?').get(product, version) ?? null;
