@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidTransition, nextStatus, type ProblemAction, type ProblemStatus } from './problem-state.rules.js';
+import { mapError } from '../http/error-map.js';
 
 describe('problem state transitions', () => {
   it.each<[ProblemStatus, ProblemAction, ProblemStatus | null]>([
@@ -14,6 +15,7 @@ describe('problem state transitions', () => {
   });
   it('refuses with a 409 problem/invalid_transition', () => {
     const err = invalidTransition('resolved', 'acknowledge');
-    expect(err).toMatchObject({ code: 'problem/invalid_transition', status: 409, kind: 'user' });
+    expect(err).toMatchObject({ code: 'problem/invalid_transition', kind: 'user', details: { status: 'resolved', action: 'acknowledge' } });
+    expect(mapError(err).status).toBe(409);
   });
 });
