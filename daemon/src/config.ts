@@ -69,6 +69,23 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/ })
     .default('https://api.telegram.org')
     .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
+  SAC_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Public base URL of the console: "Open in console" buttons in Telegram; when https, Telegram button presses arrive by webhook instead of long polling.'),
+  SAC_TELEGRAM_POLL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(25)
+    .describe('Long-polling timeout of getUpdates (Telegram button presses and /link messages), seconds.'),
+  SAC_ESCALATION_CHECK_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe('How often the escalation job looks for unacknowledged problems due for re-notification (one daemon at a time).'),
   SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
   SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
   SAC_SMTP_URL: z
@@ -195,6 +212,8 @@ export interface NotifyConfig {
   language: 'en' | 'ru';
   pushSubject: string;
   report: { time: string; timezone: string; checkMs: number };
+  /** Public console URL for links in messages. */
+  publicUrl?: string;
   delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number; retentionMs: number };
 }
 
@@ -223,6 +242,8 @@ export interface Config {
     addressMaxFailures: number;
   };
   masterKey?: string;
+  /** Public console URL (Telegram buttons; https enables Telegram webhook mode), escalation and Telegram polling. */
+  beyond: { publicUrl?: string; telegramPollTimeoutS: number; escalationCheckMs: number };
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
 }
@@ -279,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         channels: e.SAC_NOTIFY_CHANNELS,
         language: e.SAC_NOTIFY_LANGUAGE,
         pushSubject: e.SAC_PUSH_SUBJECT,
+        publicUrl: e.SAC_PUBLIC_URL?.replace(/\/+$/, ''),
         report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
         delivery: {
           maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
@@ -306,6 +328,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
       },
       masterKey: e.SAC_MASTER_KEY,
+      beyond: {
+        publicUrl: e.SAC_PUBLIC_URL?.replace(/\/+$/, ''),
+        telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
+        escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
+      },
       webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },
   };

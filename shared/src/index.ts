@@ -11,3 +11,5 @@ export * from './users.schema.js';
 export * from './audit.schema.js';
 export * from './apikeys.schema.js';
 export * from './settings.schema.js';
+export * from './maintenance.schema.js';
+export * from './mfa.schema.js';

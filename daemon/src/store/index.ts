@@ -10,6 +10,10 @@ export type * from './auth.types.js';
 export type * from './settings.types.js';
 export type * from './audit.types.js';
 export type * from './correlation.types.js';
+export type * from './maintenance.types.js';
+export type * from './escalation.types.js';
+export type * from './telegram.types.js';
+export type * from './totp.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {

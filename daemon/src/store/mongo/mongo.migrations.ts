@@ -83,4 +83,21 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await db.collection('login_locks').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
     },
   },
+  {
+    id: 28,
+    name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',
+    async up(db) {
+      await db.collection('maintenance_windows').createIndexes([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { ends_ms: 1 }, name: 'by_end' },
+      ]);
+      await db.collection('escalation_steps').createIndexes([{ key: { problem_id: 1 }, name: 'by_problem' }]);
+      await db.collection('telegram_links').createIndexes([
+        { key: { user_id: 1 }, name: 'user_unique', unique: true },
+        { key: { telegram_user_id: 1 }, name: 'telegram_user_unique', unique: true },
+      ]);
+      await db.collection('telegram_link_codes').createIndexes([{ key: { hash: 1 }, name: 'hash_unique', unique: true }]);
+      await db.collection('user_totp').createIndexes([{ key: { user_id: 1 }, name: 'user_unique', unique: true }]);
+    },
+  },
 ];

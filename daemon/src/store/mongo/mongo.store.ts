@@ -18,6 +18,10 @@ import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
+import { mongoMaintenance } from './maintenance.mongo.js';
+import { mongoEscalation } from './escalation.mongo.js';
+import { mongoTelegram } from './telegram.mongo.js';
+import { mongoTotp } from './totp.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -66,6 +70,10 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),
     leases: mongoLeases(db),
+    maintenance: mongoMaintenance(db),
+    escalation: mongoEscalation(db),
+    telegram: mongoTelegram(db),
+    totp: mongoTotp(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

@@ -21,6 +21,10 @@ import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
+import { sqliteMaintenance } from './maintenance.sqlite.js';
+import { sqliteEscalation } from './escalation.sqlite.js';
+import { sqliteTelegram } from './telegram.sqlite.js';
+import { sqliteTotp } from './totp.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -115,6 +119,10 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),
     leases: sqliteLeases(db),
+    maintenance: sqliteMaintenance(db),
+    escalation: sqliteEscalation(db),
+    telegram: sqliteTelegram(db),
+    totp: sqliteTotp(db),
     async migrate() {
       return applyMigrations(db);
     },
