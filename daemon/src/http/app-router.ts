@@ -6,6 +6,9 @@ import type { UsersService } from '../users/index.js';
 import type { NotifyService } from '../notify/index.js';
 import type { ReportsService } from '../reports/index.js';
 import { SAC_VERSION } from '../version.js';
+import { totpRouter, type TotpService } from '../auth/index.js';
+import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
+import { telegramRouter, type TelegramService } from '../telegram/index.js';
 import { notificationsRouter } from './notifications.router.js';
 import { reportsRouter } from './reports.router.js';
 import { apiKeysRouter } from './api-keys.router.js';
@@ -27,6 +30,9 @@ export interface RouterDeps {
   apiKeys: ApiKeysAdmin;
   settings: SettingsService;
   audit: AuditService;
+  maintenance: MaintenanceService;
+  totp: TotpService;
+  telegram: TelegramService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -43,6 +49,9 @@ export function createAppRouter(deps: RouterDeps) {
     hosts: hostsRouter(deps.read.hosts),
     problems: problemsRouter(deps.read.problems),
     dashboards: dashboardsRouter(deps.read.dashboards),
+    maintenance: maintenanceRouter(deps.maintenance),
+    totp: totpRouter(deps.auth, deps.totp),
+    telegram: telegramRouter(deps.telegram),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

@@ -38,6 +38,13 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'maintenance/not_found': 404,
+  'maintenance/invalid': 400,
+  'maintenance/already_ended': 409,
+  'auth/invalid_ticket': 401,
+  'auth/invalid_code': 401,
+  'auth/totp_already_enabled': 409,
+  'auth/totp_not_pending': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */
