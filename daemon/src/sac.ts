@@ -175,7 +175,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     windows: () => maintenance.current(),
   });
   await notify.start();
-  maintenance.onChange(() => void notify.refresh());
+  maintenance.onChange(() => notify.refresh());
   const escalation = new EscalationService({ store, settings, notify, clock, logger: logger.child({ scope: 'escalation' }) });
   const telegram = new TelegramService({
     telegram: store.telegram,

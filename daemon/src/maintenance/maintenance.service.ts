@@ -61,7 +61,7 @@ function span(input: WindowInput): { starts_ms: number; ends_ms: number | null }
  * windows is the `maintenance.managers` setting (admins, or monitors too); everyone signed in reads them.
  */
 export class MaintenanceService {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<() => Promise<void>>();
 
   constructor(
     private readonly repo: MaintenanceRepo,
@@ -70,8 +70,8 @@ export class MaintenanceService {
     private readonly audit: Pick<AuditService, 'record'>,
   ) {}
 
-  /** Called after every change (the notifier re-reads the windows at once). */
-  onChange(listener: () => void): () => void {
+  /** Awaited after every change, so a window is in force for notifications when its create/update/end answers. */
+  onChange(listener: () => Promise<void>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -82,8 +82,8 @@ export class MaintenanceService {
     if (managers !== 'operators') throw new AppError('auth/forbidden', 'Only admins may manage maintenance windows');
   }
 
-  private changed(): void {
-    for (const l of this.listeners) l();
+  private async changed(): Promise<void> {
+    await Promise.all([...this.listeners].map((l) => l()));
   }
 
   async list(): Promise<MaintenanceWindowView[]> {
@@ -132,7 +132,7 @@ export class MaintenanceService {
     };
     await this.repo.insert(record);
     await this.audit.record({ action: 'maintenance.created', actor, target: `maintenance:${record.id}`, details: this.summary(record) });
-    this.changed();
+    await this.changed();
     return view(record, now);
   }
 
@@ -154,7 +154,7 @@ export class MaintenanceService {
     };
     if (!(await this.repo.replace(record))) throw notFound(id);
     await this.audit.record({ action: 'maintenance.updated', actor, target: `maintenance:${id}`, details: this.summary(record) });
-    this.changed();
+    await this.changed();
     return view(record, now);
   }
 
@@ -168,7 +168,7 @@ export class MaintenanceService {
     const record = { ...current, ends_ms: Math.max(now, current.starts_ms), ended_early_ms: now, updated_ms: now };
     await this.repo.replace(record);
     await this.audit.record({ action: 'maintenance.ended', actor, target: `maintenance:${id}` });
-    this.changed();
+    await this.changed();
     return view(record, now);
   }
 
