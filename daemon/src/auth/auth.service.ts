@@ -121,7 +121,7 @@ export class AuthService implements Authenticator {
     try {
       codes = (await totp.confirm(user, input.code, { user: sessionUser(user), ip })).recovery_codes;
     } catch (err) {
-      if (err instanceof AppError && err.code === 'auth/invalid_code') return this.secondStepFailed(user, ip);
+      if (err instanceof AppError && err.code === 'auth/wrong_code') return this.secondStepFailed(user, ip);
       throw err;
     }
     return { ...(await this.secondStepSucceeded(user, ip, { second_factor: 'enrolled' })), recovery_codes: codes };

@@ -132,7 +132,7 @@ export class TotpService {
     const step = this.matchingStep(record.secret, user.username, code);
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     if (step === null || !(await this.deps.repo.enable(user.id, step, codes.map(sha256), this.deps.clock.now()))) {
-      throw new AppError('auth/invalid_code', 'Wrong or already used code');
+      throw new AppError('auth/wrong_code', 'Wrong or already used code');
     }
     await this.deps.audit.record({ action: 'auth.totp_enabled', actor, target: `user:${user.id}` });
     return { recovery_codes: codes };
@@ -152,7 +152,7 @@ export class TotpService {
 
   /** Turns the second factor off after a valid code (own account). */
   async disable(user: SessionUser, code: string, actor: Actor): Promise<TotpStatus> {
-    if (!(await this.verify(user, code))) throw new AppError('auth/invalid_code', 'Wrong or already used code');
+    if (!(await this.verify(user, code))) throw new AppError('auth/wrong_code', 'Wrong or already used code');
     await this.deps.repo.remove(user.id);
     await this.deps.audit.record({ action: 'auth.totp_disabled', actor, target: `user:${user.id}` });
     return this.status(user);

@@ -43,6 +43,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'maintenance/already_ended': 409,
   'auth/invalid_ticket': 401,
   'auth/invalid_code': 401,
+  'auth/wrong_code': 400,
   'auth/totp_already_enabled': 409,
   'auth/totp_not_pending': 409,
 };

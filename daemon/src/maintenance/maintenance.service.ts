@@ -76,10 +76,13 @@ export class MaintenanceService {
     return () => this.listeners.delete(listener);
   }
 
+  /** Whether this user may create, edit and end windows (the console shows its buttons accordingly). */
+  async canManage(user: SessionUser): Promise<boolean> {
+    return user.role === 'admin' || (await this.settings.get('maintenance')).managers === 'operators';
+  }
+
   private async mayManage(user: SessionUser): Promise<void> {
-    if (user.role === 'admin') return;
-    const { managers } = await this.settings.get('maintenance');
-    if (managers !== 'operators') throw new AppError('auth/forbidden', 'Only admins may manage maintenance windows');
+    if (!(await this.canManage(user))) throw new AppError('auth/forbidden', 'Only admins may manage maintenance windows');
   }
 
   private async changed(): Promise<void> {
