@@ -140,9 +140,9 @@ export class MaintenanceService {
   }
 
   async update(id: string, input: WindowInput, actor: Actor & { user: SessionUser }): Promise<MaintenanceWindowView> {
-    await this.mayManage(actor.user);
     const current = await this.repo.byId(id);
     if (!current) throw notFound(id);
+    await this.mayManage(actor.user);
     const now = this.clock.now();
     const record: MaintenanceWindowRecord = {
       ...current,
@@ -163,9 +163,9 @@ export class MaintenanceService {
 
   /** Ends the window now. Nothing held back during it is sent afterwards. */
   async end(id: string, actor: Actor & { user: SessionUser }): Promise<MaintenanceWindowView> {
-    await this.mayManage(actor.user);
     const current = await this.repo.byId(id);
     if (!current) throw notFound(id);
+    await this.mayManage(actor.user);
     const now = this.clock.now();
     if (current.ends_ms !== null && current.ends_ms <= now) throw new AppError('maintenance/already_ended', 'The window has already ended');
     const record = { ...current, ends_ms: Math.max(now, current.starts_ms), ended_early_ms: now, updated_ms: now };
