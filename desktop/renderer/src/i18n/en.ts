@@ -292,7 +292,7 @@ const en = {
       repos: 'Repositories',
       refresh_minutes: 'Refresh every, minutes',
       managers: 'Who manages windows (admin / operators = monitors too)',
-      policies: 'Policy per severity, e.g. {"critical": {"interval_minutes": 15, "max_repeats": 4, "final_channels": ["smtp"], "final_emails": ["oncall@example.org"]}}',
+      policies: 'Policy per severity (JSON): interval_minutes, max_repeats, final_channels, final_emails',
       require_totp: 'Require TOTP for (none / admins / all)',
     },
   },

@@ -294,7 +294,7 @@ const ru: Messages = {
       repos: 'Репозитории',
       refresh_minutes: 'Обновлять каждые, мин',
       managers: 'Кто управляет окнами (admin / operators — и мониторы)',
-      policies: 'Политика по важности, например {"critical": {"interval_minutes": 15, "max_repeats": 4, "final_channels": ["smtp"], "final_emails": ["oncall@example.org"]}}',
+      policies: 'Политика по важности (JSON): interval_minutes, max_repeats, final_channels, final_emails',
       require_totp: 'Требовать TOTP для (none / admins / all)',
     },
   },
