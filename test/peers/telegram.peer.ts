@@ -39,10 +39,9 @@ export async function startTelegramPeer(token: string) {
   const state = { down: false, delayMs: 0, inFlight: 0, maxInFlight: 0 };
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
-    state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
-    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
-    const reply = (status: number, json: unknown) => {
-      state.inFlight--;
+    // The way back (getUpdates and friends) is served first and kept out of the delivery
+    // bookkeeping below (in-flight count, planned failures, down): those describe sendMessage.
+    const answer = (status: number, json: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(json));
     };
@@ -61,23 +60,30 @@ export async function startTelegramPeer(token: string) {
           });
         });
       }
-      return reply(200, { ok: true, result: pending() });
+      return answer(200, { ok: true, result: pending() });
     }
     if (method === 'answerCallbackQuery') {
       const q = JSON.parse(body.toString('utf8')) as { callback_query_id: string; text: string };
       answers.push({ callback_query_id: q.callback_query_id, text: q.text });
-      return reply(200, { ok: true, result: true });
+      return answer(200, { ok: true, result: true });
     }
     if (method === 'editMessageText') {
       const q = JSON.parse(body.toString('utf8')) as { chat_id: string; message_id: number; text: string; reply_markup?: TelegramCall['reply_markup'] };
       edits.push({ chat_id: String(q.chat_id), message_id: q.message_id, text: q.text, reply_markup: q.reply_markup });
-      return reply(200, { ok: true, result: { message_id: q.message_id } });
+      return answer(200, { ok: true, result: { message_id: q.message_id } });
     }
     if (method === 'setWebhook') {
       const q = JSON.parse(body.toString('utf8')) as { url: string; secret_token: string };
       webhooks.push(q);
-      return reply(200, { ok: true, result: true });
+      return answer(200, { ok: true, result: true });
     }
+    state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
+    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+    const reply = (status: number, json: unknown) => {
+      state.inFlight--;
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(json));
+    };
     if (method !== 'sendMessage') return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
     const planned = state.down ? { status: 502, description: 'Bad Gateway' } : plan.shift();
     if (planned) {
