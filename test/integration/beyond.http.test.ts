@@ -141,7 +141,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     expect((await api(t, 'PUT', `/api/v1/maintenance-windows/${byMonitor.body.id}`, { token: mtoken, body })).status).toBe(403);
     expect((await api(t, 'POST', `/api/v1/maintenance-windows/${byMonitor.body.id}/end`, { token })).status).toBe(200);
     expect((await api(t, 'GET', `/api/v1/maintenance-windows/${randomUUID()}`, { token })).status).toBe(404);
-  });
+  }, 90_000);
 
   it('re-notifies an unacknowledged critical problem on schedule and stops at acknowledge', async () => {
     const host = `esc-${randomUUID().slice(0, 6)}`;
@@ -180,7 +180,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     await new Promise((r) => setTimeout(r, 800));
     expect((await deliveries(t, token, problem.id)).filter((r) => r.topic === 'problem.escalated')).toHaveLength(2);
     await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: {} } });
-  });
+  }, 90_000);
 
   it('acknowledges a problem from a Telegram button press as the linked user', async () => {
     const monitor = await createUser(t, 'monitor');
@@ -192,7 +192,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     tg.pushUpdate({ message: { message_id: 1, chat: { id: tgUser }, from: { id: tgUser, username: 'oncall_anna' }, text: code.body.bot_command } });
     await waitFor('linked', async () => (await api(t, 'GET', '/api/v1/auth/telegram', { token: mtoken })).body.linked === true);
     expect((await api(t, 'GET', '/api/v1/auth/telegram', { token: mtoken })).body.telegram_username).toBe('oncall_anna');
-    expect(tg.calls.some((c) => c.chat_id === String(tgUser) && c.text.includes(monitor.user.username))).toBe(true);
+    await waitFor('link confirmed in the chat', () => tg.calls.some((c) => c.chat_id === String(tgUser) && c.text.includes(monitor.user.username)));
     // The code is single-use.
     tg.pushUpdate({ message: { message_id: 2, chat: { id: 9 }, from: { id: 9 }, text: code.body.bot_command } });
     await waitFor('refused reuse', () => tg.calls.some((c) => c.chat_id === '9' && c.text.includes('unknown or expired')));
@@ -224,7 +224,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     const audit = await api(t, 'GET', '/api/v1/audit?limit=200', { token });
     expect(audit.body.entries.some((e: { action: string; ip: string; actor_username: string }) =>
       e.action === 'problem.acknowledged' && e.ip === 'telegram' && e.actor_username === monitor.user.username)).toBe(true);
-  });
+  }, 90_000);
 
   it('signs in with a TOTP code from the shared secret and refuses a replayed code', async () => {
     const { user, password } = await createUser(t, 'monitor');
@@ -267,7 +267,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     const lockedRight = await api(t, 'POST', '/api/v1/auth/login/totp', { body: { ticket: third.body.ticket, code: totp.generate({ timestamp: clock.now() }) } });
     expect(lockedRight.status).toBe(429);
     expect((await api(t, 'POST', '/api/v1/auth/login/totp', { body: { ticket: 'forged', code } })).status).toBe(401);
-  });
+  }, 90_000);
 
   it('makes users enrol at sign-in when admins require TOTP for all', async () => {
     const { user, password } = await createUser(t, 'monitor');
@@ -289,5 +289,63 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     } finally {
       await api(t, 'PATCH', '/api/v1/settings/security', { token, body: { require_totp: 'none' } });
     }
+  }, 90_000);
+
+  it('opens no host_silence for a host inside a maintenance window', async () => {
+    const suffix = randomUUID().slice(0, 6);
+    const [quiet, loud] = [`silq-${suffix}`, `sill-${suffix}`];
+    const hb = (hostname: string) =>
+      ingestEvent(t, { host: { hostname }, type: 'agent.heartbeat', category: 'agent', severity: 'info', occurred_at: new Date(clock.now()).toISOString() });
+    await hb(quiet);
+    await hb(loud);
+    const w = await api(t, 'POST', '/api/v1/maintenance-windows', {
+      token,
+      body: { hosts: [quiet], rules: ['host_silence'], starts_at: new Date(clock.now()).toISOString(), duration_minutes: 600, reason: 'Rack move' },
+    });
+    expect(w.status).toBe(201);
+    const silence = async (hostname: string) => (await api(t, 'GET', `/api/v1/problems?host=${hostname}&rule=host_silence`, { token })).body.items;
+    clock.advance(301 * MIN);
+    await t.sac.jobs.tick({ name: 'host_silence', intervalMs: 3_600_000, run: () => t.sac.read.hosts.scanSilence() });
+    expect(await silence(loud)).toHaveLength(1);
+    expect(await silence(quiet)).toHaveLength(0);
+  });
+});
+
+describe('Telegram webhook mode (SAC_PUBLIC_URL is https)', () => {
+  let tg: TelegramPeer;
+  let t: TestSac;
+
+  beforeAll(async () => {
+    tg = await startTelegramPeer(BOT_TOKEN);
+    t = await startTestSac('sqlite', {
+      SAC_TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      SAC_TELEGRAM_CHAT_IDS: CHAT,
+      SAC_TELEGRAM_API_BASE: tg.url,
+      SAC_PUBLIC_URL: 'https://sac.example.test/',
+      ...reportNeverDue(),
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await tg?.close();
+  });
+
+  it('registers the webhook with a secret token, refuses a wrong token and handles a right one; no long polling', async () => {
+    expect(tg.webhooks).toHaveLength(1);
+    const { url, secret_token: secret } = tg.webhooks[0]!;
+    expect(url).toBe('https://sac.example.test/api/v1/telegram/webhook');
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const { user, password } = await createUser(t, 'monitor');
+    const mtoken = (await login(t, user.username, password)).body.token as string;
+    const code = (await api(t, 'POST', '/api/v1/auth/telegram/link-code', { token: mtoken })).body.code as string;
+    const update = { update_id: 1, message: { message_id: 1, chat: { id: 55 }, from: { id: 55, username: 'hooked' }, text: `/link ${code}` } };
+    const wrong = await api(t, 'POST', '/api/v1/telegram/webhook', { body: update, headers: { 'X-Telegram-Bot-Api-Secret-Token': 'nope' } });
+    expect(wrong.status).toBe(401);
+    expect((await api(t, 'GET', '/api/v1/auth/telegram', { token: mtoken })).body.linked).toBe(false);
+    const right = await api(t, 'POST', '/api/v1/telegram/webhook', { body: update, headers: { 'X-Telegram-Bot-Api-Secret-Token': secret } });
+    expect(right.status).toBe(200);
+    expect((await api(t, 'GET', '/api/v1/auth/telegram', { token: mtoken })).body).toMatchObject({ linked: true, telegram_username: 'hooked' });
+    expect(tg.polls).toHaveLength(0);
   });
 });
