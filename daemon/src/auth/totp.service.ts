@@ -17,7 +17,7 @@ const RECOVERY_CODES = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const SECRET_CONTEXT = 'auth.totp_secret';
 /** Lifetime of the ticket between the password step and the code step. */
-export const LOGIN_TICKET_TTL_MS = 5 * 60_000;
+const LOGIN_TICKET_TTL_MS = 5 * 60_000;
 const TICKET_AUDIENCE = 'sac-login-second-factor';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -3,6 +3,6 @@
  * the silence scan use, and the REST routes and tRPC router.
  */
 export { MaintenanceService } from './maintenance.service.js';
-export { activeForHost, isActive, matches, silencesHost, suppressingWindow, type Subject } from './maintenance.rules.js';
+export { suppressingWindow } from './maintenance.rules.js';
 export { createMaintenanceRoutes } from './maintenance.routes.js';
 export { maintenanceRouter } from './maintenance.router.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import type { CommitListener, CommittedEvent } from '../ingest/index.js';
-import { suppressingWindow } from '../maintenance/maintenance.rules.js';
+import { suppressingWindow } from '../maintenance/index.js';
 import type { MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, type Policy } from './notify.rules.js';
 import type { Channel, EventNotice, NotificationContent } from './notify.types.js';
