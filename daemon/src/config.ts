@@ -27,11 +27,6 @@ const EnvSchema = z.object({
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'must be empty or a path such as /sac without a trailing slash')
     .default('')
     .describe('Path prefix under which every route is also served (agents may be configured with https://host/sac).'),
-  SAC_PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .optional()
-    .describe('The URL under which hosts reach SAC (for agent bundle download links), e.g. https://sac.example.org/sac; default: the address a request came to.'),
   SAC_MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// connection string')
@@ -74,6 +69,26 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/ })
     .default('https://api.telegram.org')
     .describe('Base URL of the Telegram Bot API (a self-hosted Bot API server, or a test peer).'),
+  SAC_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional()
+    .describe(
+      'The URL under which people and hosts reach SAC, e.g. https://sac.example.org/sac: "Open in console" buttons in Telegram (when https, button presses arrive by webhook instead of long polling) and agent bundle links (default: the address a request came to).',
+    ),
+  SAC_TELEGRAM_POLL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(25)
+    .describe('Long-polling timeout of getUpdates (Telegram button presses and /link messages), seconds.'),
+  SAC_ESCALATION_CHECK_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe('How often the escalation job looks for unacknowledged problems due for re-notification (one daemon at a time).'),
   SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
   SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
   SAC_SMTP_URL: z
@@ -206,6 +221,8 @@ export interface NotifyConfig {
   language: 'en' | 'ru';
   pushSubject: string;
   report: { time: string; timezone: string; checkMs: number };
+  /** Public console URL for links in messages. */
+  publicUrl?: string;
   delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number; retentionMs: number };
 }
 
@@ -223,7 +240,9 @@ export interface Config {
   notify: NotifyConfig;
   /** Defaults of the correlation and host-status settings (stored settings override them). */
   correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
-  updates: { versionCheckMs: number; publicUrl?: string };
+  /** `SAC_PUBLIC_URL` without a trailing slash. */
+  publicUrl?: string;
+  updates: { versionCheckMs: number };
   auth: {
     adminUsername: string;
     adminPassword?: string;
@@ -235,6 +254,8 @@ export interface Config {
     addressMaxFailures: number;
   };
   masterKey?: string;
+  /** Public console URL (Telegram buttons; https enables Telegram webhook mode), escalation and Telegram polling. */
+  beyond: { telegramPollTimeoutS: number; escalationCheckMs: number };
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
 }
@@ -269,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
 
   const e = parsed.data;
+  const publicUrl = e.SAC_PUBLIC_URL?.replace(/\/+$/, '');
   const dataDir = path.resolve(e.SAC_DATA_DIR);
   return {
     ok: true,
@@ -291,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         channels: e.SAC_NOTIFY_CHANNELS,
         language: e.SAC_NOTIFY_LANGUAGE,
         pushSubject: e.SAC_PUSH_SUBJECT,
+        publicUrl,
         report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
         delivery: {
           maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
@@ -307,7 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
         silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
       },
-      updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000), publicUrl: e.SAC_PUBLIC_URL?.replace(/\/+$/, '') },
+      publicUrl,
+      updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000) },
       auth: {
         adminUsername: e.SAC_ADMIN_USERNAME,
         adminPassword: e.SAC_ADMIN_PASSWORD,
@@ -319,6 +343,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
       },
       masterKey: e.SAC_MASTER_KEY,
+      beyond: {
+        telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
+        escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
+      },
       webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },
   };

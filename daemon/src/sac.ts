@@ -5,12 +5,16 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
-import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
+import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
+import { EscalationService } from './escalation/index.js';
+import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
+import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
+import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
 import { EventsService } from './events/index.js';
 import { HostsService } from './hosts/index.js';
@@ -73,6 +77,19 @@ export interface RunningSac {
   close(): Promise<void>;
 }
 
+const TELEGRAM_WEBHOOK_SECRET_SETTING = 'internal.telegram_webhook_secret';
+
+/** The secret token Telegram sends with webhook calls: generated once, kept encrypted, shared by daemons on one store. */
+async function loadTelegramWebhookSecret(store: Store, box: SecretBox, clock: Clock): Promise<string> {
+  const stored = await store.settings.insertIfAbsent({
+    key: TELEGRAM_WEBHOOK_SECRET_SETTING,
+    value: box.encrypt(randomBase62(48), TELEGRAM_WEBHOOK_SECRET_SETTING),
+    updated_ms: clock.now(),
+    updated_by: null,
+  });
+  return box.decrypt(stored.value, TELEGRAM_WEBHOOK_SECRET_SETTING);
+}
+
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
@@ -106,6 +123,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
   if (generatedAdminPassword) writeSecretFile(adminPasswordFile, generatedAdminPassword);
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
+  const settings = new SettingsService(store.settings, secretBox, clock, audit);
+  const totp = new TotpService({ repo: store.totp, box: secretBox, settings, clock, audit, ticketSecret: jwtSecret });
   const auth = new AuthService({
     users: store.users,
     throttle: store.loginThrottle,
@@ -115,6 +134,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     clock,
     policy: config.auth,
     logger: logger.child({ scope: 'auth' }),
+    secondFactor: totp,
   });
   const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true);
   stream.start();
@@ -124,10 +144,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     stream.dropUser(userId);
   });
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
-  const settings = new SettingsService(store.settings, secretBox, clock, audit);
+  const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
-  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit);
+  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, maintenance);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const read: ReadServices = {
     events,
@@ -150,7 +170,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     versions: agentVersions,
     settings: () => settings.get('agent_updates'),
     windowsAdmin: () => settings.get('windows_admin'),
-    publicUrl: config.updates.publicUrl,
+    publicUrl: config.publicUrl,
     bundlesDir: path.join(config.dataDir, 'agent-bundles'),
     clock,
     audit,
@@ -184,8 +204,37 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       timeoutMs: config.notify.delivery.timeoutMs,
       retentionMs: config.notify.delivery.retentionMs,
     },
+    windows: () => maintenance.current(),
   });
   await notify.start();
+  maintenance.onChange(() => notify.refresh());
+  const escalation = new EscalationService({ store, settings, notify, clock, logger: logger.child({ scope: 'escalation' }) });
+  const telegram = new TelegramService({
+    telegram: store.telegram,
+    users: store.users,
+    settingsRepo: store.settings,
+    settings,
+    problems: read.problems,
+    audit,
+    clock,
+    logger: logger.child({ scope: 'telegram' }),
+    pollTimeoutS: config.beyond.telegramPollTimeoutS,
+  });
+  // With a public https URL Telegram pushes button presses to us; otherwise the leader long-polls.
+  const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
+  const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;
+  jobs.start([
+    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: () => escalation.run() },
+    ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: () => telegram.pollOnce() }]),
+  ]);
+  if (webhookUrl && webhookSecret) {
+    const t = await settings.get('telegram');
+    if (t.bot_token) {
+      await setWebhook({ apiBase: t.api_base, botToken: t.bot_token, timeoutMs: 10_000 }, webhookUrl, webhookSecret).catch((err: unknown) =>
+        logger.warn({ err: errorSummary(err) }, 'telegram webhook not registered'),
+      );
+    }
+  }
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =
@@ -221,7 +270,22 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
-  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit, agentVersions, agentUpdates });
+  const trpcRouter = createAppRouter({
+    storeKind: store.kind,
+    read,
+    notify,
+    reports,
+    auth,
+    users,
+    apiKeys: apiKeysAdmin,
+    settings,
+    audit,
+    agentVersions,
+    agentUpdates,
+    maintenance,
+    totp,
+    telegram,
+  });
   const app = createApp({
     store,
     metrics,
@@ -246,7 +310,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
       createUpdatesRoutes(agentVersions, auth),
-      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, publicUrl: config.updates.publicUrl, basePath: config.basePath }),
+      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, publicUrl: config.publicUrl, basePath: config.basePath }),
+      createMaintenanceRoutes(maintenance, auth),
+      createTotpRoutes(auth, totp),
+      createTelegramRoutes(telegram, auth),
+      ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
     ],
   });
   const server = createHttpServer({
@@ -298,6 +366,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         });
         await ingest.drain();
         await committer.close();
+        telegram.stop();
         await jobs.stop();
         await reports.stop();
         await notify.stop();

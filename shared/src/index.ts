@@ -12,3 +12,5 @@ export * from './audit.schema.js';
 export * from './apikeys.schema.js';
 export * from './settings.schema.js';
 export * from './time-zone.js';
+export * from './maintenance.schema.js';
+export * from './mfa.schema.js';

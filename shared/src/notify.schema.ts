@@ -5,7 +5,7 @@ export const NOTIFY_CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 
 /** Delivery states of a notification in the delivery log. */
-export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'suppressed'] as const;
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -41,7 +41,7 @@ export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInputSchema>;
 export const DeliveryFilterSchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
   channel: z.enum(NOTIFY_CHANNELS).optional(),
-  topic: z.enum(['event', 'problem.opened', 'problem.resolved', 'report', 'test', 'login_locked']).optional(),
+  topic: z.enum(['event', 'problem.opened', 'problem.resolved', 'problem.escalated', 'report', 'test', 'login_locked']).optional(),
   before_ms: z.number().int().optional(),
   limit: z.number().int().min(1).max(500).default(100),
 });

@@ -142,6 +142,32 @@ export const GitReposSettingsSchema = z.strictObject({
   refresh_minutes: minutes(10_080).default(360),
 });
 
+export const MaintenanceSettingsSchema = z.strictObject({
+  /** Who may create, edit and end maintenance windows: admins only, or monitors too. */
+  managers: z.enum(['admin', 'operators']).default('admin'),
+});
+
+const escalationStep = z.strictObject({
+  /** Re-notify the open (unacknowledged) problem this often. */
+  interval_minutes: minutes(1440),
+  /** Re-notifications before the final step. */
+  max_repeats: z.number().int().min(0).max(50),
+  /** Final step: also these channels (beyond the ones that carried the opening). */
+  final_channels: z.array(z.enum(CHANNELS)).default([]),
+  /** Final step: also these e-mail addresses (through the SMTP channel). */
+  final_emails: z.array(z.email()).max(50).default([]),
+});
+
+export const EscalationSettingsSchema = z.strictObject({
+  /** Per problem severity; a severity without a policy is never escalated. */
+  policies: z.partialRecord(z.enum(SEVERITIES), escalationStep).default({}),
+});
+
+export const SecuritySettingsSchema = z.strictObject({
+  /** Who must sign in with a TOTP second factor. */
+  require_totp: z.enum(['none', 'admins', 'all']).default('none'),
+});
+
 /** One zod schema per settings category; every field has a default, so `{}` parses to the defaults. */
 export const SETTINGS_SCHEMAS = {
   telegram: TelegramSettingsSchema,
@@ -157,6 +183,9 @@ export const SETTINGS_SCHEMAS = {
   ssh_admin: SshAdminSettingsSchema,
   agent_updates: AgentUpdatesSettingsSchema,
   git_repos: GitReposSettingsSchema,
+  maintenance: MaintenanceSettingsSchema,
+  escalation: EscalationSettingsSchema,
+  security: SecuritySettingsSchema,
 } as const;
 
 export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
@@ -179,6 +208,9 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   ssh_admin: ['private_key', 'passphrase', 'password'],
   agent_updates: [],
   git_repos: ['repos.*.token'],
+  maintenance: [],
+  escalation: [],
+  security: [],
 };
 
 /** `settings.update` input: the category and the top-level fields to change (others keep their value). */

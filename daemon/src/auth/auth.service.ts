@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LoginRequest, LoginResponse, SessionUser } from '../../../shared/src/index.js';
+import type { LoginRequest, LoginResponse, LoginResult, SessionUser, TotpEnrollment } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -9,6 +9,7 @@ import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePoli
 import type { Authenticator } from './authenticator.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import type { SessionTokens } from './tokens.js';
+import type { TicketClaims, TotpService } from './totp.service.js';
 
 /** How long an authenticated token is trusted without re-reading its user (a local change clears it at once). */
 const CACHE_TTL_MS = 5_000;
@@ -47,12 +48,14 @@ export class AuthService implements Authenticator {
       clock: Clock;
       policy: AuthPolicy;
       logger: Logger;
+      /** TOTP second factor: when it asks for a step, the password step answers a ticket instead of a session. */
+      secondFactor?: TotpService;
     },
   ) {
     this.addresses = new AddressFailures(deps.policy.addressMaxFailures, deps.policy.windowMs);
   }
 
-  async login(input: LoginRequest, ip: string | undefined): Promise<LoginResponse> {
+  async login(input: LoginRequest, ip: string | undefined): Promise<LoginResult> {
     const { users, throttle, audit, clock, policy } = this.deps;
     const actor: Actor = { user: null, ip };
     const now = clock.now();
@@ -81,9 +84,81 @@ export class AuthService implements Authenticator {
       if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, input.username, ip, now);
       throw new AppError('auth/invalid_credentials', 'Wrong username or password');
     }
+    // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
+    const challenge = await this.deps.secondFactor?.challenge(user);
+    if (challenge) return challenge;
     if (state && state.failures_ms.length > 0) await throttle.clear(key);
     const session = sessionUser(user);
     await audit.record({ action: 'auth.login_succeeded', actor: { user: session, ip }, target: `user:${user.id}` });
+    return this.issue(user);
+  }
+
+  /**
+   * The second sign-in step: the ticket of the password step and a TOTP or recovery code. The
+   * same throttle as the password step: the username's lock and the address bound apply, and a
+   * wrong code counts as a failed sign-in.
+   */
+  async loginSecondFactor(input: { ticket: string; code: string }, ip: string | undefined): Promise<LoginResponse> {
+    const totp = this.requireSecondFactor();
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'totp'), ip);
+    const how = await totp.verify(user, input.code);
+    if (!how) return this.secondStepFailed(user, ip);
+    return this.secondStepSucceeded(user, ip, { second_factor: how });
+  }
+
+  /** Sign-in enrolment (TOTP required, none yet): the secret and QR code for the ticket's user. */
+  async loginEnroll(input: { ticket: string }, ip: string | undefined): Promise<TotpEnrollment> {
+    const totp = this.requireSecondFactor();
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'), ip);
+    return totp.begin(user);
+  }
+
+  /** Confirms sign-in enrolment with a first code: a session plus the recovery codes (shown once). */
+  async loginEnrollConfirm(input: { ticket: string; code: string }, ip: string | undefined): Promise<LoginResponse & { recovery_codes: string[] }> {
+    const totp = this.requireSecondFactor();
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'), ip);
+    let codes: string[];
+    try {
+      codes = (await totp.confirm(user, input.code, { user: sessionUser(user), ip })).recovery_codes;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'auth/wrong_code') return this.secondStepFailed(user, ip);
+      throw err;
+    }
+    return { ...(await this.secondStepSucceeded(user, ip, { second_factor: 'enrolled' })), recovery_codes: codes };
+  }
+
+  private requireSecondFactor(): TotpService {
+    if (!this.deps.secondFactor) throw new AppError('auth/invalid_ticket', 'No second sign-in step is pending');
+    return this.deps.secondFactor;
+  }
+
+  /** The active user a ticket names, refused while the username or the address is throttled. */
+  private async ticketUser(claims: TicketClaims, ip: string | undefined): Promise<UserRecord> {
+    const { users, throttle, clock } = this.deps;
+    const now = clock.now();
+    const user = await users.byId(claims.userId);
+    if (!user || !user.active || user.token_version !== claims.tokenVersion) throw new AppError('auth/invalid_ticket', 'The sign-in step expired; sign in again');
+    const addressWaitMs = this.addresses.blockedFor(ip ?? 'unknown', now);
+    if (addressWaitMs > 0) throw tooManyAttempts(retryAfterSeconds(now + addressWaitMs, now));
+    const state = await throttle.state(user.username.toLowerCase());
+    if (state?.locked_until_ms != null && state.locked_until_ms > now) throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
+    return user;
+  }
+
+  private async secondStepFailed(user: UserRecord, ip: string | undefined): Promise<never> {
+    const { throttle, audit, clock, policy } = this.deps;
+    const now = clock.now();
+    const key = user.username.toLowerCase();
+    this.addresses.record(ip ?? 'unknown', now);
+    const failures = await throttle.recordFailure(key, now, policy.maxFailures);
+    await audit.record({ action: 'auth.login_failed', actor: { user: null, ip }, username: user.username, outcome: 'failed', details: { reason: 'wrong_code' } });
+    if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, user.username, ip, now);
+    throw new AppError('auth/invalid_code', 'Wrong or already used code');
+  }
+
+  private async secondStepSucceeded(user: UserRecord, ip: string | undefined, details: Record<string, unknown>): Promise<LoginResponse> {
+    await this.deps.throttle.clear(user.username.toLowerCase());
+    await this.deps.audit.record({ action: 'auth.login_succeeded', actor: { user: sessionUser(user), ip }, target: `user:${user.id}`, details });
     return this.issue(user);
   }
 

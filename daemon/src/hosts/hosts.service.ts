@@ -43,6 +43,8 @@ export class HostsService implements LivenessSink {
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
     private readonly audit: Pick<AuditService, 'record'>,
+    /** Hosts whose silence a maintenance window holds back now: no `host_silence` is opened for them. */
+    private readonly maintenance?: { silencedHosts(nowMs: number): Promise<(hostname: string) => boolean> },
   ) {}
 
   private statusOf(host: Host, state: HostState | undefined, settings: CorrelationSettings, now: number): HostStatus {
@@ -94,8 +96,10 @@ export class HostsService implements LivenessSink {
       }
     }
     if (stale.length === 0) return;
+    const silenced = this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
     const problems = new Map((await this.store.problems.byKeys(stale.map((h) => silenceKey(h.id)))).map((p) => [p.host_id, p]));
     for (const host of stale) {
+      if (silenced(host.hostname)) continue;
       const problem = problems.get(host.id) ?? null;
       const action = silenceAction('stale', problem, now, settings.silenceCooldownMinutes);
       if (action === 'none') continue;

@@ -7,6 +7,9 @@ import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } fr
 import type { NotifyService } from '../notify/index.js';
 import type { ReportsService } from '../reports/index.js';
 import { SAC_VERSION } from '../version.js';
+import { totpRouter, type TotpService } from '../auth/index.js';
+import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
+import { telegramRouter, type TelegramService } from '../telegram/index.js';
 import { notificationsRouter } from './notifications.router.js';
 import { reportsRouter } from './reports.router.js';
 import { apiKeysRouter } from './api-keys.router.js';
@@ -30,6 +33,9 @@ export interface RouterDeps {
   audit: AuditService;
   agentVersions: AgentVersionsService;
   agentUpdates: AgentUpdatesService;
+  maintenance: MaintenanceService;
+  totp: TotpService;
+  telegram: TelegramService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -47,6 +53,9 @@ export function createAppRouter(deps: RouterDeps) {
     problems: problemsRouter(deps.read.problems),
     dashboards: dashboardsRouter(deps.read.dashboards),
     agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
+    maintenance: maintenanceRouter(deps.maintenance),
+    totp: totpRouter(deps.auth, deps.totp),
+    telegram: telegramRouter(deps.telegram),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

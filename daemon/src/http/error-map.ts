@@ -59,6 +59,14 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'update/finished': 409,
   'update/push_unsupported': 409,
   'update/no_public_url': 409,
+  'maintenance/not_found': 404,
+  'maintenance/invalid': 400,
+  'maintenance/already_ended': 409,
+  'auth/invalid_ticket': 401,
+  'auth/invalid_code': 401,
+  'auth/wrong_code': 400,
+  'auth/totp_already_enabled': 409,
+  'auth/totp_not_pending': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

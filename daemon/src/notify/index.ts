@@ -10,3 +10,4 @@ export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
 export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';
+export type { InlineButton } from './telegram.client.js';

@@ -4,7 +4,7 @@ import { errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { OutboxRecord, Store } from '../store/index.js';
 import { DeliveryError } from './delivery-error.js';
-import { mailMessage, pushMessage, telegramMessage, webhookBody, type FormatOptions } from './notify.format.js';
+import { mailMessage, pushMessage, telegramKeyboard, telegramMessage, webhookBody, type FormatOptions } from './notify.format.js';
 import { afterFailure, type RetryPolicy } from './notify.rules.js';
 import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
 import { sendPush, type VapidKeys } from './push.client.js';
@@ -178,7 +178,7 @@ export class Dispatcher {
       case 'telegram': {
         if (!s.telegram.botToken || !row.target) throw notConfigured();
         const cfg = { apiBase: s.telegram.apiBase, botToken: s.telegram.botToken, timeoutMs };
-        return sendTelegramMessage(cfg, row.target, telegramMessage(row.content, fmt));
+        return sendTelegramMessage(cfg, row.target, telegramMessage(row.content, fmt), telegramKeyboard(row.content, { ...fmt, publicUrl: s.publicUrl }));
       }
       case 'webhook': {
         if (!s.webhook.url) throw notConfigured();
@@ -186,9 +186,11 @@ export class Dispatcher {
         return postWebhook({ ...s.webhook, url: s.webhook.url, timeoutMs: Math.min(timeoutMs, s.webhook.timeoutMs) }, body);
       }
       case 'smtp': {
-        if (!s.smtp.url || !s.smtp.from || s.smtp.to.length === 0) throw notConfigured();
+        // A target on an e-mail row is an escalation's own recipient list (comma-separated).
+        const to = row.target ? row.target.split(',') : s.smtp.to;
+        if (!s.smtp.url || !s.smtp.from || to.length === 0) throw notConfigured();
         const reportHtml = row.content.kind === 'report' ? ((await this.deps.store.reports.byId(row.content.report_id))?.html ?? null) : null;
-        return sendMail({ url: s.smtp.url, from: s.smtp.from, to: s.smtp.to, timeoutMs }, mailMessage(row.content, fmt, reportHtml));
+        return sendMail({ url: s.smtp.url, from: s.smtp.from, to, timeoutMs }, mailMessage(row.content, fmt, reportHtml));
       }
       case 'push': {
         const vapid = this.deps.vapid();

@@ -2,7 +2,7 @@ import type { Severity } from '../../../shared/src/index.js';
 import { phrases, type Phrases } from './notify.i18n.js';
 import { localParts } from '../../../shared/src/index.js';
 import type { MailContent } from './smtp.client.js';
-import { TELEGRAM_MAX_LENGTH } from './telegram.client.js';
+import { TELEGRAM_MAX_LENGTH, type InlineButton } from './telegram.client.js';
 import type { Channel, EventNotice, Language, NotificationContent, ProblemNotice, ReportSummary } from './notify.types.js';
 
 /**
@@ -62,6 +62,11 @@ function reportLines(day: string, s: ReportSummary, p: Phrases): { title: string
   };
 }
 
+function problemHeadline(c: Extract<NotificationContent, { kind: 'problem' }>, p: Phrases): string {
+  if (c.action === 'escalated') return p.problem_escalated(c.step);
+  return c.action === 'opened' ? p.problem_opened : p.problem_resolved;
+}
+
 /** Headline and fact rows of any notification, shared by the text-like formats. */
 function outline(c: NotificationContent, o: FormatOptions): { mark: string; headline: string; title: string; body: string | null; facts: [string, string][] } {
   const p = phrases(o.lang);
@@ -76,8 +81,8 @@ function outline(c: NotificationContent, o: FormatOptions): { mark: string; head
       };
     case 'problem':
       return {
-        mark: c.action === 'opened' ? SEVERITY_MARK[c.problem.severity] : '✅',
-        headline: `${c.action === 'opened' ? p.problem_opened : p.problem_resolved} · ${p.severity[c.problem.severity]} · ${c.problem.hostname}`,
+        mark: c.action === 'resolved' ? '✅' : c.action === 'escalated' ? '⏰' : SEVERITY_MARK[c.problem.severity],
+        headline: `${problemHeadline(c, p)} · ${p.severity[c.problem.severity]} · ${c.problem.hostname}`,
         title: c.problem.title,
         body: null,
         facts: problemFacts(c.problem, p, o.timeZone),
@@ -114,6 +119,22 @@ export function telegramMessage(c: NotificationContent, o: FormatOptions): strin
   return text;
 }
 
+/**
+ * Inline buttons under a Telegram problem message that still needs someone: Acknowledge and
+ * Resolve (presses come back as updates, see telegram/), and Open in console when the public URL is known.
+ * `callback_data` is `ack:<problem id>` / `res:<problem id>` (Telegram allows 64 bytes).
+ */
+export function telegramKeyboard(c: NotificationContent, o: FormatOptions & { publicUrl: string | null }): InlineButton[][] {
+  if (c.kind !== 'problem' || c.action === 'resolved') return [];
+  const p = phrases(o.lang);
+  const row: InlineButton[] = [
+    { text: p.button_ack, callback_data: `ack:${c.problem.id}` },
+    { text: p.button_resolve, callback_data: `res:${c.problem.id}` },
+  ];
+  if (o.publicUrl) row.push({ text: p.button_open, url: `${o.publicUrl}/problems/${encodeURIComponent(c.problem.id)}` });
+  return [row];
+}
+
 /** E-mail subject, plain text and HTML; a report mails its stored HTML document. */
 export function mailMessage(c: NotificationContent, o: FormatOptions, reportHtml: string | null): MailContent {
   const x = outline(c, o);
@@ -147,7 +168,7 @@ export function webhookBody(c: NotificationContent, meta: { id: string; sentAt: 
     case 'event':
       return { kind: 'event', ...head, event: c.event };
     case 'problem':
-      return { kind: 'problem', ...head, action: c.action, problem: c.problem };
+      return { kind: 'problem', ...head, action: c.action, problem: c.problem, ...(c.action === 'escalated' ? { step: c.step } : {}) };
     case 'report':
       return { kind: 'report', ...head, report: { id: c.report_id, day: c.day, ...c.summary } };
     case 'test':

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import type { CommitListener, CommittedEvent } from '../ingest/index.js';
-import type { OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
+import { suppressingWindow } from '../maintenance/index.js';
+import type { MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, type Policy } from './notify.rules.js';
 import type { Channel, EventNotice, NotificationContent } from './notify.types.js';
 
@@ -16,6 +17,8 @@ export interface EventNotifyPlan {
   /** The configured channels, each with its targets (chat ids, push subscriptions; `null` for one-target channels). */
   targets: Partial<Record<Channel, (string | null)[]>>;
   maxAttempts: number;
+  /** Maintenance windows that can be in force now or later: matching notifications are recorded as suppressed. */
+  windows: MaintenanceWindowRecord[];
 }
 
 function text(v: unknown): string | null {
@@ -69,6 +72,11 @@ export function outboxRows(
   );
 }
 
+/** A row held back by a maintenance window: kept in the delivery log, never delivered. */
+export function suppressed(row: OutboxRecord, windowId: string): OutboxRecord {
+  return { ...row, status: 'suppressed', last_error: `held back by maintenance window ${windowId}` };
+}
+
 /**
  * The ingest listener that records a committed batch's event notifications — in the batch's commit,
  * so they are durable before the 201s. Cheap: events the policy does not send cost one function
@@ -96,7 +104,9 @@ export function eventNotificationListener(deps: {
         configured,
       );
       if (channels.length > 0) {
-        rows.push(...outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, now));
+        const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, now) : null;
+        const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, now);
+        rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
       }
     }
     if (rows.length === 0) return;

@@ -77,6 +77,7 @@ describe('configuredChannels', () => {
     telegram: { botToken: null, chatIds: [], apiBase: 'https://api.telegram.org' },
     webhook: { url: null, secret: null, headers: {}, timeoutMs: 1000 },
     smtp: { url: null, from: null, to: [] },
+    publicUrl: null,
     push: { subject: 'mailto:a@b', vapid: null },
     policy: policy(),
     report: { time: '09:00', timezone: 'UTC' },

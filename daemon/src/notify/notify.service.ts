@@ -5,9 +5,10 @@ import type { BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
-import type { OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
+import { suppressingWindow } from '../maintenance/index.js';
+import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
-import { outboxRows, type EventNotifyPlan } from './notify.ingest.js';
+import { outboxRows, suppressed, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
   loginLockChannels,
@@ -50,6 +51,7 @@ export class NotifyService {
   private settings: NotifySettings | null = null;
   private settingsLoadedMs = 0;
   private pushTargets: string[] = [];
+  private windows: MaintenanceWindowRecord[] = [];
   private generatedVapid: VapidKeys | null = null;
   private readonly dispatcher: Dispatcher;
   private busQueue: Promise<void> = Promise.resolve();
@@ -64,6 +66,8 @@ export class NotifyService {
       source: NotifySettingsSource;
       sealer: Sealer;
       options: DispatcherOptions;
+      /** Maintenance windows that can be in force now or later (matching notifications are held back). */
+      windows?: () => Promise<MaintenanceWindowRecord[]>;
     },
   ) {
     this.dispatcher = new Dispatcher({
@@ -103,9 +107,10 @@ export class NotifyService {
   /** Re-reads settings and push subscriptions. */
   async refresh(): Promise<void> {
     try {
-      const [settings, subs] = await Promise.all([this.deps.source.load(), this.deps.store.push.list()]);
+      const [settings, subs, windows] = await Promise.all([this.deps.source.load(), this.deps.store.push.list(), this.deps.windows?.() ?? []]);
       this.settings = settings;
       this.pushTargets = subs.map((s) => s.id);
+      this.windows = windows;
       this.settingsLoadedMs = this.deps.clock.now();
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err) }, 'notification settings not refreshed');
@@ -146,6 +151,7 @@ export class NotifyService {
       policy: s.policy,
       targets: Object.fromEntries(configured.map((c) => [c, this.targets(c, s)])),
       maxAttempts: this.deps.options.maxAttempts,
+      windows: this.windows,
     };
   }
 
@@ -177,7 +183,10 @@ export class NotifyService {
     if (message.type === 'problem.opened') {
       const p = message.data;
       const channels = problemOpenedChannels(p, s.policy, configured);
-      await this.enqueue(this.rows('problem.opened', p.id, { kind: 'problem', action: 'opened', problem: problemNotice(p) }, channels, s));
+      const rows = this.rows('problem.opened', p.id, { kind: 'problem', action: 'opened', problem: problemNotice(p) }, channels, s);
+      const held = this.heldBy(p);
+      if (held) await this.deps.store.outbox.insertMany(rows.map((r) => suppressed(r, held.id)));
+      else await this.enqueue(rows);
     } else if (message.type === 'problem.resolved') {
       const p = message.data;
       const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
@@ -188,6 +197,31 @@ export class NotifyService {
       const content: NotificationContent = { kind: 'login_locked', username: d.username, ip: d.ip ?? null, locked_until: d.locked_until, attempts: d.attempts };
       await this.enqueue(this.rows('login_locked', d.username, content, loginLockChannels(s.policy, configured), s));
     }
+  }
+
+  /** The maintenance window in force now that holds back notifications about this problem, if any. */
+  heldBy(p: { hostname: string; type: string; rule: string }): MaintenanceWindowRecord | null {
+    return suppressingWindow(this.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, this.deps.clock.now());
+  }
+
+  /**
+   * Re-notifies an open problem (escalation step `step`): to the channels that carried its opening,
+   * plus on the final step `final.channels` and an e-mail to `final.emails`. Returns the rows' channels.
+   */
+  async escalate(p: StreamProblem, step: number, final: { channels: Channel[]; emails: string[] } | null): Promise<Channel[]> {
+    const s = this.current();
+    const configured = this.configured(s);
+    const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
+    const channels = problemResolvedChannels([...carriers, ...(final?.channels ?? [])], s.policy, configured);
+    const content: NotificationContent = { kind: 'problem', action: 'escalated', problem: problemNotice(p), step, final: final !== null };
+    const rows = this.rows('problem.escalated', p.id, content, channels, s);
+    if (final && final.emails.length > 0 && s.smtp.url && s.smtp.from) {
+      rows.push(...outboxRows({ topic: 'problem.escalated', ref: p.id, content }, ['smtp'], { smtp: [final.emails.join(',')] }, this.deps.options.maxAttempts, this.deps.clock.now()));
+    }
+    const held = this.heldBy(p);
+    if (held) await this.deps.store.outbox.insertMany(rows.map((r) => suppressed(r, held.id)));
+    else await this.enqueue(rows);
+    return [...new Set(rows.map((r) => r.channel))];
   }
 
   /** Queues a generated daily report for every usable channel; returns the channels. */

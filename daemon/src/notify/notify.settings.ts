@@ -28,6 +28,7 @@ export function envNotifySettings(cfg: NotifyConfig): NotifySettings {
       language: cfg.language,
     },
     report: { time: cfg.report.time, timezone: cfg.report.timezone },
+    publicUrl: cfg.publicUrl ?? null,
   };
 }
 
@@ -81,6 +82,7 @@ export function settingsNotifySource(settings: SettingsService, cfg: NotifyConfi
           language: policy.language,
         },
         report: { time: policy.report_time, timezone: policy.report_timezone ?? env.report.timezone },
+        publicUrl: env.publicUrl,
       };
     },
     onChange(listener) {

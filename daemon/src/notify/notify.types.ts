@@ -51,6 +51,8 @@ export interface ReportSummary {
 export type NotificationContent =
   | { kind: 'event'; event: EventNotice }
   | { kind: 'problem'; action: 'opened' | 'resolved'; problem: ProblemNotice }
+  /** Re-notification of a problem still open (not acknowledged): `step` counts from 1; `final` is the last step. */
+  | { kind: 'problem'; action: 'escalated'; problem: ProblemNotice; step: number; final: boolean }
   | { kind: 'report'; report_id: string; day: string; summary: ReportSummary }
   | { kind: 'test'; requested_by: string }
   | { kind: 'login_locked'; username: string; ip: string | null; locked_until: string; attempts: number };
@@ -75,4 +77,6 @@ export interface NotifySettings {
     language: Language;
   };
   report: { time: string; timezone: string };
+  /** Public console URL ("Open in console" buttons); null when unknown. */
+  publicUrl: string | null;
 }

@@ -15,14 +15,23 @@ export const TELEGRAM_MAX_LENGTH = 4096;
  * (bad token, unknown chat, malformed text), with `retryAfterMs` from `parameters.retry_after` on 429.
  * The token appears only in the request path, never in an error message.
  */
-export async function sendTelegramMessage(cfg: TelegramConfig, chatId: string, html: string): Promise<void> {
+/** An inline keyboard button: a callback (pressed in the chat, delivered as an update) or a link. */
+export type InlineButton = { text: string; callback_data: string } | { text: string; url: string };
+
+export async function sendTelegramMessage(cfg: TelegramConfig, chatId: string, html: string, keyboard?: InlineButton[][]): Promise<void> {
   const url = `${cfg.apiBase.replace(/\/+$/, '')}/bot${cfg.botToken}/sendMessage`;
   let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ chat_id: chatId, text: html, parse_mode: 'HTML', disable_web_page_preview: true }),
+      body: JSON.stringify({
+        chat_id: chatId,
+        text: html,
+        parse_mode: 'HTML',
+        disable_web_page_preview: true,
+        ...(keyboard && keyboard.length > 0 ? { reply_markup: { inline_keyboard: keyboard } } : {}),
+      }),
       signal: AbortSignal.timeout(cfg.timeoutMs),
     });
   } catch (err) {

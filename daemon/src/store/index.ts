@@ -12,6 +12,10 @@ export type * from './audit.types.js';
 export type * from './correlation.types.js';
 export type * from './agent-versions.types.js';
 export * from './agent-updates.types.js';
+export type * from './maintenance.types.js';
+export type * from './escalation.types.js';
+export type * from './telegram.types.js';
+export type * from './totp.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {

@@ -1,11 +1,14 @@
 import type { Channel, NotificationContent, ReportSummary } from '../notify/notify.types.js';
 import type { StoredEvent } from './store.types.js';
 
-/** Outbox lifecycle: `pending` (waiting for its next attempt) → `sending` (claimed under a lease) → `sent` | `failed`. */
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
+/**
+ * Outbox lifecycle: `pending` (waiting for its next attempt) → `sending` (claimed under a lease) → `sent` | `failed`.
+ * `suppressed`: held back by a maintenance window, recorded for the log and never delivered.
+ */
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
 
 /** What a notification is about; `ref` names the thing (event id, problem id, report id…). */
-export type OutboxTopic = 'event' | 'problem.opened' | 'problem.resolved' | 'report' | 'test' | 'login_locked';
+export type OutboxTopic = 'event' | 'problem.opened' | 'problem.resolved' | 'problem.escalated' | 'report' | 'test' | 'login_locked';
 
 export interface OutboxAttempt {
   at_ms: number;

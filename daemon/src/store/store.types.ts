@@ -3,6 +3,10 @@ import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
 import type { SettingsRepo } from './settings.types.js';
+import type { MaintenanceRepo } from './maintenance.types.js';
+import type { EscalationRepo } from './escalation.types.js';
+import type { TelegramRepo } from './telegram.types.js';
+import type { TotpRepo } from './totp.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
@@ -31,6 +35,10 @@ export interface Store {
   readonly leases: LeasesRepo;
   readonly agentVersions: AgentVersionsRepo;
   readonly agentUpdates: AgentUpdatesRepo;
+  readonly maintenance: MaintenanceRepo;
+  readonly escalation: EscalationRepo;
+  readonly telegram: TelegramRepo;
+  readonly totp: TotpRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

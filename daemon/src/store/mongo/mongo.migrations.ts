@@ -87,4 +87,21 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   },
   AGENT_VERSIONS_MONGO_MIGRATION,
   AGENT_UPDATES_MONGO_MIGRATION,
+  {
+    id: 28,
+    name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',
+    async up(db) {
+      await db.collection('maintenance_windows').createIndexes([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { ends_ms: 1 }, name: 'by_end' },
+      ]);
+      await db.collection('escalation_steps').createIndexes([{ key: { problem_id: 1 }, name: 'by_problem' }]);
+      await db.collection('telegram_links').createIndexes([
+        { key: { user_id: 1 }, name: 'user_unique', unique: true },
+        { key: { telegram_user_id: 1 }, name: 'telegram_user_unique', unique: true },
+      ]);
+      await db.collection('telegram_link_codes').createIndexes([{ key: { hash: 1 }, name: 'hash_unique', unique: true }]);
+      await db.collection('user_totp').createIndexes([{ key: { user_id: 1 }, name: 'user_unique', unique: true }]);
+    },
+  },
 ];

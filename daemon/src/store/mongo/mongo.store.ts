@@ -20,6 +20,10 @@ import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo
 import { mongoSettings } from './settings.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
+import { mongoMaintenance } from './maintenance.mongo.js';
+import { mongoEscalation } from './escalation.mongo.js';
+import { mongoTelegram } from './telegram.mongo.js';
+import { mongoTotp } from './totp.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -70,6 +74,10 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),
     leases: mongoLeases(db),
+    maintenance: mongoMaintenance(db),
+    escalation: mongoEscalation(db),
+    telegram: mongoTelegram(db),
+    totp: mongoTotp(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

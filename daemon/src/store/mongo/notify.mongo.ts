@@ -93,10 +93,10 @@ export function mongoOutbox(db: Db): OutboxRepo {
       );
     },
     async carriers(topic, ref) {
-      return (await outbox.distinct('channel', { topic, ref, status: { $ne: 'failed' } })) as Channel[];
+      return (await outbox.distinct('channel', { topic, ref, status: { $nin: ['failed', 'suppressed'] } })) as Channel[];
     },
     async prune(beforeMs) {
-      return (await outbox.deleteMany({ created_ms: { $lt: beforeMs }, status: { $in: ['sent', 'failed'] } })).deletedCount;
+      return (await outbox.deleteMany({ created_ms: { $lt: beforeMs }, status: { $in: ['sent', 'failed', 'suppressed'] } })).deletedCount;
     },
   };
 }

@@ -97,12 +97,12 @@ export function sqliteOutbox(db: Db): OutboxRepo {
     },
     async carriers(topic, ref) {
       const rows = db
-        .prepare<[string, string], { channel: Channel }>(`SELECT DISTINCT channel FROM outbox WHERE topic = ? AND ref = ? AND status != 'failed'`)
+        .prepare<[string, string], { channel: Channel }>(`SELECT DISTINCT channel FROM outbox WHERE topic = ? AND ref = ? AND status NOT IN ('failed', 'suppressed')`)
         .all(topic, ref);
       return rows.map((r) => r.channel);
     },
     async prune(beforeMs) {
-      return db.prepare(`DELETE FROM outbox WHERE created_ms < ? AND status IN ('sent', 'failed')`).run(beforeMs).changes;
+      return db.prepare(`DELETE FROM outbox WHERE created_ms < ? AND status IN ('sent', 'failed', 'suppressed')`).run(beforeMs).changes;
     },
   };
 }

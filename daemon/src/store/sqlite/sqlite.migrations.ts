@@ -192,4 +192,51 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   AGENT_VERSIONS_SQLITE_MIGRATION,
   AGENT_UPDATES_SQLITE_MIGRATION,
+  {
+    id: 28,
+    name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',
+    sql: `
+      CREATE TABLE maintenance_windows (
+        id TEXT PRIMARY KEY,
+        hosts TEXT NOT NULL,
+        type_prefixes TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        starts_ms INTEGER NOT NULL,
+        ends_ms INTEGER,
+        recurrence TEXT,
+        reason TEXT NOT NULL,
+        created_by TEXT,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        ended_early_ms INTEGER
+      );
+      CREATE INDEX maintenance_by_end ON maintenance_windows (ends_ms);
+      CREATE TABLE escalation_steps (
+        problem_id TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (problem_id, step)
+      ) WITHOUT ROWID;
+      CREATE TABLE telegram_links (
+        user_id TEXT PRIMARY KEY,
+        telegram_user_id TEXT NOT NULL UNIQUE,
+        telegram_username TEXT,
+        linked_ms INTEGER NOT NULL
+      );
+      CREATE TABLE telegram_link_codes (
+        hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE TABLE user_totp (
+        user_id TEXT PRIMARY KEY,
+        secret TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        last_step INTEGER NOT NULL,
+        recovery_hashes TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        enabled_ms INTEGER
+      );
+    `,
+  },
 ];

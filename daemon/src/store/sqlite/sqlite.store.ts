@@ -23,6 +23,10 @@ import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sq
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
+import { sqliteMaintenance } from './maintenance.sqlite.js';
+import { sqliteEscalation } from './escalation.sqlite.js';
+import { sqliteTelegram } from './telegram.sqlite.js';
+import { sqliteTotp } from './totp.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -119,6 +123,10 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),
     leases: sqliteLeases(db),
+    maintenance: sqliteMaintenance(db),
+    escalation: sqliteEscalation(db),
+    telegram: sqliteTelegram(db),
+    totp: sqliteTotp(db),
     async migrate() {
       return applyMigrations(db);
     },

@@ -1,3 +1,4 @@
+import type { LoginChallenge, TotpEnrollment } from '../../../../../shared/src/mfa.schema';
 import type { SessionUser } from '../../../../../shared/src/roles';
 import { requestJson } from '../../api/http';
 
@@ -9,7 +10,13 @@ export interface LoginResult {
 }
 
 export const authApi = {
-  login: (username: string, password: string) => requestJson<LoginResult>('POST', 'api/v1/auth/login', { body: { username, password }, auth: false }),
+  /** The session, or the second step (TOTP code or enrolment) the user must pass first. */
+  login: (username: string, password: string) =>
+    requestJson<LoginResult | LoginChallenge>('POST', 'api/v1/auth/login', { body: { username, password }, auth: false }),
+  loginCode: (ticket: string, code: string) => requestJson<LoginResult>('POST', 'api/v1/auth/login/totp', { body: { ticket, code }, auth: false }),
+  loginEnroll: (ticket: string) => requestJson<TotpEnrollment>('POST', 'api/v1/auth/login/enroll', { body: { ticket }, auth: false }),
+  loginEnrollConfirm: (ticket: string, code: string) =>
+    requestJson<LoginResult & { recovery_codes: string[] }>('POST', 'api/v1/auth/login/enroll/confirm', { body: { ticket, code }, auth: false }),
   renew: () => requestJson<LoginResult>('POST', 'api/v1/auth/renew'),
   me: () => requestJson<{ user: SessionUser } | SessionUser>('GET', 'api/v1/auth/me'),
 };

@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type { SessionUser } from '../../../../../shared/src/roles';
 import { ApiError, onUnauthorized, session } from '../../api/http';
 import { platform } from '../../platform';
+import type { LoginChallenge } from '../../../../../shared/src/mfa.schema';
 import { authApi, renewDelayMs, tokenExpiry, type LoginResult } from './auth.api';
 
 /**
@@ -41,8 +42,12 @@ export const useAuthStore = defineStore('auth', () => {
     schedule();
   }
 
-  async function login(username: string, password: string) {
-    await accept(await authApi.login(username, password));
+  /** Signs in, or answers the second step (TOTP code or enrolment) the password step asked for. */
+  async function login(username: string, password: string): Promise<LoginChallenge | null> {
+    const result = await authApi.login(username, password);
+    if ('second_factor' in result) return result;
+    await accept(result);
+    return null;
   }
 
   async function renew() {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { activeForHost, isActive, localWeekMinute, matches, silencesHost, suppressingWindow } from './maintenance.rules.js';
+
+const at = (iso: string) => Date.parse(iso);
+const base = { hosts: [] as string[], type_prefixes: [] as string[], rules: [] as string[], recurrence: null };
+
+describe('maintenance window timing', () => {
+  it('a one-off window is in force from its start until (not including) its end', () => {
+    const w = { ...base, starts_ms: at('2026-06-01T10:00:00Z'), ends_ms: at('2026-06-01T12:00:00Z') };
+    expect(isActive(w, at('2026-06-01T09:59:59Z'))).toBe(false);
+    expect(isActive(w, at('2026-06-01T10:00:00Z'))).toBe(true);
+    expect(isActive(w, at('2026-06-01T11:59:59Z'))).toBe(true);
+    expect(isActive(w, at('2026-06-01T12:00:00Z'))).toBe(false);
+  });
+
+  it('a weekly recurrence follows local time in its zone, also across midnight and the week end', () => {
+    // Saturdays 23:00-01:00 Moscow time (UTC+3): Saturday 20:00Z to Saturday 22:00Z.
+    const w = {
+      ...base,
+      starts_ms: at('2026-01-01T00:00:00Z'),
+      ends_ms: null,
+      recurrence: { weekdays: [6], start: '23:00', duration_minutes: 120, timezone: 'Europe/Moscow' },
+    };
+    expect(localWeekMinute(at('2026-06-06T20:30:00Z'), 'Europe/Moscow')).toEqual({ weekday: 6, minute: 23 * 60 + 30 });
+    expect(isActive(w, at('2026-06-06T19:59:00Z'))).toBe(false);
+    expect(isActive(w, at('2026-06-06T20:00:00Z'))).toBe(true);
+    expect(isActive(w, at('2026-06-06T21:30:00Z'))).toBe(true); // Sunday 00:30 local
+    expect(isActive(w, at('2026-06-06T22:00:00Z'))).toBe(false);
+    expect(isActive(w, at('2026-06-07T20:30:00Z'))).toBe(false); // Sunday evening
+    expect(isActive(w, at('2026-06-13T20:30:00Z'))).toBe(true); // next Saturday
+    expect(isActive({ ...w, starts_ms: at('2026-06-10T00:00:00Z') }, at('2026-06-06T20:30:00Z'))).toBe(false);
+  });
+});
+
+describe('maintenance window matching', () => {
+  it('matches hosts case-insensitively, type prefixes by dotted segments, rules only for problems', () => {
+    const w = { ...base, hosts: ['rds01'], type_prefixes: ['rdp.login'] };
+    expect(matches(w, { hostname: 'RDS01', type: 'rdp.login.failed' })).toBe(true);
+    expect(matches(w, { hostname: 'RDS01', type: 'rdp.loginx' })).toBe(false);
+    expect(matches(w, { hostname: 'RDS02', type: 'rdp.login.failed' })).toBe(false);
+    const byRule = { ...base, rules: ['host_silence'] };
+    expect(matches(byRule, { hostname: 'x', type: 'host.silence' })).toBe(false);
+    expect(matches(byRule, { hostname: 'x', type: 'host.silence', rule: 'host_silence' })).toBe(true);
+  });
+
+  it('finds the suppressing window, silences hosts and lists the windows shown on a host', () => {
+    const now = at('2026-06-01T11:00:00Z');
+    const open = { ...base, starts_ms: at('2026-06-01T10:00:00Z'), ends_ms: at('2026-06-01T12:00:00Z') };
+    const later = { ...open, starts_ms: at('2026-06-01T11:30:00Z') };
+    const windows = [{ ...later, hosts: ['a'] }, { ...open, hosts: ['b'] }, { ...open, type_prefixes: ['ssh'] }];
+    expect(suppressingWindow(windows, { hostname: 'A', type: 'rdp.x' }, now)).toBeNull();
+    expect(suppressingWindow(windows, { hostname: 'B', type: 'rdp.x' }, now)).toBe(windows[1]);
+    expect(silencesHost(windows, 'b', now)).toBe(true);
+    expect(silencesHost(windows, 'c', now)).toBe(false);
+    expect(activeForHost(windows, 'c', now)).toEqual([windows[2]]);
+  });
+});

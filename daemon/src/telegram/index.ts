@@ -1,0 +1,8 @@
+/**
+ * Telegram back-channel: account links by one-time code, and problem buttons (Acknowledge,
+ * Resolve) applied as the linked user — updates by long polling or, with a public https URL, by webhook.
+ */
+export { TelegramService } from './telegram.service.js';
+export { setWebhook } from './telegram.bot.js';
+export { createTelegramRoutes, createTelegramWebhookRoutes } from './telegram.routes.js';
+export { telegramRouter } from './telegram.router.js';
