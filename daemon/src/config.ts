@@ -5,7 +5,7 @@ import { isValidTimeZone } from './notify/notify.rules.js';
 import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
 
 /** Names MongoDB accepts for a database: no path or namespace separators, at most 63 characters. */
-const MONGO_DB_NAME = /^[^/\\. "$*<>:|?\x00]{1,63}$/;
+const MONGO_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
 
 /**
  * The daemon's environment, one zod schema. Each key's description is its documentation
