@@ -109,7 +109,14 @@ export function freeObjectProblem(value: Record<string, unknown>): string | null
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (depth > EVENT_LIMITS.objectDepth) return `must be nested at most ${EVENT_LIMITS.objectDepth} levels deep`;
-    const children = Array.isArray(node) ? node : Object.values(node as Record<string, unknown>);
+    let children: unknown[];
+    if (Array.isArray(node)) children = node;
+    else {
+      const keys = Object.keys(node as Record<string, unknown>);
+      // BSON keys are C strings: MongoDB cannot store a key with a NUL in it.
+      if (keys.some((k) => k.includes('\u0000'))) return 'must not have a key containing a NUL character';
+      children = keys.map((k) => (node as Record<string, unknown>)[k]);
+    }
     for (const child of children) if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
   }
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;

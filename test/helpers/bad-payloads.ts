@@ -54,6 +54,7 @@ export const BAD_PAYLOADS: { rule: string; mutate: (e: Record<string, any>) => v
   { rule: 'details must be an object', mutate: (e) => (e.details = 'text'), path: 'details' },
   { rule: 'details at most 32 levels deep', mutate: (e) => (e.details = nested(EVENT_LIMITS.objectDepth + 1)), path: 'details' },
   { rule: 'details nested a thousand deep', mutate: (e) => (e.details = nested(1000)), path: 'details' },
+  { rule: 'details keys without NUL', mutate: (e) => (e.details = { list: [{ 'a\u0000b': 1 }] }), path: 'details' },
   { rule: 'details at most 64 KiB', mutate: (e) => (e.details = oversized(EVENT_LIMITS.objectBytes)), path: 'details' },
   { rule: 'no extra properties in raw', mutate: (e) => (e.raw = { format: 'journal', payload: 'x', extra: 1 }), path: 'raw.extra' },
   { rule: 'raw.format enum', mutate: (e) => (e.raw = { format: 'evtx', payload: 'x' }), path: 'raw.format' },
