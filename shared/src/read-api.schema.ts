@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES, type Severity } from './event.schema.js';
-import { isValidTimeZone } from './time-zone.js';
+import { isIanaTimeZone } from './time-zone.js';
 
 /** Largest page of the read API. */
 export const READ_LIMIT_MAX = 500;
@@ -44,7 +44,7 @@ export const EventListQuerySchema = z.strictObject({
   tz: z
     .string()
     .max(64)
-    .refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Moscow')
+    .refine(isIanaTimeZone, 'must be an IANA time zone such as Europe/Moscow')
     .optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
@@ -126,6 +126,12 @@ export interface HostView {
   os_version: string | null;
   agent_product: string;
   agent_version: string;
+  /** Agent installation that sent the latest event. */
+  agent_instance_id: string | null;
+  /** Result of the last SSH administrator access probe; null until one has run. */
+  ssh_admin_ok: boolean | null;
+  /** When that probe ran; null until one has run. */
+  ssh_admin_checked_at: string | null;
   status: HostStatus;
   /** Last heartbeat or daily report (the first event when there was none yet); status derives from it. */
   last_seen: string;

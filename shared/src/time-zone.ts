@@ -1,20 +1,28 @@
 /** Time-zone arithmetic with IANA zone names, one helper for the daemon and the console. */
 
-const validity = new Map<string, boolean>();
+// An IANA name is letters, digits and `/_+-`; this also keeps offsets such as "+03:00", which
+// newer Intl versions accept as a time zone, out.
+const IANA_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+const ZONE_CACHE_MAX = 1024;
+const zoneCache = new Map<string, boolean>();
 
-/** True for a valid IANA time zone name (answers are cached: the check builds a formatter). */
-export function isValidTimeZone(tz: string): boolean {
-  let ok = validity.get(tz);
-  if (ok === undefined) {
+/** True when `value` names an IANA time zone the runtime knows (`Europe/Moscow`, `UTC`). */
+export function isIanaTimeZone(value: string): boolean {
+  const cached = zoneCache.get(value);
+  if (cached !== undefined) return cached;
+  let known = false;
+  if (value.length <= 64 && IANA_ZONE.test(value)) {
     try {
-      new Intl.DateTimeFormat('en', { timeZone: tz });
-      ok = true;
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      known = true;
     } catch {
-      ok = false;
+      known = false;
     }
-    if (validity.size < 1_000) validity.set(tz, ok);
   }
-  return ok;
+  // Bounded: the names come from untrusted payloads.
+  if (zoneCache.size >= ZONE_CACHE_MAX) zoneCache.clear();
+  zoneCache.set(value, known);
+  return known;
 }
 
 function zoneParts(ms: number, timeZone: string): (type: string) => string {

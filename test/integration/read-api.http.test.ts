@@ -3,6 +3,7 @@ import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ManualClock } from '../helpers/clock.js';
 import { ingestEvent as ingest, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { trpc } from '../peers/trpc.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
 const MIN = 60_000;
@@ -19,7 +20,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     token = await adminToken(t);
     monitor = await userToken(t, 'monitor');
     // WEB01 (linux): failed logins, a heartbeat and a daily report; RDS02 (windows): mixed severities.
-    const web = { host: { hostname: 'WEB01', os_family: 'linux' as const, display_name: 'web front (192.0.2.10)', ipv4: '192.0.2.10' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' } };
+    const web = { host: { hostname: 'WEB01', os_family: 'linux' as const, display_name: 'web front (192.0.2.10)', ipv4: '192.0.2.10' }, source: { product: 'ssh-monitor' as const, product_version: '1.1.2-ipset' } };
     for (let i = 0; i < 3; i++) {
       await ingest(t, { ...web, type: 'ssh.login.failed', severity: 'warning', title: `SSH failed #${i}`, summary: 'root from 198.51.100.7', occurred_at: isoAt(NOW - (i + 1) * MIN), details: { user: 'root', ip_address: '198.51.100.7' } });
     }
@@ -44,6 +45,13 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(all.items[0]).toMatchObject({ hostname: 'WEB01', actor_user: 'root', agent_version: '1.1.2-ipset', rdg_flap: false, type: 'ssh.login.failed' });
     expect(all.items[0].host_id).toEqual(expect.any(String));
     expect(all.next_cursor).toBeNull();
+
+    // tRPC and the event detail show the same stored additions as the REST list.
+    const first = { actor_user: 'root', agent_version: '1.1.2-ipset', agent_product: 'ssh-monitor', rdg_flap: false };
+    const viaTrpc = await trpc(t, monitor, 'query', 'events.list', { limit: 500 });
+    expect(viaTrpc.data.items[0]).toMatchObject({ event_id: all.items[0].event_id, ...first });
+    expect((await get(`/api/v1/events/${all.items[0].event_id}`, monitor)).body).toMatchObject(first);
+    expect((await trpc(t, monitor, 'query', 'events.byId', { id: all.items[0].event_id })).data).toMatchObject(first);
 
     const byHost = (await get('/api/v1/events?hostname=web01')).body.items;
     expect(byHost).toHaveLength(5);
@@ -105,11 +113,13 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(hosts.map((h: any) => h.hostname).sort()).toEqual(['RDS02', 'WEB01']);
     const web = hosts.find((h: any) => h.hostname === 'WEB01');
     expect(web).toMatchObject({ status: 'online', agent_product: 'ssh-monitor', agent_version: '1.1.2-ipset', open_problems: 1, os_family: 'linux', last_seen: isoAt(NOW) });
+    // No SSH administrator access probe has run yet: unknown, not false.
+    expect(web).toMatchObject({ ssh_admin_ok: null, ssh_admin_checked_at: null, agent_instance_id: expect.any(String) });
     expect((await get('/api/v1/hosts?q=192.0.2')).body.items.map((h: any) => h.hostname)).toEqual(['WEB01']);
     expect((await get('/api/v1/hosts?q=front')).body.items).toHaveLength(1);
     expect((await get('/api/v1/hosts?q=zzz')).body.items).toHaveLength(0);
     const detail = (await get(`/api/v1/hosts/${web.id}`)).body;
-    expect(detail).toMatchObject({ id: web.id, inventory: null, agent_instance_ids: expect.any(Array) });
+    expect(detail).toMatchObject({ id: web.id, inventory: null, agent_instance_ids: [web.agent_instance_id] });
     const problems = (await get('/problems?host=WEB01')).body.items;
     expect(problems).toHaveLength(1);
     expect((await get(`/problems?host=${web.id}&type=ssh&severity=warning&status=open,acknowledged&rule=severity`)).body.items).toHaveLength(1);

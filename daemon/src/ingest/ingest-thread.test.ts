@@ -4,17 +4,24 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { Bus } from '../bus.js';
 import type { NewEvent } from '../store/index.js';
+import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
 
 /**
  * A stand-in ingest thread speaking the real protocol: every event "inserted" on host `h1`, one
- * bus message and one log line per batch; an event whose id is `crash` kills the thread.
+ * bus message and one log line per batch; an event whose id is `crash` kills the thread, one whose
+ * id is `unstorable` fails its batch as the thread does when an event's content cannot be written.
  */
 const STAND_IN = `
 const { parentPort } = require('node:worker_threads');
 parentPort.on('message', (msg) => {
   if (msg.kind === 'close') { parentPort.postMessage({ kind: 'closed' }); process.exit(0); }
   if (msg.items.some((i) => i.event.event_id === 'crash')) process.exit(3);
+  if (msg.items.some((i) => i.event.event_id === 'unstorable')) {
+    parentPort.postMessage({ kind: 'failed', id: msg.id, error: 'Maximum call stack size exceeded', eventFault: true,
+      published: [], logs: [], notificationsRecorded: 0, notificationsLost: 0 });
+    return;
+  }
   parentPort.postMessage({
     kind: 'done', id: msg.id, outcomes: msg.items.map(() => ({ status: 'inserted', host_id: 'h1' })),
     published: [{ type: 'stream.counters', data: { batch: msg.id } }],
@@ -73,6 +80,20 @@ describe('IngestThread', () => {
     ]);
     expect(h.published).toEqual([{ type: 'stream.counters', data: { batch: 1 } }]);
     expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', n: 2 }));
+    await thread.close();
+  });
+
+  it('tells a batch refused for an event\'s content from a failure of the thread, and keeps the thread', async () => {
+    const h = harness();
+    const thread = await h.start();
+    await expect(thread.commit([item('a'), item('unstorable')])).rejects.toMatchObject({ code: 'event/unprocessable' });
+    // Too deep to be cloned to the thread: refused here, as an event fault, before it is posted.
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const cloneFailure = await thread.commit([{ event: { event_id: 'deep', details: deep } } as unknown as NewEvent]).catch((err: unknown) => err);
+    expect(isEventFault(cloneFailure)).toBe(true);
+    expect(await thread.commit([item('b')])).toEqual([{ status: 'inserted', host_id: 'h1' }]);
+    expect(h.spawned()).toBe(1);
     await thread.close();
   });
 

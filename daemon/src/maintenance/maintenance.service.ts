@@ -29,7 +29,7 @@ function view(w: MaintenanceWindowRecord, nowMs: number): MaintenanceWindowView 
   };
 }
 
-function isValidTimeZone(tz: string): boolean {
+function isIanaTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
     return true;
@@ -50,7 +50,7 @@ function span(input: WindowInput): { starts_ms: number; ends_ms: number | null }
   if (input.ends_at && input.duration_minutes) throw invalid('Give either ends_at or duration_minutes, not both');
   if (ends === null && !input.recurrence) throw invalid('A one-off window needs ends_at or duration_minutes');
   if (ends !== null && ends <= starts) throw invalid('The window must end after it starts');
-  if (input.recurrence && !isValidTimeZone(input.recurrence.timezone)) throw invalid('Unknown time zone');
+  if (input.recurrence && !isIanaTimeZone(input.recurrence.timezone)) throw invalid('Unknown time zone');
   return { starts_ms: starts, ends_ms: ends };
 }
 

@@ -119,7 +119,7 @@ export class AgentUpdatesService {
    * configuration. An unknown agent instance gets no update and an empty configuration.
    */
   async poll(agentInstanceId: string, bundleUrl: (token: string) => string): Promise<AgentPollAnswer> {
-    const host = (await this.deps.store.hosts.list()).find((h) => h.agent_instance_ids.includes(agentInstanceId));
+    const host = await this.deps.store.hosts.hostByAgentInstance(agentInstanceId);
     if (!host) return { update: null, config: {} };
     const config = await this.deps.repo.hostConfig(host.id);
     const job = await this.deps.repo.activeForHost(host.id);
