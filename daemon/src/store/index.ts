@@ -10,6 +10,8 @@ export type * from './auth.types.js';
 export type * from './settings.types.js';
 export type * from './audit.types.js';
 export type * from './correlation.types.js';
+export type * from './commands.types.js';
+export { FINISHED_COMMAND_STATES } from './commands.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {
