@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { CommandsService, createActionsRoutes, createWinRmClient, probeSshAdmin, RemoteActionsService } from './actions/index.js';
 import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
@@ -66,6 +67,8 @@ export interface RunningSac {
   audit: AuditService;
   settings: SettingsService;
   stream: StreamHub;
+  commands: CommandsService;
+  actions: RemoteActionsService;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -134,8 +137,29 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
+  const windowsAdminEnv = config.actions.windowsAdmin;
+  settings.registerEnvDefaults('windows_admin', () => ({
+    ...(windowsAdminEnv.username ? { username: windowsAdminEnv.username } : {}),
+    ...(windowsAdminEnv.password ? { password: windowsAdminEnv.password } : {}),
+  }));
+  const commands = new CommandsService(store, bus, clock, audit, logger.child({ scope: 'commands' }), config.actions);
+  const actions = new RemoteActionsService({
+    store,
+    settings,
+    commands,
+    audit,
+    clock,
+    logger: logger.child({ scope: 'actions' }),
+    winrm: createWinRmClient,
+    ssh: probeSshAdmin,
+    perMinute: config.actions.perMinute,
+    timeoutMs: config.actions.timeoutMs,
+  });
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
+  jobs.start([
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
+    { name: 'command_expiry', intervalMs: 30_000, run: () => commands.expireDue() },
+  ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
@@ -189,7 +213,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
-  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit });
+  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit, actions, commands });
   const app = createApp({
     store,
     metrics,
@@ -213,6 +237,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createReadRoutes({ ...read, authenticator: auth }),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
+      createActionsRoutes({ commands, actions, apiKeys, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
     ],
   });
   const server = createHttpServer({
@@ -252,6 +277,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     settings,
     stream,
+    commands,
+    actions,
     generatedAdminPassword,
     adminPasswordFile,
     close() {

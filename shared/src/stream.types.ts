@@ -1,3 +1,4 @@
+import type { CommandView } from './actions.schema.js';
 import type { Severity } from './event.schema.js';
 
 /**
@@ -11,6 +12,7 @@ export type StreamMessage =
   | { type: 'problem.acknowledged'; data: StreamProblem }
   | { type: 'problem.resolved'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
+  | { type: 'command.updated'; data: CommandView }
   | { type: 'counters'; data: StreamCounters };
 
 export type StreamMessageType = StreamMessage['type'];

@@ -38,6 +38,16 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'actions/not_windows': 409,
+  'actions/session_required': 400,
+  'actions/unsupported_event': 422,
+  'actions/rate_limited': 429,
+  'actions/no_path': 409,
+  'actions/ssh_not_configured': 409,
+  'host/not_found_for_target': 404,
+  'command/not_found': 404,
+  'command/already_finished': 409,
+  'command/invalid_request': 422,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

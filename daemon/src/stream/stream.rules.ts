@@ -52,6 +52,7 @@ const STREAM_TYPES: Record<StreamMessage['type'], true> = {
   'problem.acknowledged': true,
   'problem.resolved': true,
   'host.status_changed': true,
+  'command.updated': true,
   counters: true,
 };
 
