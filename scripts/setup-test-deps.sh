@@ -15,3 +15,26 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 bash scripts/install-ferretdb.sh
+
+# WinRM stand-in and its third-party check: pyspnego (NTLM acceptor for the WS-Management peer)
+# and pywinrm (the client that proves the peer speaks real WinRM); openssl makes the peer's cert.
+if ! python3 -c 'import spnego, winrm' >/dev/null 2>&1; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -q >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-pip >/dev/null
+    else
+      echo "Missing python3-pip for the WinRM test peer (install it with apt-get as root)" >&2
+      exit 1
+    fi
+  fi
+  python3 -m pip install -q pywinrm pyspnego 2>/dev/null || python3 -m pip install -q --break-system-packages pywinrm pyspnego
+fi
+if ! command -v openssl >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null
+  else
+    echo "Missing openssl for the WinRM test peer (install it with apt-get as root)" >&2
+    exit 1
+  fi
+fi

@@ -48,6 +48,13 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'command/not_found': 404,
   'command/already_finished': 409,
   'command/invalid_request': 422,
+  'winrm/unreachable': 502,
+  'winrm/auth_failed': 502,
+  'winrm/encryption_refused': 502,
+  'winrm/command_failed': 502,
+  'winrm/bad_response': 502,
+  'winrm/timeout': 504,
+  'winrm/not_configured': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */
