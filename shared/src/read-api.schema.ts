@@ -132,6 +132,12 @@ export interface HostView {
   os_version: string | null;
   agent_product: string;
   agent_version: string;
+  /** Agent installation that sent the latest event. */
+  agent_instance_id: string | null;
+  /** Result of the last SSH administrator access probe; null until one has run. */
+  ssh_admin_ok: boolean | null;
+  /** When that probe ran; null until one has run. */
+  ssh_admin_checked_at: string | null;
   status: HostStatus;
   /** Last heartbeat or daily report (the first event when there was none yet); status derives from it. */
   last_seen: string;

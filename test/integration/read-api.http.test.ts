@@ -105,11 +105,13 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(hosts.map((h: any) => h.hostname).sort()).toEqual(['RDS02', 'WEB01']);
     const web = hosts.find((h: any) => h.hostname === 'WEB01');
     expect(web).toMatchObject({ status: 'online', agent_product: 'ssh-monitor', agent_version: '1.1.2-ipset', open_problems: 1, os_family: 'linux', last_seen: isoAt(NOW) });
+    // No SSH administrator access probe has run yet: unknown, not false.
+    expect(web).toMatchObject({ ssh_admin_ok: null, ssh_admin_checked_at: null, agent_instance_id: expect.any(String) });
     expect((await get('/api/v1/hosts?q=192.0.2')).body.items.map((h: any) => h.hostname)).toEqual(['WEB01']);
     expect((await get('/api/v1/hosts?q=front')).body.items).toHaveLength(1);
     expect((await get('/api/v1/hosts?q=zzz')).body.items).toHaveLength(0);
     const detail = (await get(`/api/v1/hosts/${web.id}`)).body;
-    expect(detail).toMatchObject({ id: web.id, inventory: null, agent_instance_ids: expect.any(Array) });
+    expect(detail).toMatchObject({ id: web.id, inventory: null, agent_instance_ids: [web.agent_instance_id] });
     const problems = (await get('/problems?host=WEB01')).body.items;
     expect(problems).toHaveLength(1);
     expect((await get(`/problems?host=${web.id}&type=ssh&severity=warning&status=open,acknowledged&rule=severity`)).body.items).toHaveLength(1);

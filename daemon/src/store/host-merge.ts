@@ -33,6 +33,7 @@ export interface HostChange {
     timezone?: string;
     agent_product: string;
     agent_version: string;
+    agent_instance_id?: string;
   };
   ips: string[];
   agent_instance_ids: string[];
@@ -71,6 +72,7 @@ export function foldObservations(observations: readonly HostObservation[]): Map<
           ipv4,
           os_version: meaningful(obs.os_version),
           timezone: meaningful(obs.timezone),
+          agent_instance_id: meaningful(obs.agent_instance_id),
         }),
       };
     }

@@ -112,7 +112,14 @@ export interface Host {
   timezone: string | null;
   agent_product: string;
   agent_version: string;
+  /** The agent installation that sent the most recently received event; null when none said. */
+  agent_instance_id: string | null;
+  /** Every agent instance id seen from this host, oldest first. */
   agent_instance_ids: string[];
+  /** Result of the last SSH administrator access probe; null until a probe has run. */
+  ssh_admin_ok: boolean | null;
+  /** When that probe ran (epoch ms); null until a probe has run. */
+  ssh_admin_checked_at: number | null;
   first_seen_ms: number;
   last_seen_ms: number;
 }
@@ -120,6 +127,13 @@ export interface Host {
 export interface HostsRepo {
   byId(id: string): Promise<Host | null>;
   list(): Promise<Host[]>;
+  /**
+   * The host whose latest agent instance is `agentInstanceId` (the identity the agent command
+   * poll carries); when a reinstalled or renamed host left several, the most recently seen one.
+   */
+  hostByAgentInstance(agentInstanceId: string): Promise<Host | null>;
+  /** Records an SSH administrator access probe result; false when the host does not exist. */
+  setSshAdminOk(hostId: string, ok: boolean, atMs: number): Promise<boolean>;
 }
 
 export interface ApiKeyRecord {

@@ -85,4 +85,20 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await db.collection('login_locks').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
     },
   },
+  {
+    id: 17,
+    name: 'hosts: latest agent instance id, SSH administrator access probe result',
+    async up(db) {
+      const hosts = db.collection<{ id: string; agent_instance_ids?: string[] }>('hosts');
+      // One update per host (hosts are few): FerretDB has no update pipelines to take the list's last element.
+      for await (const host of hosts.find({ agent_instance_id: { $exists: false } }, { projection: { id: 1, agent_instance_ids: 1 } })) {
+        await hosts.updateOne(
+          { id: host.id, agent_instance_id: { $exists: false } },
+          { $set: { agent_instance_id: host.agent_instance_ids?.at(-1) ?? null } },
+        );
+      }
+      await hosts.updateMany({ ssh_admin_ok: { $exists: false } }, { $set: { ssh_admin_ok: null, ssh_admin_checked_at: null } });
+      await hosts.createIndexes([{ key: { agent_instance_id: 1, last_seen_ms: -1 }, name: 'by_agent_instance' }]);
+    },
+  },
 ];

@@ -116,7 +116,10 @@ function mongoEvents(db: Db): EventsRepo {
       timezone: change.latest.timezone ?? null,
       agent_product: change.latest.agent_product,
       agent_version: change.latest.agent_version,
+      agent_instance_id: change.latest.agent_instance_id ?? null,
       agent_instance_ids: change.agent_instance_ids,
+      ssh_admin_ok: null,
+      ssh_admin_checked_at: null,
       first_seen_ms: change.first_seen_ms,
       last_seen_ms: change.last_seen_ms,
     };
@@ -234,6 +237,13 @@ function mongoHosts(db: Db): HostsRepo {
     },
     async list() {
       return hosts.find({}, { projection: { _id: 0 } }).sort({ key: 1 }).toArray();
+    },
+    async hostByAgentInstance(agentInstanceId) {
+      return hosts.findOne({ agent_instance_id: agentInstanceId }, { projection: { _id: 0 }, sort: { last_seen_ms: -1, id: 1 } });
+    },
+    async setSshAdminOk(hostId, ok, atMs) {
+      const res = await hosts.updateOne({ id: hostId }, { $set: { ssh_admin_ok: ok, ssh_admin_checked_at: atMs } });
+      return res.matchedCount === 1;
     },
   };
 }

@@ -190,4 +190,16 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_reports_by_received ON events (received_ms) WHERE type IN ('report.daily.ssh', 'report.daily.rdp');
     `,
   },
+  {
+    id: 17,
+    name: 'hosts: latest agent instance id, SSH administrator access probe result',
+    sql: `
+      ALTER TABLE hosts ADD COLUMN agent_instance_id TEXT;
+      ALTER TABLE hosts ADD COLUMN ssh_admin_ok INTEGER;
+      ALTER TABLE hosts ADD COLUMN ssh_admin_checked_at INTEGER;
+      -- The list is kept oldest first, so its last element is the latest instance seen.
+      UPDATE hosts SET agent_instance_id = json_extract(agent_instance_ids, '$[#-1]');
+      CREATE INDEX hosts_by_agent_instance ON hosts (agent_instance_id, last_seen_ms);
+    `,
+  },
 ];

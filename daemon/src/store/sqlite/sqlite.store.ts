@@ -39,7 +39,10 @@ interface HostRow {
   timezone: string | null;
   agent_product: string;
   agent_version: string;
+  agent_instance_id: string | null;
   agent_instance_ids: string;
+  ssh_admin_ok: number | null;
+  ssh_admin_checked_at: number | null;
   first_seen_ms: number;
   last_seen_ms: number;
 }
@@ -57,7 +60,12 @@ export interface EventRow {
 }
 
 function hostFromRow(row: HostRow): Host {
-  return { ...row, ips: JSON.parse(row.ips) as string[], agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[] };
+  return {
+    ...row,
+    ips: JSON.parse(row.ips) as string[],
+    agent_instance_ids: JSON.parse(row.agent_instance_ids) as string[],
+    ssh_admin_ok: row.ssh_admin_ok === null ? null : row.ssh_admin_ok === 1,
+  };
 }
 
 export function eventFromRow(row: EventRow): StoredEvent {
@@ -150,12 +158,13 @@ function applyMigrations(db: Db): number[] {
 function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
   const hostByKey = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE key = ?');
   const insertHost = db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, display_name, fqdn, ipv4, ips,
-      os_version, timezone, agent_product, agent_version, agent_instance_ids, first_seen_ms, last_seen_ms)
+      os_version, timezone, agent_product, agent_version, agent_instance_id, agent_instance_ids, first_seen_ms, last_seen_ms)
     VALUES (@id, @key, @hostname, @os_family, @display_name, @fqdn, @ipv4, @ips, @os_version, @timezone,
-      @agent_product, @agent_version, @agent_instance_ids, @first_seen_ms, @last_seen_ms)`);
+      @agent_product, @agent_version, @agent_instance_id, @agent_instance_ids, @first_seen_ms, @last_seen_ms)`);
   const updateHost = db.prepare(`UPDATE hosts SET hostname = @hostname, display_name = @display_name, fqdn = @fqdn,
       ipv4 = @ipv4, ips = @ips, os_version = @os_version, timezone = @timezone, agent_product = @agent_product,
-      agent_version = @agent_version, agent_instance_ids = @agent_instance_ids, first_seen_ms = @first_seen_ms,
+      agent_version = @agent_version, agent_instance_id = @agent_instance_id, agent_instance_ids = @agent_instance_ids,
+      first_seen_ms = @first_seen_ms,
       last_seen_ms = @last_seen_ms WHERE id = @id`);
   const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
       actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
@@ -181,6 +190,7 @@ function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
           timezone: change.latest.timezone ?? null,
           agent_product: change.latest.agent_product,
           agent_version: change.latest.agent_version,
+          agent_instance_id: change.latest.agent_instance_id ?? null,
           agent_instance_ids: JSON.stringify(change.agent_instance_ids),
           first_seen_ms: change.first_seen_ms,
           last_seen_ms: change.last_seen_ms,
@@ -201,6 +211,7 @@ function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
         timezone: pick('timezone'),
         agent_product: pick('agent_product'),
         agent_version: pick('agent_version'),
+        agent_instance_id: pick('agent_instance_id'),
         agent_instance_ids: JSON.stringify(
           appendUnique(JSON.parse(existing.agent_instance_ids) as string[], change.agent_instance_ids),
         ),
@@ -258,7 +269,7 @@ function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
 
 type HostChangeLatest = Pick<
   Host,
-  'display_name' | 'fqdn' | 'ipv4' | 'os_version' | 'timezone' | 'agent_product' | 'agent_version'
+  'display_name' | 'fqdn' | 'ipv4' | 'os_version' | 'timezone' | 'agent_product' | 'agent_version' | 'agent_instance_id'
 >;
 
 function sqliteHosts(db: Db): HostsRepo {
@@ -269,6 +280,18 @@ function sqliteHosts(db: Db): HostsRepo {
     },
     async list() {
       return db.prepare<[], HostRow>('SELECT * FROM hosts ORDER BY key').all().map(hostFromRow);
+    },
+    async hostByAgentInstance(agentInstanceId) {
+      const row = db
+        .prepare<[string], HostRow>('SELECT * FROM hosts WHERE agent_instance_id = ? ORDER BY last_seen_ms DESC, id LIMIT 1')
+        .get(agentInstanceId);
+      return row ? hostFromRow(row) : null;
+    },
+    async setSshAdminOk(hostId, ok, atMs) {
+      return (
+        db.prepare('UPDATE hosts SET ssh_admin_ok = ?, ssh_admin_checked_at = ? WHERE id = ?').run(ok ? 1 : 0, atMs, hostId)
+          .changes === 1
+      );
     },
   };
 }

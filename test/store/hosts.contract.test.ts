@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseEvent } from '../../shared/src/index.js';
+import { hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
+import type { NewEvent, Store } from '../../daemon/src/store/index.js';
+import { buildEvent } from '../helpers/events.js';
+import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
+
+const T0 = Date.parse('2026-06-03T00:00:00Z');
+
+function observed(hostname: string, instance: string | undefined, receivedMs: number): NewEvent {
+  const payload = buildEvent({ host: { hostname }, source: { agent_instance_id: instance } });
+  if (instance === undefined) delete payload.source.agent_instance_id;
+  const parsed = parseEvent(payload);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const { event } = parsed;
+  return {
+    event,
+    host: hostObservation(event, receivedMs),
+    occurred_ms: Date.parse(event.occurred_at),
+    received_ms: receivedMs,
+    actor_user: null,
+    agent_version: event.source.product_version,
+  };
+}
+
+async function hostIdOf(store: Store, item: NewEvent): Promise<string> {
+  const [outcome] = await store.events.insertBatch([item]);
+  if (outcome.status !== 'inserted') throw new Error('not inserted');
+  return outcome.host_id;
+}
+
+describe.each(STORE_KINDS)('hosts contract: %s', (kind) => {
+  let store: Store;
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  it('keeps the latest agent instance id; a late event or one without an id does not replace it', async () => {
+    store = await openFreshStore(kind);
+    const id = await hostIdOf(store, observed('RDS01', 'inst-a', T0));
+    expect(await store.hosts.byId(id)).toMatchObject({ agent_instance_id: 'inst-a', ssh_admin_ok: null, ssh_admin_checked_at: null });
+
+    await store.events.insertBatch([observed('RDS01', 'inst-b', T0 + 60_000)]);
+    await store.events.insertBatch([observed('RDS01', 'inst-old', T0 - 60_000)]);
+    await store.events.insertBatch([observed('RDS01', 'N/A', T0 + 120_000), observed('RDS01', undefined, T0 + 180_000)]);
+    const host = await store.hosts.byId(id);
+    expect(host?.agent_instance_id).toBe('inst-b');
+    expect(host?.agent_instance_ids).toEqual(['inst-a', 'inst-b', 'inst-old']);
+  });
+
+  it('finds a host by its latest agent instance id, the most recently seen when several share it', async () => {
+    store = await openFreshStore(kind);
+    const old = await hostIdOf(store, observed('WS-OLD', 'inst-1', T0));
+    expect((await store.hosts.hostByAgentInstance('inst-1'))?.id).toBe(old);
+    // The same installation renamed: the host under the new name is seen later.
+    const renamed = await hostIdOf(store, observed('WS-NEW', 'inst-1', T0 + 60_000));
+    expect(renamed).not.toBe(old);
+    expect((await store.hosts.hostByAgentInstance('inst-1'))?.id).toBe(renamed);
+    // An instance id that is no longer any host's latest one no longer finds it.
+    await store.events.insertBatch([observed('WS-OLD', 'inst-2', T0 + 120_000), observed('WS-NEW', 'inst-3', T0 + 120_000)]);
+    expect((await store.hosts.hostByAgentInstance('inst-2'))?.id).toBe(old);
+    expect(await store.hosts.hostByAgentInstance('inst-1')).toBeNull();
+    expect(await store.hosts.hostByAgentInstance('unknown')).toBeNull();
+  });
+
+  it('records the SSH administrator access probe result and keeps it across ingest', async () => {
+    store = await openFreshStore(kind);
+    const id = await hostIdOf(store, observed('SRV1', 'inst-s', T0));
+    expect(await store.hosts.setSshAdminOk(id, true, T0 + 1_000)).toBe(true);
+    expect(await store.hosts.byId(id)).toMatchObject({ ssh_admin_ok: true, ssh_admin_checked_at: T0 + 1_000 });
+
+    await store.events.insertBatch([observed('SRV1', 'inst-s2', T0 + 10_000)]);
+    expect(await store.hosts.byId(id)).toMatchObject({ ssh_admin_ok: true, ssh_admin_checked_at: T0 + 1_000, agent_instance_id: 'inst-s2' });
+
+    expect(await store.hosts.setSshAdminOk(id, false, T0 + 20_000)).toBe(true);
+    const listed = (await store.hosts.list()).find((h) => h.id === id);
+    expect(listed).toMatchObject({ ssh_admin_ok: false, ssh_admin_checked_at: T0 + 20_000 });
+    expect(await store.hosts.setSshAdminOk('no-such-host', true, T0)).toBe(false);
+  });
+});
