@@ -65,6 +65,18 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/reports/:id': 'operator',
   'GET /api/v1/reports/:id/html': 'operator',
   'POST /api/v1/reports': 'admin',
+  // remote actions (#12): the agent command channel, and operators' actions (admin and monitor)
+  'GET /api/v1/agent/commands': 'agent',
+  'POST /api/v1/agent/commands/:id/result': 'agent',
+  'GET /api/v1/hosts/:id/sessions': 'operator',
+  'POST /api/v1/hosts/:id/sessions/:sid/logoff': 'operator',
+  'POST /api/v1/events/:id/actions/sessions': 'operator',
+  'POST /api/v1/events/:id/actions/logoff': 'operator',
+  'GET /api/v1/commands': 'operator',
+  'GET /api/v1/commands/:id': 'operator',
+  'POST /hosts/:id/actions/winrm-test': 'operator',
+  'POST /api/v1/hosts/:id/actions/winrm-test': 'operator',
+  'POST /api/v1/hosts/:id/actions/ssh-test': 'operator',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -110,4 +122,13 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'reports.list': 'operator',
   'reports.byId': 'operator',
   'reports.generate': 'admin',
+  // #12
+  'actions.sessions': 'operator',
+  'actions.logoff': 'operator',
+  'actions.eventSessions': 'operator',
+  'actions.eventLogoff': 'operator',
+  'actions.winrmTest': 'operator',
+  'actions.sshTest': 'operator',
+  'actions.commands': 'operator',
+  'actions.command': 'operator',
 };

@@ -40,21 +40,21 @@ export function verifyHostKey(knownHosts: string, host: string, port: number, ke
   const name = knownHostsName(host, port);
   const presented = keyBlob.toString('base64');
   let named = false;
+  let matched = false;
   for (const raw of knownHosts.split(/\r?\n/)) {
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
     const parts = line.split(/\s+/);
-    let marker: string | null = null;
-    if (parts[0]?.startsWith('@')) marker = parts.shift() ?? null;
+    const marker = parts[0]?.startsWith('@') ? parts.shift() : undefined;
     const [hosts, , key] = parts;
-    if (!hosts || !key || marker === '@cert-authority') continue;
-    if (!hostsFieldMatches(hosts, name)) continue;
+    if (!hosts || !key || marker === '@cert-authority' || !hostsFieldMatches(hosts, name)) continue;
+    // A revocation wins wherever it stands in the file.
     if (marker === '@revoked') {
       if (key === presented) return 'revoked';
       continue;
     }
     named = true;
-    if (key === presented) return 'match';
+    if (key === presented) matched = true;
   }
-  return named ? 'mismatch' : 'unknown';
+  return matched ? 'match' : named ? 'mismatch' : 'unknown';
 }
