@@ -18,6 +18,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/events', name: 'events', component: () => import('./features/events/EventsView.vue') },
   { path: '/problems/:id?', name: 'problems', component: () => import('./features/problems/ProblemsView.vue') },
   { path: '/hosts/:id?', name: 'hosts', component: () => import('./features/hosts/HostsView.vue') },
+  { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },
   { path: '/admin/api-keys', name: 'apiKeys', component: () => import('./features/apikeys/ApiKeysView.vue'), meta: { admin: true } },
