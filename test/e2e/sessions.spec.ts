@@ -42,7 +42,7 @@ test.beforeAll(async () => {
   sac = await startE2eSac();
   const admin = await sac.token('admin', ADMIN_PASSWORD);
   expect((await sac.api('POST', '/api/v1/users', { token: admin, body: { ...MONITOR, role: 'monitor' } })).status).toBe(201);
-  const settings = { username: WIN_ADMIN.user, password: WIN_ADMIN.password, transport: 'http', port: peer.port, codepage: 437 };
+  const settings = { username: WIN_ADMIN.user, password: WIN_ADMIN.password, transport: 'http', port: peer.port, codepage: 'cp437' };
   expect((await sac.api('PATCH', '/api/v1/settings/windows_admin', { token: admin, body: settings })).status).toBe(200);
   // Reachable over WinRM (its name does not resolve here, its address is the stand-in's).
   const lab = await sac.ingest({ host: { hostname: 'WS-LAB', os_family: 'windows', ipv4: '127.0.0.1', display_name: 'WS-LAB (127.0.0.1)' } });

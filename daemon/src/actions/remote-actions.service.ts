@@ -165,7 +165,7 @@ export class RemoteActionsService {
       transport: s.transport,
       ...(s.port !== null ? { port: s.port } : {}),
       verifyTls: s.verify_tls,
-      codepage: s.codepage,
+      codepage: s.codepage === 'cp866' ? 866 : 437,
       timeoutMs: this.deps.timeoutMs,
     });
   }

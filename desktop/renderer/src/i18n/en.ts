@@ -270,6 +270,7 @@ const en = {
       transport: 'Transport',
       port: 'Port',
       verify_tls: 'Verify TLS',
+      codepage: 'Console code page',
       private_key: 'Private key',
       passphrase: 'Key passphrase',
       known_hosts: 'known_hosts',

@@ -272,6 +272,7 @@ const ru: Messages = {
       transport: 'Транспорт',
       port: 'Порт',
       verify_tls: 'Проверять TLS',
+      codepage: 'Кодовая страница консоли',
       private_key: 'Закрытый ключ',
       passphrase: 'Пароль ключа',
       known_hosts: 'known_hosts',
