@@ -107,7 +107,9 @@ describe.each(STORE_KINDS)('agent command channel: %s', (kind) => {
     expect(await agentPoll(t, AGENT)).toEqual([]);
     clock.advance(61_000);
     expect((await agentPoll(t, AGENT)).map((c) => c.id)).toEqual([cmd.id]);
-    expect((await agentResult(t, cmd.id, { status: 'failed', stdout: '', stderr: 'Session 2 not found' })).status).toBe(200);
+    // PowerShell may put a UTF-8 BOM before the JSON it sends.
+    const failed = { status: 'failed', stdout: '', stderr: 'Session 2 not found' };
+    expect((await agentResult(t, cmd.id, null, { raw: `\uFEFF${JSON.stringify(failed)}` })).status).toBe(200);
     const list = await api(t, 'GET', `/api/v1/commands?host_id=${hostId}&state=failed`, { token: monitor });
     expect(list.body.items).toMatchObject([{ id: cmd.id, deliveries: 2, result: { stderr: 'Session 2 not found' } }]);
     expect((await api(t, 'POST', `/api/v1/hosts/${hostId}/sessions/0/logoff`, { token: monitor })).status).toBe(400);
