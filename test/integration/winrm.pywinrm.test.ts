@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ interface CheckResult {
 }
 
 async function pywinrm(endpoint: string, sessionId: number, codepage: number): Promise<CheckResult> {
-  const { stdout } = await run('python3', [CHECK, endpoint, 'CORP\\admin', 'Adm1n-pass', String(sessionId), String(codepage)], { timeout: 30_000 });
+  const { stdout } = await run('python3', [CHECK, endpoint, 'CORP\\admin', 'Adm1n-pass', String(sessionId), String(codepage)], { timeout: 60_000 });
   return JSON.parse(stdout) as CheckResult;
 }
 
@@ -39,7 +39,7 @@ describe('pywinrm against the WS-Management stand-in', () => {
     expect(res.after.stdout).not.toMatch(/jdoe/);
     expect(res.after.stdout).toMatch(/alice\s+4\s+Disc/);
     expect(res.wrong_password).toBe('rejected');
-  });
+  }, 90_000);
 
   it('lists Russian sessions (cp866) and logs one off over HTTPS with channel binding', async () => {
     peer = await startWinRmPeer({ user: 'CORP\\admin', password: 'Adm1n-pass', https: true, lang: 'ru' });
@@ -51,5 +51,27 @@ describe('pywinrm against the WS-Management stand-in', () => {
     expect(res.after.stdout).not.toMatch(/Иванов/);
     expect(res.after.stdout).toMatch(/jdoe\s+2/);
     expect(res.wrong_password).toBe('rejected');
-  });
+  }, 90_000);
+
+  it('starts in the foreground through npm run peer:winrm and prints exactly one listening line', async () => {
+    const child = spawn('npm', ['run', '-s', 'peer:winrm', '--', '--port', '0', '--user', 'CORP\\admin', '--password', 'pw', '--https'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    try {
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+        child.on('exit', (code) => reject(new Error(`peer exited with ${code}`)));
+      });
+      expect(firstLine).toMatch(/^listening [1-9]\d*$/);
+    } finally {
+      // npm runs the peer through a shell: stop the whole process group it started.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+      }
+    }
+  }, 60_000);
 });

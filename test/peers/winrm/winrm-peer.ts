@@ -10,6 +10,8 @@ export interface WinRmPeerOptions {
   password: string;
   https?: boolean;
   lang?: 'en' | 'ru';
+  /** The account is not in the host's local Administrators group. */
+  nonAdmin?: boolean;
 }
 
 export interface WinRmPeer {
@@ -28,12 +30,13 @@ export async function startWinRmPeer(opts: WinRmPeerOptions): Promise<WinRmPeer>
   const certOut = join(dir, 'cert.pem');
   const args = [SCRIPT, '--port', '0', '--user', opts.user, '--password', opts.password, '--lang', opts.lang ?? 'en', '--record', record];
   if (opts.https) args.push('--https', '--cert-out', certOut);
+  if (opts.nonAdmin) args.push('--non-admin');
   const child: ChildProcess = spawn('python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`winrm peer did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`winrm peer did not start: ${stderr}`)), 45_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^listening (\d+)$/m.exec(out);

@@ -5,7 +5,9 @@ It speaks the protocol Windows Remote Shell speaks: NTLM authentication of the c
 (pyspnego's acceptor), message encryption over HTTP (MS-WSMV 2.2.9.1.1), channel binding to
 its certificate over HTTPS, and the shell operations Create, Command, Receive, Signal and
 Delete. The commands it knows: `qwinsta` (canned sessions, English or Russian), `logoff <id> /v`
-(removes the session), `whoami`, `hostname`, and `powershell -EncodedCommand <b64>` whose
+(removes the session), `whoami`, `whoami /user /groups /fo csv /nh` (in the local Administrators
+group unless `--non-admin`), `hostname`, `ping -n <n> 127.0.0.1` (runs n-1 seconds, so Receive
+times out as on Windows), and `powershell -EncodedCommand <b64>` whose
 decoded script is appended to the `--record` file as one JSON line.
 
 Output is encoded in the shell's WINRS_CODEPAGE (437, 866 or 65001), as cmd.exe does after
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import uuid
 import xml.etree.ElementTree as ET
 
@@ -81,6 +84,19 @@ class State:
                 lines.append(f"{marker}{name.lstrip('>'):<18}{user:<20}{sid:>7}  {st:<8}{typ:<12}")
         return "\r\n".join(lines) + "\r\n"
 
+    def whoami_groups(self):
+        ru = self.args.lang == "ru"
+        lines = [
+            f'"{self.args.user.lower()}","S-1-5-21-1004336348-1177238915-682003330-500"',
+            f'"{"Все" if ru else "Everyone"}","{"Хорошо известная группа" if ru else "Well-known group"}","S-1-1-0","Mandatory group, Enabled by default, Enabled group"',
+        ]
+        if self.args.non_admin:
+            lines.append('"BUILTIN\\Remote Management Users","Alias","S-1-5-32-580","Mandatory group, Enabled by default, Enabled group"')
+        else:
+            name = "BUILTIN\\Администраторы" if ru else "BUILTIN\\Administrators"
+            lines.append(f'"{name}","Alias","S-1-5-32-544","Mandatory group, Enabled by default, Enabled group, Group owner"')
+        return "\r\n".join(lines) + "\r\n"
+
     def logoff(self, sid):
         with self.lock:
             for row in self.sessions:
@@ -106,6 +122,8 @@ class State:
             return self.logoff(int(m.group(1)))
         if low == "whoami":
             return self.args.user.lower() + "\r\n", "", 0
+        if re.match(r"^whoami\s+/user\s+/groups\s+/fo\s+csv\s+/nh$", low):
+            return self.whoami_groups(), "", 0
         if low == "hostname":
             return "WIN-STANDIN\r\n", "", 0
         name = text.split()[0] if text else ""
@@ -126,9 +144,9 @@ def envelope(action, relates_to, body):
     ).encode("utf-8")
 
 
-def fault(relates_to, code, reason):
+def fault(relates_to, code, reason, subcode="w:InternalError"):
     body = (
-        f'<s:Fault><s:Code><s:Value>s:Receiver</s:Value><s:Subcode><s:Value>w:InternalError</s:Value></s:Subcode></s:Code>'
+        f'<s:Fault><s:Code><s:Value>s:Receiver</s:Value><s:Subcode><s:Value>{subcode}</s:Value></s:Subcode></s:Code>'
         f'<s:Reason><s:Text xml:lang="en-US">{reason}</s:Text></s:Reason>'
         f'<s:Detail><f:WSManFault xmlns:f="http://schemas.microsoft.com/wbem/wsman/1/wsmanfault" Code="{code}" Machine="WIN-STANDIN">'
         f"<f:Message>{reason}</f:Message></f:WSManFault></s:Detail></s:Fault>"
@@ -143,6 +161,9 @@ def handle_soap(state, xml):
     message_id = root.findtext("s:Header/a:MessageID", namespaces=NS) or ""
     shell_id = root.findtext("s:Header/w:SelectorSet/w:Selector[@Name='ShellId']", namespaces=NS)
     options = {o.get("Name"): o.text or "" for o in root.findall("s:Header/w:OptionSet/w:Option", NS)}
+    timeout_text = root.findtext("s:Header/w:OperationTimeout", namespaces=NS) or "PT60S"
+    timeout_match = re.match(r"^PT(\d+(?:\.\d+)?)S$", timeout_text.strip())
+    operation_timeout = float(timeout_match.group(1)) if timeout_match else 60.0
     body = root.find("s:Body", NS)
     op = action.rsplit("/", 1)[-1]
 
@@ -168,14 +189,23 @@ def handle_soap(state, xml):
     if op == "Command":
         command = body.findtext("rsp:CommandLine/rsp:Command", namespaces=NS) or ""
         arguments = [a.text or "" for a in body.findall("rsp:CommandLine/rsp:Arguments", NS)]
-        stdout, stderr, code = state.run(" ".join([command] + arguments))
+        command_line = " ".join([command] + arguments)
+        ping = re.match(r"^ping\s+-n\s+(\d{1,3})\s+127\.0\.0\.1$", command_line.strip(), re.I)
+        if ping:
+            # A command that runs for a while: n echo requests one second apart.
+            count = int(ping.group(1))
+            stdout, stderr, code = f"Pinging 127.0.0.1 with 32 bytes of data:\r\n" + "Reply from 127.0.0.1: bytes=32 time<1ms TTL=128\r\n" * count, "", 0
+            ready_at = time.monotonic() + max(count - 1, 0)
+        else:
+            stdout, stderr, code = state.run(command_line)
+            ready_at = 0.0
         command_id = str(uuid.uuid4()).upper()
         out = encode(stdout, shell["codepage"])
         # Output comes back over two Receives, as long output does from Windows.
         half = len(out) // 2
         chunks = [(out[:half], b"", False), (out[half:], encode(stderr, shell["codepage"]), True)]
         with state.lock:
-            shell["commands"][command_id] = [chunks, code]
+            shell["commands"][command_id] = [chunks, code, ready_at]
         reply = f"<rsp:CommandResponse><rsp:CommandId>{command_id}</rsp:CommandId></rsp:CommandResponse>"
         return 200, envelope("http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandResponse", message_id, reply)
 
@@ -184,6 +214,12 @@ def handle_soap(state, xml):
         command_id = stream.get("CommandId") if stream is not None else None
         with state.lock:
             entry = shell["commands"].get(command_id or "")
+        if entry and time.monotonic() < entry[2]:
+            # Like Windows: block up to OperationTimeout for output, then fault with TimedOut.
+            time.sleep(min(entry[2] - time.monotonic(), operation_timeout))
+            if time.monotonic() < entry[2]:
+                return 500, fault(message_id, 2150858793, "The WS-Management service cannot complete the operation within the time specified in OperationTimeout.", "w:TimedOut")
+        with state.lock:
             chunk = entry[0].pop(0) if entry and entry[0] else None
         if chunk is None:
             return 500, fault(message_id, 2150858843, "The command was not found.")
@@ -331,7 +367,7 @@ def self_signed(workdir, cert_out):
     key = os.path.join(workdir, "key.pem")
     cert = os.path.join(workdir, "cert.pem")
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
          "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -354,6 +390,7 @@ def main():
     p.add_argument("--https", action="store_true")
     p.add_argument("--lang", choices=["en", "ru"], default="en")
     p.add_argument("--record", help="append the PowerShell scripts run to this file (JSON lines)")
+    p.add_argument("--non-admin", action="store_true", help="the account is not in the local Administrators group")
     p.add_argument("--cert-out", help="write the generated HTTPS certificate (PEM) here")
     args = p.parse_args()
 

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';
 import { parseQwinsta, type Session } from './qwinsta.js';
 import { WinRmConnection, type WinRmEndpoint } from './transport.js';
@@ -14,7 +15,7 @@ export interface WinRmClientOptions {
   port?: number;
   /** Verify the HTTPS certificate; default true. */
   verifyTls?: boolean;
-  /** Extra trusted CA certificates (PEM) for HTTPS. */
+  /** CA certificates (PEM) to trust for HTTPS instead of Node's default bundle, e.g. a corporate CA. */
   ca?: string | Buffer;
   /** OEM code page the host's console writes in: 437 (default) or 866 for Russian Windows. */
   codepage?: OemCodePage;
@@ -57,7 +58,7 @@ export interface WinRmClient {
   run(target: WinRmTarget, command: string, args?: readonly string[]): Promise<WinRmResult>;
   /** Runs a PowerShell script through `powershell -EncodedCommand`. */
   runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult>;
-  /** Checks that the administrator can open a shell and run `whoami`; never throws. */
+  /** Checks that the account opens a shell and is a local administrator there; never throws. */
   test(target: WinRmTarget): Promise<WinRmTestResult>;
   /** `qwinsta` parsed, with the raw text. */
   listSessions(target: WinRmTarget): Promise<SessionList>;
@@ -65,8 +66,12 @@ export interface WinRmClient {
   logoff(target: WinRmTarget, sessionId: number): Promise<WinRmResult>;
 }
 
-/** Seconds a Receive may block on the server before answering "no output yet". */
-const OPERATION_TIMEOUT_S = 20;
+/** Output kept from one command; qwinsta on a busy terminal server is tens of kilobytes. */
+const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+/** Base64 of a script that still fits the 32767-character CreateProcess command line. */
+const MAX_ENCODED_SCRIPT = 32_000;
+
 
 function candidates(target: WinRmTarget): string[] {
   const list = (typeof target === 'string' ? [target] : [...target]).map((h) => h.trim()).filter(Boolean);
@@ -78,14 +83,18 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
   const codepage = opts.codepage ?? 437;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const port = opts.port ?? (opts.transport === 'https' ? 5986 : 5985);
+  // Seconds the server may hold a Receive before answering "no output yet": a third of the
+  // budget, so a long command is polled several times and never holds a request past the budget.
+  const OPERATION_TIMEOUT_S = Math.min(20, Math.max(1, Math.floor(timeoutMs / 3000)));
 
-  async function runOn(host: string, command: string, args: readonly string[], signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
+  async function runOn(host: string, command: string, args: readonly string[], skipCmdShell: boolean, signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
     const endpoint: WinRmEndpoint = { host, port, https: opts.transport === 'https', verifyTls: opts.verifyTls ?? true, ca: opts.ca };
     const conn = new WinRmConnection(endpoint, { username: opts.username, password: opts.password }, signal);
     const to = conn.url;
     const call = async (xml: string, step: string): Promise<string> => {
       const res = await conn.send(xml);
       const fault = wsman.parseFault(res.xml);
+      if (fault && wsman.isAccessDenied(fault)) throw winrmError('winrm/auth_failed', `WinRM on ${host} denied access: ${fault.reason}`, { host, step, wsman_code: fault.wsmanCode });
       if (fault) throw winrmError('winrm/command_failed', `WinRM ${step} failed on ${host}: ${fault.reason}`, { host, step, wsman_code: fault.wsmanCode });
       return res.xml;
     };
@@ -93,11 +102,12 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     try {
       shellId = wsman.parseShellId(await call(wsman.createShellMessage(to, OPERATION_TIMEOUT_S, codepage), 'Create'));
       if (!shellId) throw winrmError('winrm/bad_response', `WinRM on ${host} created no shell`, { host });
-      const commandId = wsman.parseCommandId(await call(wsman.commandMessage(to, OPERATION_TIMEOUT_S, shellId, command, args), 'Command'));
+      const commandId = wsman.parseCommandId(await call(wsman.commandMessage(to, OPERATION_TIMEOUT_S, shellId, command, args, skipCmdShell), 'Command'));
       if (!commandId) throw winrmError('winrm/bad_response', `WinRM on ${host} started no command`, { host });
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let exitCode: number | null = null;
+      let outputBytes = 0;
       for (;;) {
         let chunk: wsman.ReceiveChunk;
         try {
@@ -109,6 +119,8 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
         }
         stdout.push(chunk.stdout);
         stderr.push(chunk.stderr);
+        outputBytes += chunk.stdout.length + chunk.stderr.length;
+        if (outputBytes > MAX_OUTPUT_BYTES) throw winrmError('winrm/bad_response', `The output of ${command.split(' ')[0]} on ${host} exceeds ${MAX_OUTPUT_BYTES} bytes`, { host });
         if (chunk.done) {
           exitCode = chunk.exitCode ?? -1;
           break;
@@ -123,7 +135,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     }
   }
 
-  async function run(target: WinRmTarget, command: string, args: readonly string[] = []): Promise<WinRmResult> {
+  async function execute(target: WinRmTarget, command: string, args: readonly string[], skipCmdShell: boolean): Promise<WinRmResult> {
     const hosts = candidates(target);
     if (hosts.length === 0) throw winrmError('winrm/unreachable', 'The host has no address to reach it by', { hosts });
     const started = performance.now();
@@ -131,7 +143,7 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     let lastError: unknown = null;
     for (const host of hosts) {
       try {
-        const out = await runOn(host, command, args, signal);
+        const out = await runOn(host, command, args, skipCmdShell, signal);
         return {
           stdout: decodeOem(out.stdout, codepage),
           stderr: decodeOem(out.stderr, codepage),
@@ -152,18 +164,28 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
     throw winrmError('winrm/unreachable', `WinRM is unreachable on every address of the host (${hosts.join(', ')})`, { hosts }, lastError);
   }
 
-  function runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult> {
+  function run(target: WinRmTarget, command: string, args: readonly string[] = []): Promise<WinRmResult> {
+    return execute(target, command, args, false);
+  }
+
+  async function runPowerShell(target: WinRmTarget, script: string): Promise<WinRmResult> {
     const encoded = Buffer.from(script, 'utf16le').toString('base64');
-    return run(target, `powershell.exe -NoProfile -NonInteractive -EncodedCommand ${encoded}`);
+    if (encoded.length > MAX_ENCODED_SCRIPT) throw new AppError('request/too_large', 'The PowerShell script is too long for one WinRM command line');
+    const res = await execute(target, 'powershell.exe', ['-NoProfile', '-NonInteractive', '-EncodedCommand', encoded], true);
+    return { ...res, stderr: clixmlToText(res.stderr) };
   }
 
   async function test(target: WinRmTarget): Promise<WinRmTestResult> {
     const started = performance.now();
     try {
-      const res = await run(target, 'whoami');
-      const who = res.stdout.trim();
+      const res = await run(target, 'whoami', ['/user', '/groups', '/fo', 'csv', '/nh']);
       if (res.exitCode !== 0) return { ok: false, detail: `whoami exited with ${res.exitCode} on ${res.host}`, durationMs: res.durationMs, code: 'winrm/command_failed' };
-      return { ok: true, detail: `Connected to ${res.host} as ${who || opts.username}`, durationMs: res.durationMs };
+      const who = /^"([^"]*)"/.exec(res.stdout.trim())?.[1] || opts.username;
+      // BUILTIN\Administrators by SID: its name is localised, the SID is not.
+      if (!res.stdout.includes('"S-1-5-32-544"')) {
+        return { ok: false, detail: `${who} reached ${res.host} but is not in its local Administrators group`, durationMs: res.durationMs, code: 'winrm/auth_failed' };
+      }
+      return { ok: true, detail: `Connected to ${res.host} as ${who}, a local administrator`, durationMs: res.durationMs };
     } catch (err) {
       const durationMs = Math.round(performance.now() - started);
       if (err instanceof AppError) return { ok: false, detail: err.message, durationMs, code: err.code };

@@ -10,3 +10,6 @@ export type { OemCodePage } from './codepages.js';
 export { parseQwinsta } from './qwinsta.js';
 export type { Session } from './qwinsta.js';
 export type { WinRmErrorCode } from './winrm.errors.js';
+export { winRmOptionsFromSettings } from './winrm.settings.js';
+export { winRmTargetsOf } from './targets.js';
+export type { HostAddresses } from './targets.js';

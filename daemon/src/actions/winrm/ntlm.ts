@@ -164,6 +164,8 @@ export interface NtlmAuthOptions {
   spn: string;
   /** Hash of the server's TLS certificate for channel binding (HTTPS), null over HTTP. */
   certHash: Buffer | null;
+  /** Fail with `encryption_refused` unless the server agrees to sign and seal (WinRM over HTTP). */
+  requireSealing?: boolean;
   /** Test seams for fixed vectors; random and now by default. */
   clientChallenge?: Buffer;
   exportedSessionKey?: Buffer;
@@ -207,8 +209,9 @@ export class NtlmClient {
     if (!this.negotiateMsg) throw new Error('negotiate() must come first');
     const challenge = parseChallenge(challengeRaw);
     const flags = (challenge.flags & CLIENT_FLAGS) >>> 0;
-    if (!(flags & NegotiateFlag.EXTENDED_SESSIONSECURITY) || !(flags & NegotiateFlag.KEY_EXCH) || !(flags & NegotiateFlag.N128)) {
-      throw new NtlmError('encryption_refused', 'The server refused NTLM extended session security with 128-bit key exchange');
+    const sealing = NegotiateFlag.SEAL | NegotiateFlag.SIGN | NegotiateFlag.EXTENDED_SESSIONSECURITY | NegotiateFlag.KEY_EXCH | NegotiateFlag.N128;
+    if (opts.requireSealing && (flags & sealing) !== sealing) {
+      throw new NtlmError('encryption_refused', 'The server refused NTLM message encryption (sealing with 128-bit key exchange)');
     }
     const { user, domain } = splitUsername(this.creds.username);
     const responseKeyNt = ntowfv2(user, this.creds.password, domain);
@@ -234,8 +237,10 @@ export class NtlmClient {
     const ntResponse = Buffer.concat([ntProofStr, temp]);
     // With a MsvAvTimestamp the LMv2 response must be zeros (MS-NLMP 3.1.5.1.2).
     const lmResponse = Buffer.alloc(24);
-    const exportedSessionKey = opts.exportedSessionKey ?? randomBytes(16);
-    const encryptedKey = rc4(sessionBaseKey, exportedSessionKey);
+    // Without key exchange the session key is the NTLMv2 key exchange key itself (MS-NLMP 3.1.5.1.2).
+    const keyExchange = (flags & NegotiateFlag.KEY_EXCH) !== 0;
+    const exportedSessionKey = keyExchange ? (opts.exportedSessionKey ?? randomBytes(16)) : sessionBaseKey;
+    const encryptedKey = keyExchange ? rc4(sessionBaseKey, exportedSessionKey) : Buffer.alloc(0);
 
     const domainB = utf16(domain);
     const userB = utf16(user);

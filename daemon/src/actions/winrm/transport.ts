@@ -33,6 +33,9 @@ const OCTET_MARKER = Buffer.from('\tContent-Type: application/octet-stream\r\n',
 /** Replies above this are refused: qwinsta output and WS-Man envelopes are a few kilobytes. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+const SOAP_HEADERS = { 'Content-Type': 'application/soap+xml;charset=UTF-8' };
+const ENCRYPTED_HEADERS = { 'Content-Type': `multipart/encrypted;protocol="${PROTOCOL}";boundary="Encrypted Boundary"` };
+
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL']);
 
 interface RawResponse {
@@ -78,6 +81,14 @@ export function decryptBody(security: NtlmSessionSecurity, body: Buffer): Buffer
   }
 }
 
+/** SOAP replies are UTF-8 unless a BOM or the declared charset says UTF-16. */
+export function decodeXml(bytes: Buffer, declaredType: string): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  if (/charset=utf-16/i.test(declaredType)) return bytes.toString('utf16le');
+  return bytes.toString('utf8');
+}
+
 function authToken(headers: http.IncomingHttpHeaders): Buffer | null {
   const value = headers['www-authenticate'];
   const list = Array.isArray(value) ? value : value ? value.split(',') : [];
@@ -115,14 +126,20 @@ export class WinRmConnection {
 
   /** Sends one SOAP envelope and returns the reply envelope and its HTTP status (200 or a 500 fault). */
   async send(soap: string): Promise<{ status: number; xml: string }> {
+    const message = Buffer.from(soap, 'utf8');
     for (let attempt = 0; ; attempt++) {
-      if (!this.authenticated) await this.authenticate();
-      const message = Buffer.from(soap, 'utf8');
-      const body = this.security ? encryptBody(this.security, message) : message;
-      const contentType = this.security
-        ? `multipart/encrypted;protocol="${PROTOCOL}";boundary="Encrypted Boundary"`
-        : 'application/soap+xml;charset=UTF-8';
-      const res = await this.post(body, { 'Content-Type': contentType });
+      let res: RawResponse;
+      if (this.endpoint.https) {
+        // As Windows clients do, the last NTLM leg carries the first request itself.
+        res = this.authenticated ? await this.post(message, SOAP_HEADERS) : await this.authenticate(message, SOAP_HEADERS);
+      } else {
+        // Sealing needs the session keys first, so HTTP authenticates with an empty request.
+        if (!this.authenticated) {
+          const auth = await this.authenticate(Buffer.alloc(0), {});
+          if (auth.status !== 200) throw winrmError('winrm/bad_response', `The WinRM server answered HTTP ${auth.status} to NTLM authentication`, { host: this.endpoint.host, status: auth.status });
+        }
+        res = await this.post(encryptBody(this.security!, message), ENCRYPTED_HEADERS);
+      }
       if (res.status === 401) {
         // The server dropped the connection's authentication (a new socket, or it expired):
         // authenticate again once, then the credentials are what is wrong.
@@ -131,25 +148,27 @@ export class WinRmConnection {
         if (attempt === 0) continue;
         throw winrmError('winrm/auth_failed', 'The WinRM server rejected the credentials', { host: this.endpoint.host });
       }
-      const type = String(res.headers['content-type'] ?? '');
-      let xml: string;
-      if (type.includes(`protocol="${PROTOCOL}"`)) {
-        if (!this.security) throw winrmError('winrm/bad_response', 'The WinRM server sent an encrypted reply over HTTPS');
-        xml = decryptBody(this.security, res.body).toString('utf8');
-      } else if (this.security && res.body.length > 0) {
-        throw winrmError('winrm/encryption_refused', 'The WinRM server answered an encrypted request in clear text', { host: this.endpoint.host, status: res.status });
-      } else {
-        xml = res.body.toString('utf8');
-      }
-      if (res.status === 200 || (res.status === 500 && xml.includes('Fault'))) return { status: res.status, xml };
-      if (this.security && (res.status === 400 || res.status === 415)) {
-        throw winrmError('winrm/encryption_refused', 'The WinRM server refused the encrypted message', { host: this.endpoint.host, status: res.status });
-      }
-      throw winrmError('winrm/bad_response', `The WinRM server answered HTTP ${res.status}`, { host: this.endpoint.host, status: res.status });
+      return { status: res.status, xml: this.readReply(res) };
     }
   }
 
-  private async authenticate(): Promise<void> {
+  private readReply(res: RawResponse): string {
+    const type = String(res.headers['content-type'] ?? '');
+    let xml: string;
+    if (type.includes(`protocol="${PROTOCOL}"`)) {
+      if (!this.security) throw winrmError('winrm/bad_response', 'The WinRM server sent an encrypted reply over HTTPS');
+      xml = decodeXml(decryptBody(this.security, res.body), res.body.toString('latin1', 0, 300));
+    } else if (this.security && (res.status === 400 || res.status === 415 || res.body.length > 0)) {
+      throw winrmError('winrm/encryption_refused', 'The WinRM server did not accept or answer with an encrypted message', { host: this.endpoint.host, status: res.status });
+    } else {
+      xml = decodeXml(res.body, type);
+    }
+    if (res.status === 200 || (res.status === 500 && xml.includes('Fault'))) return xml;
+    throw winrmError('winrm/bad_response', `The WinRM server answered HTTP ${res.status}`, { host: this.endpoint.host, status: res.status });
+  }
+
+  /** NTLM negotiate → challenge → authenticate on one socket; returns the answer to the last leg. */
+  private async authenticate(body: Buffer, headers: Record<string, string>): Promise<RawResponse> {
     const ntlm = new NtlmClient({ username: this.creds.username, password: this.creds.password });
     const first = await this.post(Buffer.alloc(0), { Authorization: `Negotiate ${ntlm.negotiate().toString('base64')}` });
     const challenge = first.status === 401 ? authToken(first.headers) : null;
@@ -165,16 +184,17 @@ export class WinRmConnection {
       ({ token, security } = ntlm.authenticate(challenge, {
         spn: `HTTP/${this.endpoint.host}`,
         certHash: this.endpoint.https && first.certDer ? certificateBindingHash(first.certDer) : null,
+        requireSealing: !this.endpoint.https,
       }));
     } catch (err) {
       if (err instanceof NtlmError) throw winrmError(`winrm/${err.reason}`, err.message, { host: this.endpoint.host }, err);
       throw err;
     }
-    const second = await this.post(Buffer.alloc(0), { Authorization: `Negotiate ${token.toString('base64')}` });
+    const second = await this.post(body, { ...headers, Authorization: `Negotiate ${token.toString('base64')}` });
     if (second.status === 401) throw winrmError('winrm/auth_failed', 'The WinRM server rejected the credentials', { host: this.endpoint.host });
-    if (second.status !== 200) throw winrmError('winrm/bad_response', `The WinRM server answered HTTP ${second.status} to NTLM authentication`, { host: this.endpoint.host, status: second.status });
     this.security = this.endpoint.https ? null : security;
     this.authenticated = true;
+    return second;
   }
 
   private post(body: Buffer, headers: Record<string, string>): Promise<RawResponse> {

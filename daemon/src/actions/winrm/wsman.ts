@@ -83,14 +83,15 @@ export function createShellMessage(to: string, operationTimeoutS: number, codepa
   }).xml;
 }
 
-export function commandMessage(to: string, operationTimeoutS: number, shellId: string, command: string, args: readonly string[]): string {
+/** `skipCmdShell` starts the program directly, without cmd.exe and its 8191-character line limit. */
+export function commandMessage(to: string, operationTimeoutS: number, shellId: string, command: string, args: readonly string[], skipCmdShell = false): string {
   const argXml = args.map((a) => `<rsp:Arguments>${xmlEscape(a)}</rsp:Arguments>`).join('');
   return envelope({
     to,
     action: ACTIONS.command,
     operationTimeoutS,
     shellId,
-    options: { WINRS_CONSOLEMODE_STDIN: 'TRUE', WINRS_SKIP_CMD_SHELL: 'FALSE' },
+    options: { WINRS_CONSOLEMODE_STDIN: 'TRUE', WINRS_SKIP_CMD_SHELL: skipCmdShell ? 'TRUE' : 'FALSE' },
     body: `<rsp:CommandLine><rsp:Command>${xmlEscape(command)}</rsp:Command>${argXml}</rsp:CommandLine>`,
   }).xml;
 }
@@ -133,6 +134,11 @@ export function parseFault(xml: string): WsManFault | null {
   const text =
     /<(?:[\w-]+:)?Message>([\s\S]*?)<\/(?:[\w-]+:)?Message>/.exec(xml)?.[1] ?? /<(?:[\w-]+:)?Text\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?Text>/.exec(xml)?.[1] ?? 'WS-Management fault';
   return { wsmanCode, subcode: subcode ? xmlUnescape(subcode.trim()) : null, reason: xmlUnescape(text.replace(/<[^>]+>/g, '').trim()).slice(0, 500) };
+}
+
+/** An account that authenticates but may not use WinRM gets an AccessDenied fault (Win32 error 5). */
+export function isAccessDenied(fault: WsManFault): boolean {
+  return fault.wsmanCode === '5' || /AccessDenied$/.test(fault.subcode ?? '');
 }
 
 export function parseShellId(xml: string): string | null {
