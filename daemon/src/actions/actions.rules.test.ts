@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../store/index.js';
-import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, hostTargets } from './actions.rules.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, sshTargets } from './actions.rules.js';
 import { verifyHostKey } from './known-hosts.rules.js';
 
 function host(overrides: Partial<Host>): Host {
@@ -29,9 +29,9 @@ function host(overrides: Partial<Host>): Host {
 }
 
 describe('remote action rules', () => {
-  it('addresses a host by FQDN, then host name, then IPv4, skipping placeholders', () => {
-    expect(hostTargets({ fqdn: 'ws-01.corp.local', hostname: 'WS-01', ipv4: '10.0.0.5' })).toEqual(['ws-01.corp.local', 'WS-01', '10.0.0.5']);
-    expect(hostTargets({ fqdn: 'N/A', hostname: 'WS-01', ipv4: '-' })).toEqual(['WS-01']);
+  it('addresses a host over SSH by FQDN, then host name, then IPv4, skipping placeholders', () => {
+    expect(sshTargets({ fqdn: 'ws-01.corp.local', hostname: 'WS-01', ipv4: '10.0.0.5' })).toEqual(['ws-01.corp.local', 'WS-01', '10.0.0.5']);
+    expect(sshTargets({ fqdn: 'N/A', hostname: 'WS-01', ipv4: '-' })).toEqual(['WS-01']);
   });
 
   it.each([

@@ -9,8 +9,8 @@ function present(value: unknown): string | null {
   return PLACEHOLDERS.has(v.toLowerCase()) ? null : v;
 }
 
-/** Addresses to reach a host over WinRM or SSH, in order: FQDN, host name, then its IPv4. */
-export function hostTargets(host: Pick<Host, 'fqdn' | 'hostname' | 'ipv4'>): string[] {
+/** Addresses to reach a host over SSH, in order: FQDN, host name, then its current IPv4. */
+export function sshTargets(host: Pick<Host, 'fqdn' | 'hostname' | 'ipv4'>): string[] {
   return [...new Set([host.fqdn, host.hostname, host.ipv4].map((v) => present(v)).filter((v): v is string => v !== null))];
 }
 

@@ -6,10 +6,10 @@ import { AppError } from '../errors.js';
 import { hostNotFound } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Host, Store } from '../store/index.js';
-import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, hostTargets, isGatewayEvent, isSessionEvent } from './actions.rules.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent, sshTargets } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
 import type { probeSshAdmin } from './ssh.client.js';
-import type { WinRmClient, WinRmClientOptions } from './winrm/index.js';
+import { winRmOptionsFromSettings, winRmTargetsOf, type WinRmClient, type WinRmClientOptions } from './winrm/index.js';
 
 export interface RemoteActionsDeps {
   store: Store;
@@ -85,7 +85,7 @@ export class RemoteActionsService {
     this.throttle(actor);
     const host = await this.windowsHost(hostId);
     const client = await this.winrmClient();
-    const r = await client.test(hostTargets(host));
+    const r = await client.test(winRmTargetsOf(host));
     const result = { ok: r.ok, detail: r.detail, duration_ms: r.durationMs };
     await this.record('actions.winrm_tested', actor, host, r.ok ? 'ok' : 'failed', { detail: r.detail, ...(r.code ? { code: r.code } : {}) });
     return result;
@@ -100,7 +100,7 @@ export class RemoteActionsService {
       throw new AppError('actions/ssh_not_configured', 'No SSH administrator (username and key or password) is configured');
     }
     const r = await this.deps.ssh(
-      hostTargets(host),
+      sshTargets(host),
       { username: s.username, port: s.port, private_key: s.private_key, passphrase: s.passphrase, password: s.password, known_hosts: s.known_hosts },
       this.deps.timeoutMs,
     );
@@ -159,15 +159,7 @@ export class RemoteActionsService {
 
   private async winrmClient(): Promise<WinRmClient> {
     const s = await this.deps.settings.get('windows_admin');
-    return this.deps.winrm({
-      username: s.username ?? '',
-      password: s.password ?? '',
-      transport: s.transport,
-      ...(s.port !== null ? { port: s.port } : {}),
-      verifyTls: s.verify_tls,
-      codepage: s.codepage === 'cp866' ? 866 : 437,
-      timeoutMs: this.deps.timeoutMs,
-    });
+    return this.deps.winrm(winRmOptionsFromSettings(s, { codepage: s.codepage === 'cp866' ? 866 : 437, timeoutMs: this.deps.timeoutMs }));
   }
 
   /**
@@ -202,7 +194,7 @@ export class RemoteActionsService {
       host,
       agentAllowed,
       async (client) => {
-        const r = await client.listSessions(hostTargets(host));
+        const r = await client.listSessions(winRmTargetsOf(host));
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, sessions: r.sessions, raw: r.raw, duration_ms: r.durationMs } };
       },
       async (agent) => {
@@ -217,7 +209,7 @@ export class RemoteActionsService {
       host,
       agentAllowed,
       async (client) => {
-        const r = await client.logoff(hostTargets(host), sessionId);
+        const r = await client.logoff(winRmTargetsOf(host), sessionId);
         const output = [r.stdout, r.stderr].filter((s) => s.trim()).join('\n');
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, session_id: sessionId, output, duration_ms: r.durationMs } };
       },
