@@ -18,6 +18,28 @@ describe('loadConfig', () => {
     expect(result.ok && result.config.store).toEqual({ kind: 'mongodb', uri: 'mongodb://127.0.0.1:27017/', dbName: 'soc' });
   });
 
+  it.each([
+    ['mongodb://127.0.0.1:27017/sac_prod', undefined, 'sac_prod'],
+    ['mongodb://u:p%40ss@h1:27017,h2:27018/site-b?replicaSet=rs0&authSource=admin', undefined, 'site-b'],
+    ['mongodb+srv://cluster.example.net/archive%2Db?retryWrites=true', undefined, 'archive-b'],
+    ['mongodb://127.0.0.1:27017/sac_prod', 'override', 'override'],
+    ['mongodb://127.0.0.1:27017/?replicaSet=rs0', undefined, 'sac'],
+    ['mongodb://127.0.0.1:27017', undefined, 'sac'],
+  ])('takes the database from %s unless SAC_MONGODB_DB=%s is set: %s', (uri, db, expected) => {
+    const result = loadConfig({ SAC_MONGODB_URI: uri, ...(db ? { SAC_MONGODB_DB: db } : {}) });
+    expect(result.ok && result.config.store).toEqual({ kind: 'mongodb', uri, dbName: expected });
+  });
+
+  it('refuses a database name MongoDB cannot hold, without echoing the secret URI', () => {
+    const uri = 'mongodb://admin:s3cret@127.0.0.1:27017/bad.name';
+    const result = loadConfig({ SAC_MONGODB_URI: uri });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual([expect.stringMatching(/^SAC_MONGODB_URI: the database in its path/)]);
+    expect(result.problems.join('\n')).not.toContain('s3cret');
+    expect(loadConfig({ SAC_MONGODB_URI: 'mongodb://127.0.0.1/', SAC_MONGODB_DB: 'a/b' }).ok).toBe(false);
+  });
+
   it('reads secrets from <KEY>_FILE without the trailing newline', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sac-config-'));
     const file = path.join(dir, 'key');

@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { isValidTimeZone } from './notify/notify.rules.js';
 import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
 
+/** Names MongoDB accepts for a database: no path or namespace separators, at most 63 characters. */
+const MONGO_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
+
 /**
  * The daemon's environment, one zod schema. Each key's description is its documentation
  * (README's configuration table mirrors it). Secret keys may instead be given as `<KEY>_FILE`,
@@ -32,7 +35,11 @@ const EnvSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// connection string')
     .optional()
     .describe('Set: use MongoDB as the store. Unset: embedded SQLite file in the data dir. Secret.'),
-  SAC_MONGODB_DB: z.string().min(1).max(63).default('sac').describe('MongoDB database name.'),
+  SAC_MONGODB_DB: z
+    .string()
+    .regex(MONGO_DB_NAME, 'must be 1–63 characters without /\\. "$*<>:|? or spaces')
+    .optional()
+    .describe('MongoDB database name. Unset: the database in the path of SAC_MONGODB_URI, else `sac`.'),
   SAC_BOOTSTRAP_API_KEY: z
     .string()
     .regex(/^[A-Za-z0-9_-]{24,200}$/, 'must be 24–200 characters of A–Z, a–z, 0–9, _ or -')
@@ -262,6 +269,25 @@ export interface Config {
   webDir?: string;
 }
 
+/**
+ * The database named in a MongoDB connection string's path (`mongodb://h1,h2/sac_prod?x=y`), or
+ * undefined when it names none. User info may contain `@` and `/` only percent-encoded, so the
+ * hosts end at the first `/` after the last `@`.
+ */
+export function mongoDbFromUri(uri: string): string | undefined {
+  const rest = uri.replace(/^mongodb(\+srv)?:\/\//, '').split('?', 1)[0];
+  const hostsAndPath = rest.slice(rest.lastIndexOf('@') + 1);
+  const slash = hostsAndPath.indexOf('/');
+  if (slash < 0) return undefined;
+  const name = hostsAndPath.slice(slash + 1);
+  if (name === '') return undefined;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
 /** Parses the environment; on failure returns every problem found, one line each. */
@@ -292,6 +318,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
 
   const e = parsed.data;
+  const uriDb = e.SAC_MONGODB_URI ? mongoDbFromUri(e.SAC_MONGODB_URI) : undefined;
+  if (e.SAC_MONGODB_DB === undefined && uriDb !== undefined && !MONGO_DB_NAME.test(uriDb)) {
+    return { ok: false, problems: [`SAC_MONGODB_URI: the database in its path must be 1–63 characters without /\\. "$*<>:|? or spaces`] };
+  }
   const dataDir = path.resolve(e.SAC_DATA_DIR);
   return {
     ok: true,
@@ -302,7 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       basePath: e.SAC_BASE_PATH,
       logLevel: e.SAC_LOG_LEVEL,
       store: e.SAC_MONGODB_URI
-        ? { kind: 'mongodb', uri: e.SAC_MONGODB_URI, dbName: e.SAC_MONGODB_DB }
+        ? { kind: 'mongodb', uri: e.SAC_MONGODB_URI, dbName: e.SAC_MONGODB_DB ?? uriDb ?? 'sac' }
         : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
       bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
       ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },

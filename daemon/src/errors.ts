@@ -28,6 +28,24 @@ export function storeUnavailable(cause: unknown): AppError {
   return new AppError('store/unavailable', 'The event store is unavailable; retry later', { kind: 'operational', cause });
 }
 
+/**
+ * The event passed validation but cannot be stored (a serializer or the store refuses its content).
+ * A user error: answered 422, so the agent sets it aside instead of re-sending it forever.
+ */
+export function unprocessableEvent(cause: unknown): AppError {
+  return new AppError('event/unprocessable', 'The event is valid but cannot be stored', { kind: 'user', cause });
+}
+
+/**
+ * True when `err` comes from the content of the events being written, not from the store's state:
+ * a serializer recursing into a payload (structured clone, JSON) ran out of stack or refused it.
+ * Only such failures are worth retrying event by event.
+ */
+export function isEventFault(err: unknown): boolean {
+  if (err instanceof AppError) return err.code === 'event/unprocessable';
+  return err instanceof RangeError || (err instanceof Error && err.name === 'DataCloneError');
+}
+
 /** Name, message and code of an error for a log line, without payloads or stacks of user data. */
 export function errorSummary(err: unknown): { message: string; code?: unknown; name?: string } {
   if (err instanceof Error) return { name: err.name, message: err.message, code: (err as { code?: unknown }).code };

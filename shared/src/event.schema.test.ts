@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_PAYLOADS } from '../../test/helpers/bad-payloads.js';
+import { BAD_PAYLOADS, nested } from '../../test/helpers/bad-payloads.js';
 import { loadFixtures } from '../../test/helpers/events.js';
-import { categoryForType, compareSeverity, isRfc3339, parseEvent } from './event.schema.js';
+import { categoryForType, compareSeverity, EVENT_LIMITS, isIanaTimeZone, isRfc3339, parseEvent } from './event.schema.js';
 
 const fixtures = loadFixtures() as Record<string, any>[];
 const base = () => structuredClone(fixtures[0]);
@@ -17,7 +17,53 @@ describe('EventSchema 1.0', () => {
     c.mutate(event);
     const result = parseEvent(event);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.issues.map((i) => i.path)).toContain(c.path);
+    if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual([c.path]);
+  });
+
+  it('accepts each limit at its boundary', () => {
+    const event = base();
+    event.title = 'x'.repeat(EVENT_LIMITS.title);
+    event.summary = 'x'.repeat(EVENT_LIMITS.summary);
+    event.raw = { format: 'windows_event_xml', payload: 'x'.repeat(EVENT_LIMITS.rawPayload) };
+    event.tags = Array.from({ length: EVENT_LIMITS.tags }, () => 'x'.repeat(EVENT_LIMITS.tag));
+    event.dedup_key = 'x'.repeat(EVENT_LIMITS.dedupKey);
+    event.fingerprint = 'x'.repeat(EVENT_LIMITS.fingerprint);
+    event.type = 'x'.repeat(EVENT_LIMITS.type);
+    event.details = nested(EVENT_LIMITS.objectDepth, { leaf: 'x' });
+    event.enrichment = { attempt_number: 0, threshold: 0, filtered_out: true, filter_reason: 'allow-list', blob: '' };
+    // The whole enrichment object, as JSON, exactly at the byte limit (Cyrillic counts two bytes).
+    const room = EVENT_LIMITS.objectBytes - Buffer.byteLength(JSON.stringify(event.enrichment));
+    event.enrichment.blob = 'ж'.repeat(Math.floor(room / 2)) + 'x'.repeat(room % 2);
+    expect(Buffer.byteLength(JSON.stringify(event.enrichment))).toBe(EVENT_LIMITS.objectBytes);
+    const result = parseEvent(event);
+    expect(result.ok ? [] : result.issues).toEqual([]);
+    event.enrichment.blob += 'x';
+    expect(parseEvent(event).ok).toBe(false);
+  });
+
+  it('takes any UUID as correlation_id, an empty raw, any non-empty type, an empty summary', () => {
+    const event = base();
+    event.correlation_id = '6ba7b810-9dad-11d1-80b4-00c04fd430c8';
+    event.raw = {};
+    event.type = 'Custom Type/with spaces';
+    event.summary = '';
+    const result = parseEvent(event);
+    expect(result.ok ? [] : result.issues).toEqual([]);
+  });
+
+  it.each([
+    ['Europe/Moscow', true],
+    ['America/Argentina/Buenos_Aires', true],
+    ['UTC', true],
+    ['Etc/GMT+3', true],
+    ['Mars/Olympus_Mons', false],
+    ['+03:00', false],
+    ['', false],
+    ['Europe/../../etc', false],
+  ])('isIanaTimeZone(%s) = %s', (zone, expected) => {
+    expect(isIanaTimeZone(zone)).toBe(expected);
+    // Cached answers are the same answers.
+    expect(isIanaTimeZone(zone)).toBe(expected);
   });
 
   it('lists every problem at once', () => {

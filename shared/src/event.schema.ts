@@ -15,6 +15,10 @@ export const EVENT_LIMITS = {
   type: 128,
   hostname: 255,
   shortText: 256,
+  /** Deepest nesting of `details` and of `enrichment` (the object itself is level 1). */
+  objectDepth: 32,
+  /** Largest `details` and `enrichment`, each, as UTF-8 JSON. */
+  objectBytes: 64 * 1024,
 } as const;
 
 /** Event severities, lowest first. */
@@ -26,8 +30,15 @@ export const CATEGORIES = ['agent', 'auth', 'privilege', 'session', 'report', 'n
 export type Category = (typeof CATEGORIES)[number];
 
 /** Operating system families an agent may report. */
-export const OS_FAMILIES = ['linux', 'windows', 'macos', 'bsd', 'other'] as const;
+export const OS_FAMILIES = ['linux', 'windows'] as const;
 export type OsFamily = (typeof OS_FAMILIES)[number];
+
+/** The agent products that send events (`source.product`). */
+export const AGENT_PRODUCTS = ['ssh-monitor', 'rdp-login-monitor'] as const;
+export type AgentProduct = (typeof AGENT_PRODUCTS)[number];
+
+/** Formats of `raw.payload`. */
+export const RAW_FORMATS = ['journal', 'windows_event_xml', 'text'] as const;
 
 /** Risk levels an agent may put in `enrichment.risk_level`. */
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
@@ -59,9 +70,64 @@ export function categoryForType(type: string): Category {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Version nibble 4, RFC 4122 variant (10xx in the first nibble of the fourth group).
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 // RFC 3339 date-time: a `Z` or a numeric offset is mandatory (a local time without one is ambiguous).
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-const EVENT_TYPE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
+// An IANA name is letters, digits and `/_+-`; this also keeps offsets such as "+03:00", which
+// newer Intl versions accept as a time zone, out.
+const IANA_ZONE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+const ZONE_CACHE_MAX = 1024;
+const zoneCache = new Map<string, boolean>();
+
+/** True when `value` names an IANA time zone the runtime knows (`Europe/Moscow`, `UTC`). */
+export function isIanaTimeZone(value: string): boolean {
+  const cached = zoneCache.get(value);
+  if (cached !== undefined) return cached;
+  let known = false;
+  if (value.length <= 64 && IANA_ZONE.test(value)) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      known = true;
+    } catch {
+      known = false;
+    }
+  }
+  // Bounded: the names come from untrusted payloads.
+  if (zoneCache.size >= ZONE_CACHE_MAX) zoneCache.clear();
+  zoneCache.set(value, known);
+  return known;
+}
+
+/**
+ * Why a free-form object (`details`, `enrichment`) is too big to keep, or null. Depth is walked
+ * with an explicit stack and stops at the first level too deep, so a payload nested thousands
+ * deep never reaches a recursive serializer (structured clone, JSON.stringify) that would throw.
+ */
+export function freeObjectProblem(value: Record<string, unknown>): string | null {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (depth > EVENT_LIMITS.objectDepth) return `must be nested at most ${EVENT_LIMITS.objectDepth} levels deep`;
+    let children: unknown[];
+    if (Array.isArray(node)) children = node;
+    else {
+      const keys = Object.keys(node as Record<string, unknown>);
+      // BSON keys are C strings: MongoDB cannot store a key with a NUL in it.
+      if (keys.some((k) => k.includes('\u0000'))) return 'must not have a key containing a NUL character';
+      children = keys.map((k) => (node as Record<string, unknown>)[k]);
+    }
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+  return bytes > EVENT_LIMITS.objectBytes ? `must be at most ${EVENT_LIMITS.objectBytes} bytes as JSON (is ${bytes})` : null;
+}
+
+const freeObject = <T extends z.ZodType<Record<string, unknown>>>(schema: T) =>
+  schema.superRefine((value, ctx) => {
+    const problem = freeObjectProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** True when `value` is a valid RFC 3339 date-time with `Z` or a numeric offset. */
 export function isRfc3339(value: string): boolean {
@@ -79,11 +145,18 @@ const uuid = z
   .string()
   .regex(UUID, 'must be a UUID')
   .transform((v) => v.toLowerCase());
+const uuidV4 = z
+  .string()
+  .regex(UUID_V4, 'must be a version 4 UUID')
+  .transform((v) => v.toLowerCase());
 
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
+// Agents send "-" or "N/A" where they have no value.
+const placeholder = z.union([z.literal('-'), z.literal('N/A')]);
+
 const SourceSchema = z.strictObject({
-  product: text(64),
+  product: z.enum(AGENT_PRODUCTS),
   product_version: text(64),
   agent_instance_id: text(EVENT_LIMITS.shortText).optional(),
 });
@@ -94,21 +167,25 @@ const HostSchema = z.strictObject({
   fqdn: text(EVENT_LIMITS.hostname).optional(),
   display_name: text(EVENT_LIMITS.shortText).optional(),
   os_version: text(EVENT_LIMITS.shortText).optional(),
-  ipv4: z.union([z.ipv4(), z.literal('-'), z.literal('N/A')]).optional(),
-  ipv6: z.ipv6().optional(),
-  timezone: text(64).optional(),
+  ipv4: z.union([z.ipv4(), placeholder]).optional(),
+  ipv6: z.union([z.ipv6(), placeholder]).optional(),
+  timezone: z.string().refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Moscow').optional(),
 });
 
 const RawSchema = z.strictObject({
-  format: text(32),
-  payload: z.string().max(EVENT_LIMITS.rawPayload, `must be at most ${EVENT_LIMITS.rawPayload} characters`),
+  format: z.enum(RAW_FORMATS).optional(),
+  payload: z.string().max(EVENT_LIMITS.rawPayload, `must be at most ${EVENT_LIMITS.rawPayload} characters`).optional(),
 });
 
-const EnrichmentSchema = z.looseObject({
-  attempt_number: z.number().int().min(0).optional(),
-  threshold: z.number().int().min(0).optional(),
-  risk_level: z.enum(RISK_LEVELS).optional(),
-});
+const EnrichmentSchema = freeObject(
+  z.looseObject({
+    attempt_number: z.number().int().min(0).optional(),
+    threshold: z.number().int().min(0).optional(),
+    risk_level: z.enum(RISK_LEVELS).optional(),
+    filtered_out: z.boolean().optional(),
+    filter_reason: z.string().optional(),
+  }),
+);
 
 /**
  * Event envelope, schema 1.0, exactly as agents POST it to `/api/v1/events`.
@@ -117,19 +194,17 @@ const EnrichmentSchema = z.looseObject({
  */
 export const EventSchema = z.strictObject({
   schema_version: z.literal(EVENT_SCHEMA_VERSION, { error: `must be "${EVENT_SCHEMA_VERSION}"` }),
-  event_id: uuid,
+  event_id: uuidV4,
   occurred_at: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time with Z or a numeric offset'),
   source: SourceSchema,
   host: HostSchema,
   category: z.enum(CATEGORIES),
-  type: z
-    .string()
-    .max(EVENT_LIMITS.type, `must be at most ${EVENT_LIMITS.type} characters`)
-    .regex(EVENT_TYPE, 'must be a lower-case dotted type such as rdp.login.failed'),
+  // The list of types is open: any non-empty string.
+  type: text(EVENT_LIMITS.type),
   severity: z.enum(SEVERITIES),
   title: text(EVENT_LIMITS.title),
-  summary: z.string().max(EVENT_LIMITS.summary, `must be at most ${EVENT_LIMITS.summary} characters`).optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  summary: z.string().max(EVENT_LIMITS.summary, `must be at most ${EVENT_LIMITS.summary} characters`),
+  details: freeObject(z.record(z.string(), z.unknown())).optional(),
   raw: RawSchema.optional(),
   tags: z
     .array(text(EVENT_LIMITS.tag))

@@ -19,7 +19,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     token = await adminToken(t);
     monitor = await userToken(t, 'monitor');
     // WEB01 (linux): failed logins, a heartbeat and a daily report; RDS02 (windows): mixed severities.
-    const web = { host: { hostname: 'WEB01', os_family: 'linux' as const, display_name: 'web front (192.0.2.10)', ipv4: '192.0.2.10' }, source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' } };
+    const web = { host: { hostname: 'WEB01', os_family: 'linux' as const, display_name: 'web front (192.0.2.10)', ipv4: '192.0.2.10' }, source: { product: 'ssh-monitor' as const, product_version: '1.1.2-ipset' } };
     for (let i = 0; i < 3; i++) {
       await ingest(t, { ...web, type: 'ssh.login.failed', severity: 'warning', title: `SSH failed #${i}`, summary: 'root from 198.51.100.7', occurred_at: isoAt(NOW - (i + 1) * MIN), details: { user: 'root', ip_address: '198.51.100.7' } });
     }

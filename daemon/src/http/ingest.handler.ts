@@ -7,7 +7,7 @@ import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
 import { apiKeyFromHeaders } from './agent-auth.js';
-import { errorBody, RETRY_AFTER_SECONDS } from './error-map.js';
+import { errorBody, mapError, RETRY_AFTER_SECONDS } from './error-map.js';
 import { sendJson } from './http-errors.js';
 
 /** Largest accepted request body. */
@@ -130,7 +130,14 @@ export function createIngestHandler(deps: {
         sendJson(res, 409, { ...errorBody('event/duplicate', 'An event with this event_id is already stored'), event_id: event.event_id });
       }
     })().catch((err: unknown) => {
-      // Whatever went wrong, the agent must spool and retry: 503, never 500 or 200.
+      if (res.headersSent) return;
+      const mapped = mapError(err);
+      // This one event can never be stored: 422 makes the agent set it aside instead of re-sending it forever.
+      if (mapped.status === 422) {
+        reject(res, 'unprocessable', 422, mapped.body);
+        return;
+      }
+      // Whatever else went wrong, the agent must spool and retry: 503, never 500 or 200.
       const code = err instanceof AppError ? err.code : 'ingest/unavailable';
       if (!(err instanceof AppError)) logger.error({ req_id: requestId, err: errorSummary(err) }, 'ingest failed');
       if (res.headersSent) return;

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus, BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettings } from '../correlation/index.js';
-import { AppError, errorSummary } from '../errors.js';
+import { AppError, errorSummary, unprocessableEvent } from '../errors.js';
 import type { EventNotifyPlan } from '../notify/notify.ingest.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -30,7 +30,7 @@ export type ToIngestThread =
 
 export type FromIngestThread =
   | ({ kind: 'done'; id: number; outcomes: InsertOutcome[] } & BatchEffects)
-  | ({ kind: 'failed'; id: number; error: string } & BatchEffects)
+  | ({ kind: 'failed'; id: number; error: string; /** The batch's content, not the store, failed (`isEventFault`). */ eventFault: boolean } & BatchEffects)
   | { kind: 'ready' }
   | { kind: 'closed' };
 
@@ -187,7 +187,7 @@ export class IngestThread implements BatchCommitter {
     const waiting = this.settle(msg.id);
     if (!waiting) return;
     if (msg.kind === 'done') waiting.resolve(msg.outcomes);
-    else waiting.reject(threadFailed(msg.error));
+    else waiting.reject(msg.eventFault ? unprocessableEvent(msg.error) : threadFailed(msg.error));
   }
 
   private replay(effects: BatchEffects): void {

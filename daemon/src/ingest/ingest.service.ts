@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Event } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
-import { AppError, errorSummary, storeUnavailable } from '../errors.js';
+import { AppError, errorSummary, isEventFault, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 import { actorUser, hostObservation } from './ingest.rules.js';
@@ -65,7 +65,10 @@ export class IngestService {
     return this.queued >= this.limits.queueLimit;
   }
 
-  /** Resolves with `created` or `duplicate` once durable; rejects with an operational AppError. */
+  /**
+   * Resolves with `created` or `duplicate` once durable; rejects with an operational AppError, or
+   * with `event/unprocessable` when this event's content cannot be stored.
+   */
   submit(event: Event, ctx: IngestContext): Promise<'created' | 'duplicate'> {
     if (this.overloaded) return Promise.reject(overloaded());
     const received = this.clock.now();
@@ -80,7 +83,10 @@ export class IngestService {
     return new Promise<InsertOutcome>((resolve, reject) => {
       this.queue.push({ item, ctx, resolve, reject });
       this.schedule();
-    }).then((outcome) => (outcome.status === 'inserted' ? 'created' : 'duplicate'));
+    }).then((outcome) => {
+      if (outcome.status === 'rejected') throw unprocessableEvent(outcome.reason);
+      return outcome.status === 'inserted' ? 'created' : 'duplicate';
+    });
   }
 
   /** Waits until everything queued so far has been committed (used at shutdown). */
@@ -102,21 +108,13 @@ export class IngestService {
     if (batch.length === 0) return;
     this.inFlight++;
     this.inFlightEvents += batch.length;
-    const stored = this.committer.commit(batch.map((p) => p.item));
+    const stored = this.commitIsolated(batch);
     const previous = this.answered;
     this.answered = stored
-      .then(
-        async (outcomes) => {
-          await previous;
-          this.answer(batch, outcomes);
-        },
-        async (err: unknown) => {
-          await previous;
-          this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch not stored');
-          const error = storeUnavailable(err);
-          for (const p of batch) p.reject(error);
-        },
-      )
+      .then(async (results) => {
+        await previous;
+        this.answer(batch, results);
+      })
       .catch((err: unknown) => {
         // A bug in answering must neither leave requests hanging nor stall the batches after it.
         this.logger.error({ err: errorSummary(err), batch: batch.length }, 'ingest batch not answered');
@@ -131,9 +129,38 @@ export class IngestService {
     if (this.queue.length > 0) this.schedule();
   }
 
-  /** Logs each outcome and answers the batch's requests (the batch is durable). */
-  private answer(batch: Pending[], outcomes: InsertOutcome[]): void {
-    outcomes.forEach((outcome, i) => {
+  /**
+   * Commits the batch; when it fails because of an event's content rather than the store (see
+   * `isEventFault`), commits its events one by one so that only the poisonous one is refused and
+   * the others are stored. Any other failure (the store is down) fails the whole batch at once:
+   * retrying event by event would only multiply the load on a failing store.
+   */
+  private async commitIsolated(batch: Pending[]): Promise<(InsertOutcome | AppError)[]> {
+    try {
+      return await this.committer.commit(batch.map((p) => p.item));
+    } catch (err) {
+      if (batch.length === 1 || !isEventFault(err)) return batch.map(() => this.failure(err, batch.length));
+      this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch refused for an event; committing its events one by one');
+      return Promise.all(
+        batch.map((p) =>
+          this.committer.commit([p.item]).then(
+            ([outcome]) => outcome,
+            (single: unknown) => this.failure(single, 1),
+          ),
+        ),
+      );
+    }
+  }
+
+  private failure(err: unknown, events: number): AppError {
+    if (isEventFault(err)) return err instanceof AppError ? err : unprocessableEvent(err);
+    this.logger.warn({ err: errorSummary(err), batch: events }, 'ingest batch not stored');
+    return storeUnavailable(err);
+  }
+
+  /** Logs each outcome and answers the batch's requests (each stored one is durable). */
+  private answer(batch: Pending[], results: (InsertOutcome | AppError)[]): void {
+    results.forEach((result, i) => {
       const { item, ctx } = batch[i];
       const fields = {
         event_id: item.event.event_id,
@@ -142,8 +169,14 @@ export class IngestService {
         key_prefix: ctx.keyPrefix,
         req_id: ctx.requestId,
       };
-      this.logger.info(fields, outcome.status === 'inserted' ? 'event created' : 'event duplicate');
-      batch[i].resolve(outcome);
+      if (result instanceof AppError) {
+        if (result.code === 'event/unprocessable') this.logger.warn({ ...fields, err: errorSummary(result.cause) }, 'event unprocessable');
+        batch[i].reject(result);
+        return;
+      }
+      if (result.status === 'rejected') this.logger.warn({ ...fields, reason: result.reason }, 'event unprocessable');
+      else this.logger.info(fields, result.status === 'inserted' ? 'event created' : 'event duplicate');
+      batch[i].resolve(result);
     });
   }
 }

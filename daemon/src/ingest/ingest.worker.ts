@@ -10,7 +10,7 @@ import pino from 'pino';
 import { AuditService } from '../audit/index.js';
 import { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import { errorSummary } from '../errors.js';
+import { errorSummary, isEventFault } from '../errors.js';
 import { HostsService } from '../hosts/hosts.service.js';
 import { openSqliteStore } from '../store/sqlite/sqlite.store.js';
 import { createListenerCommitter } from './commit-listeners.js';
@@ -77,7 +77,8 @@ port.on('message', (msg: ToIngestThread) => {
   answered = answered.then(() =>
     stored.then(
       (outcomes) => send({ kind: 'done', id: msg.id, outcomes, ...collected }),
-      (err: unknown) => send({ kind: 'failed', id: msg.id, error: err instanceof Error ? err.message : String(err), ...collected }),
+      (err: unknown) =>
+        send({ kind: 'failed', id: msg.id, error: err instanceof Error ? err.message : String(err), eventFault: isEventFault(err), ...collected }),
     ),
   );
 });

@@ -66,7 +66,11 @@ export interface NewEvent {
   agent_version: string;
 }
 
-export type InsertOutcome = { status: 'inserted'; host_id: string } | { status: 'duplicate' };
+/**
+ * `rejected`: the store refused this one event's content (e.g. a key MongoDB cannot hold); the
+ * others of its batch are unaffected.
+ */
+export type InsertOutcome = { status: 'inserted'; host_id: string } | { status: 'duplicate' } | { status: 'rejected'; reason: string };
 
 export interface StoredEvent {
   event_id: string;

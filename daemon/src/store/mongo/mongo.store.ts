@@ -22,6 +22,12 @@ import { mongoCommands } from './commands.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
+/**
+ * Write errors that reject one document for its content (BadValue: FerretDB refuses keys that
+ * start with `$` or contain `.`; DollarPrefixedFieldName, EmptyFieldName, DottedFieldName on older
+ * servers); the rest of an unordered insert goes through.
+ */
+const BAD_DOCUMENT = new Set([2, 52, 56, 57]);
 
 interface EventDoc {
   event_id: string;
@@ -203,18 +209,24 @@ function mongoEvents(db: Db): EventsRepo {
         event: item.event,
       }));
       const duplicates = new Set<number>();
+      const rejected = new Map<number, string>();
       try {
         await events.insertMany(docs, { ordered: false });
       } catch (err) {
         if (!(err instanceof MongoBulkWriteError)) throw err;
-        for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
-          if (we.code !== DUPLICATE_KEY) throw err;
-          duplicates.add(we.index);
+        const writeErrors = ([] as WriteError[]).concat(err.writeErrors);
+        if (writeErrors.length === 0) throw err;
+        for (const we of writeErrors) {
+          if (we.code === DUPLICATE_KEY) duplicates.add(we.index);
+          else if (BAD_DOCUMENT.has(we.code)) rejected.set(we.index, we.errmsg ?? `write error ${we.code}`);
+          else throw err;
         }
       }
-      const outcomes = docs.map((d, i): InsertOutcome =>
-        duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id },
-      );
+      const outcomes = docs.map((d, i): InsertOutcome => {
+        const reason = rejected.get(i);
+        if (reason !== undefined) return { status: 'rejected', reason };
+        return duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id };
+      });
       // No multi-document transactions here (FerretDB has none): the listeners' writes follow the insert.
       if (afterInsert) await afterInsert(outcomes);
       return outcomes;

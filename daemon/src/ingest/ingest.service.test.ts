@@ -1,0 +1,83 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { parseEvent, type Event } from '../../../shared/src/index.js';
+import { buildEvent } from '../../../test/helpers/events.js';
+import { AppError } from '../errors.js';
+import type { InsertOutcome, NewEvent } from '../store/index.js';
+import type { BatchCommitter } from './batch-committer.js';
+import { IngestService } from './ingest.service.js';
+
+const POISON = 'poison';
+
+/**
+ * A committer that stores everything unless a batch holds an event titled `poison`: then it throws
+ * `fault` (what a serializer would), or for `outage` what a store that is down throws. Records the
+ * size of each batch it was handed.
+ */
+function committer(fault: () => Error): BatchCommitter & { batches: number[] } {
+  const batches: number[] = [];
+  return {
+    batches,
+    problem: null,
+    async commit(items: NewEvent[]): Promise<InsertOutcome[]> {
+      batches.push(items.length);
+      if (items.some((i) => i.event.title === POISON)) throw fault();
+      return items.map(() => ({ status: 'inserted', host_id: 'h1' }));
+    },
+    async close() {},
+  };
+}
+
+function event(title: string): Event {
+  const parsed = parseEvent(buildEvent({ title }));
+  if (!parsed.ok) throw new Error('invalid');
+  return parsed.event;
+}
+
+async function submitTogether(service: IngestService, titles: string[]) {
+  const ctx = { keyPrefix: 'sac_test', requestId: 'r' };
+  // Submitted in one turn of the event loop, so they share one batch.
+  return Promise.allSettled(titles.map((t) => service.submit(event(t), ctx)));
+}
+
+const codeOf = (r: PromiseSettledResult<unknown>) => (r.status === 'fulfilled' ? r.value : (r.reason as AppError).code);
+
+describe('IngestService: a poisonous event in a batch', () => {
+  it('refuses only the event whose content fails (422), storing the rest of its batch', async () => {
+    const c = committer(() => new RangeError('Maximum call stack size exceeded'));
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const results = await submitTogether(service, ['a', 'b', POISON, 'c']);
+    expect(results.map(codeOf)).toEqual(['created', 'created', 'event/unprocessable', 'created']);
+    // One batch of four, then each event alone.
+    expect(c.batches).toEqual([4, 1, 1, 1, 1]);
+  });
+
+  it('answers a lone poisonous event 422 without retrying it', async () => {
+    const c = committer(() => Object.assign(new Error('could not be cloned'), { name: 'DataCloneError' }));
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    expect((await submitTogether(service, [POISON])).map(codeOf)).toEqual(['event/unprocessable']);
+    expect(c.batches).toEqual([1]);
+  });
+
+  it('fails the whole batch with 503 when the store is down, without retrying event by event', async () => {
+    const c = committer(() => new Error('connection refused'));
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const results = await submitTogether(service, ['a', POISON, 'b']);
+    expect(results.map(codeOf)).toEqual(['store/unavailable', 'store/unavailable', 'store/unavailable']);
+    expect(c.batches).toEqual([3]);
+  });
+
+  it('answers an event the store rejects by content 422 and its batch 201', async () => {
+    const c: BatchCommitter = {
+      problem: null,
+      async commit(items) {
+        return items.map((i): InsertOutcome =>
+          i.event.title === POISON ? { status: 'rejected', reason: 'invalid key' } : { status: 'inserted', host_id: 'h1' },
+        );
+      },
+      async close() {},
+    };
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    expect((await submitTogether(service, ['a', POISON, 'b'])).map(codeOf)).toEqual(['created', 'event/unprocessable', 'created']);
+  });
+});
