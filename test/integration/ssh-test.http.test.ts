@@ -80,6 +80,8 @@ describe.skipIf(!sshdAvailable())('SSH administrator access test against a real 
     expect(unknown.result).toMatchObject({ ok: false, detail: expect.stringContaining('not in known_hosts') });
     await configure({ known_hosts: sshd.knownHosts });
     expect((await probe()).result.ok).toBe(true);
+    await configure({ password: null, private_key: 'not a key' });
+    expect((await probe()).result).toMatchObject({ ok: false, detail: expect.stringContaining('bad SSH settings') });
 
     const text = t.logs.join('\n');
     for (const secret of [sshd.sudoer.password, sshd.plain.password, sshd.clientKey.split('\n')[1]]) expect(text).not.toContain(secret);

@@ -86,7 +86,12 @@ function probeOnce(host: string, creds: SshAdminCredentials, timeoutMs: number):
         else reject(new ProbeFailure(err.message, false));
       });
     });
-    conn.connect(config);
+    try {
+      conn.connect(config);
+    } catch (err) {
+      // A key ssh2 cannot parse is refused before any connection is made.
+      finish(() => reject(new ProbeFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`, false)));
+    }
   });
 }
 
