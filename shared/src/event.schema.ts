@@ -99,28 +99,43 @@ export function isIanaTimeZone(value: string): boolean {
   return known;
 }
 
+/** Most UTF-8 bytes one UTF-16 unit of a string takes in JSON (`\u001f` is six). */
+const JSON_BYTES_PER_UNIT = 6;
+
 /**
  * Why a free-form object (`details`, `enrichment`) is too big to keep, or null. Depth is walked
  * with an explicit stack and stops at the first level too deep, so a payload nested thousands
  * deep never reaches a recursive serializer (structured clone, JSON.stringify) that would throw.
+ * The walk also sums an upper bound of the JSON size; only an object whose bound exceeds the limit
+ * (rare: most are a few hundred bytes) is serialized to measure it exactly.
  */
 export function freeObjectProblem(value: Record<string, unknown>): string | null {
-  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  const stack: { node: object; depth: number }[] = [{ node: value, depth: 1 }];
+  let bound = 0;
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (depth > EVENT_LIMITS.objectDepth) return `must be nested at most ${EVENT_LIMITS.objectDepth} levels deep`;
     let children: unknown[];
+    bound += 2;
     if (Array.isArray(node)) children = node;
     else {
-      const keys = Object.keys(node as Record<string, unknown>);
-      // BSON keys are C strings: MongoDB cannot store a key with a NUL in it.
-      if (keys.some((k) => k.includes('\u0000'))) return 'must not have a key containing a NUL character';
-      children = keys.map((k) => (node as Record<string, unknown>)[k]);
+      const keys = Object.keys(node);
+      children = [];
+      for (const key of keys) {
+        // BSON keys are C strings: MongoDB cannot store a key with a NUL in it.
+        if (key.includes('\u0000')) return 'must not have a key containing a NUL character';
+        bound += key.length * JSON_BYTES_PER_UNIT + 4;
+        children.push((node as Record<string, unknown>)[key]);
+      }
     }
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+      else bound += (typeof child === 'string' ? child.length * JSON_BYTES_PER_UNIT : 24) + 3;
+    }
   }
+  if (bound <= EVENT_LIMITS.objectBytes) return null;
   const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
-  return bytes > EVENT_LIMITS.objectBytes ? `must be at most ${EVENT_LIMITS.objectBytes} bytes as JSON (is ${bytes})` : null;
+  return bytes > EVENT_LIMITS.objectBytes ? `must be at most ${EVENT_LIMITS.objectBytes} bytes as JSON` : null;
 }
 
 const freeObject = <T extends z.ZodType<Record<string, unknown>>>(schema: T) =>

@@ -43,3 +43,20 @@ test('filters events by type prefix through the URL, marks the RD Gateway flap a
   expect(lines[0]).toContain('occurred_at,received_at,severity,hostname,type');
   expect(lines).toHaveLength(4);
 });
+
+test('shows the actor user and the agent version of each event in the list', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.nav(/events/i).click();
+  const table = page.getByTestId('events-table');
+  await expect(table.getByRole('columnheader', { name: 'User' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Agent' })).toBeVisible();
+  const headers = await table.locator('thead th').allTextContents();
+  const cells = async (type: string) => {
+    const texts = await table.locator(`tbody tr[data-type="${type}"]`).first().locator('td').allTextContents();
+    return { user: texts[headers.indexOf('User')].trim(), agent: texts[headers.indexOf('Agent')].trim() };
+  };
+  // The actor of a shadowing event is the shadower; a Linux event carries ssh-monitor's version.
+  expect(await cells('rdp.shadow.control.started')).toEqual({ user: 'CONTOSO\\admin', agent: '2.1.7-SAC' });
+  expect(await cells('privilege.sudo.command')).toEqual({ user: 'deploy', agent: '1.1.2-ipset' });
+});

@@ -24,6 +24,8 @@ test('a monitor sees hosts and inventory but no delete and no admin pages', asyn
   await app.nav(/hosts/i).click();
   await page.locator('tr[data-host="RDS01"]').click();
   await expect(page.getByTestId('host-detail')).toContainText('Inventory');
+  await expect(page.getByTestId('host-agent-instance')).toHaveText('6c1d2f0a-7b3e-4f59-a8d2-0e4b9c7f1a23');
+  await expect(page.getByTestId('host-ssh-admin')).toHaveText('not checked yet');
   await expect(page.getByTestId('delete-host')).toHaveCount(0);
   // An admin page typed in the address bar sends the monitor back to the dashboard.
   await page.goto(`${sac.url}/admin/settings`);

@@ -3,6 +3,7 @@ import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ManualClock } from '../helpers/clock.js';
 import { ingestEvent as ingest, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { trpc } from '../peers/trpc.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
 const MIN = 60_000;
@@ -44,6 +45,13 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(all.items[0]).toMatchObject({ hostname: 'WEB01', actor_user: 'root', agent_version: '1.1.2-ipset', rdg_flap: false, type: 'ssh.login.failed' });
     expect(all.items[0].host_id).toEqual(expect.any(String));
     expect(all.next_cursor).toBeNull();
+
+    // tRPC and the event detail show the same stored additions as the REST list.
+    const first = { actor_user: 'root', agent_version: '1.1.2-ipset', agent_product: 'ssh-monitor', rdg_flap: false };
+    const viaTrpc = await trpc(t, monitor, 'query', 'events.list', { limit: 500 });
+    expect(viaTrpc.data.items[0]).toMatchObject({ event_id: all.items[0].event_id, ...first });
+    expect((await get(`/api/v1/events/${all.items[0].event_id}`, monitor)).body).toMatchObject(first);
+    expect((await trpc(t, monitor, 'query', 'events.byId', { id: all.items[0].event_id })).data).toMatchObject(first);
 
     const byHost = (await get('/api/v1/events?hostname=web01')).body.items;
     expect(byHost).toHaveLength(5);

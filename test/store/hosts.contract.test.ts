@@ -1,9 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MongoClient } from 'mongodb';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
 import { hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import type { NewEvent, Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
-import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
+import { SQLITE_MIGRATIONS } from '../../daemon/src/store/sqlite/sqlite.migrations.js';
+import { openSqliteStore } from '../../daemon/src/store/sqlite/sqlite.store.js';
+import { openMongoStore } from '../../daemon/src/store/mongo/mongo.store.js';
+import { openFreshStore, STORE_KINDS, tempDir } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T00:00:00Z');
 
@@ -76,5 +82,53 @@ describe.each(STORE_KINDS)('hosts contract: %s', (kind) => {
     const listed = (await store.hosts.list()).find((h) => h.id === id);
     expect(listed).toMatchObject({ ssh_admin_ok: false, ssh_admin_checked_at: T0 + 20_000 });
     expect(await store.hosts.setSshAdminOk('no-such-host', true, T0)).toBe(false);
+  });
+});
+
+describe('migration 17 on hosts stored before it', () => {
+  it('SQLite: takes the latest agent instance id from the list, probe result unknown', async () => {
+    const file = path.join(tempDir(), 'sac.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_ms INTEGER NOT NULL)');
+    for (const m of [...SQLITE_MIGRATIONS].filter((m) => m.id < 17).sort((a, b) => a.id - b.id)) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.id, m.name);
+    }
+    db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, agent_product, agent_version, agent_instance_ids, first_seen_ms, last_seen_ms)
+      VALUES ('h1', 'rds01|windows', 'RDS01', 'windows', 'rdp-login-monitor', '2.1.7-SAC', '["old","latest"]', 1, 2),
+             ('h2', 'web|linux', 'web', 'linux', 'ssh-monitor', '1.1.2-ipset', '[]', 1, 2)`).run();
+    db.close();
+    const store = openSqliteStore(file);
+    try {
+      expect(await store.appliedMigrations()).toContain(17);
+      expect(await store.hosts.byId('h1')).toMatchObject({ agent_instance_id: 'latest', ssh_admin_ok: null, ssh_admin_checked_at: null });
+      expect(await store.hosts.byId('h2')).toMatchObject({ agent_instance_id: null, ssh_admin_ok: null });
+      expect((await store.hosts.hostByAgentInstance('latest'))?.id).toBe('h1');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('MongoDB: backfills hosts that lack the new fields', async () => {
+    const uri = inject('mongoUri');
+    const dbName = `sac_m17_${Date.now().toString(36)}`;
+    const store = await openMongoStore(uri, dbName);
+    const client = new MongoClient(uri);
+    try {
+      await store.migrate();
+      const db = client.db(dbName);
+      await db.collection('hosts').insertOne({
+        id: 'h1', key: 'rds01|windows', hostname: 'RDS01', os_family: 'windows', display_name: null, fqdn: null, ipv4: null, ips: [],
+        os_version: null, timezone: null, agent_product: 'rdp-login-monitor', agent_version: '2.1.7-SAC',
+        agent_instance_ids: ['old', 'latest'], first_seen_ms: 1, last_seen_ms: 2,
+      });
+      await db.collection('schema_migrations').deleteOne({ _id: 17 as never });
+      expect(await store.migrate()).toEqual([17]);
+      expect(await store.hosts.byId('h1')).toMatchObject({ agent_instance_id: 'latest', ssh_admin_ok: null, ssh_admin_checked_at: null });
+      expect((await store.hosts.hostByAgentInstance('latest'))?.id).toBe('h1');
+    } finally {
+      await client.close();
+      await store.close();
+    }
   });
 });
