@@ -360,8 +360,6 @@ const en = {
     rawOutput: 'Raw output',
     commandEnded: 'The command ended: {state}',
     adminAccess: 'Administrator access',
-    sshAdmin: 'SSH administrator',
-    notTested: 'not tested',
     ok: 'works',
     failed: 'fails',
     testWinrm: 'Test WinRM',

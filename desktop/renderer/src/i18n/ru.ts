@@ -362,8 +362,6 @@ const ru: Messages = {
     rawOutput: 'Исходный вывод',
     commandEnded: 'Команда завершилась: {state}',
     adminAccess: 'Административный доступ',
-    sshAdmin: 'Администратор SSH',
-    notTested: 'не проверялся',
     ok: 'работает',
     failed: 'не работает',
     testWinrm: 'Проверить WinRM',
