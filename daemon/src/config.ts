@@ -180,6 +180,33 @@ const EnvSchema = z.object({
     .max(525_600)
     .default(720)
     .describe('After an operator resolves a host_silence problem, minutes during which it is not reopened (decimals allowed).'),
+  SAC_WINDOWS_ADMIN_USERNAME: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('Windows administrator for WinRM remote actions, DOMAIN\\user or user@domain (a stored windows_admin setting overrides).'),
+  SAC_WINDOWS_ADMIN_PASSWORD: z.string().min(1).optional().describe('Password of that administrator (a stored setting overrides). Secret.'),
+  SAC_ACTIONS_RATE_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(30)
+    .describe('Remote actions (session lists, logoffs, access tests) one console user may start per minute; more get 429.'),
+  SAC_ACTIONS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30).describe('Budget of one WinRM command or SSH access test, in seconds.'),
+  SAC_COMMAND_REDELIVER_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(86_400)
+    .default(180)
+    .describe('An agent command handed out but without result is handed out again after this many seconds (agents poll every 60 s).'),
+  SAC_COMMAND_EXPIRE_MINUTES: z.coerce
+    .number()
+    .min(0.05)
+    .max(10_080)
+    .default(15)
+    .describe('An agent command without result this many minutes after it was queued becomes expired.'),
   SAC_ADMIN_USERNAME: UsernameSchema.default('admin').describe('Username of the admin created on first start (when there is no user yet).'),
   SAC_ADMIN_PASSWORD: PasswordSchema.optional().describe(
     'Password of the first-start admin. Unset: one is generated, printed once and written to <data dir>/initial-admin-password (mode 0600). Secret.',
@@ -216,7 +243,7 @@ const EnvSchema = z.object({
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
-export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY'] as const;
+export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY', 'SAC_WINDOWS_ADMIN_PASSWORD'] as const;
 
 /** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
 export interface NotifyConfig {
@@ -263,6 +290,14 @@ export interface Config {
   masterKey?: string;
   /** Public console URL (Telegram buttons; https enables Telegram webhook mode), escalation and Telegram polling. */
   beyond: { telegramPollTimeoutS: number; escalationCheckMs: number };
+  /** Remote actions: WinRM administrator from the environment (stored settings override), limits and command timing. */
+  actions: {
+    windowsAdmin: { username?: string; password?: string };
+    perMinute: number;
+    timeoutMs: number;
+    redeliverAfterMs: number;
+    expireAfterMs: number;
+  };
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
 }
@@ -376,6 +411,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       beyond: {
         telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
         escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
+      },
+      actions: {
+        windowsAdmin: { username: e.SAC_WINDOWS_ADMIN_USERNAME, password: e.SAC_WINDOWS_ADMIN_PASSWORD },
+        perMinute: e.SAC_ACTIONS_RATE_PER_MINUTE,
+        timeoutMs: Math.round(e.SAC_ACTIONS_TIMEOUT_SECONDS * 1000),
+        redeliverAfterMs: Math.round(e.SAC_COMMAND_REDELIVER_SECONDS * 1000),
+        expireAfterMs: Math.round(e.SAC_COMMAND_EXPIRE_MINUTES * 60_000),
       },
       webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { CommandsService, createActionsRoutes, createWinRmClient, probeSshAdmin, RemoteActionsService } from './actions/index.js';
 import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
@@ -71,6 +72,8 @@ export interface RunningSac {
   audit: AuditService;
   settings: SettingsService;
   stream: StreamHub;
+  commands: CommandsService;
+  actions: RemoteActionsService;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -155,6 +158,24 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
+  const windowsAdminEnv = config.actions.windowsAdmin;
+  settings.registerEnvDefaults('windows_admin', () => ({
+    ...(windowsAdminEnv.username ? { username: windowsAdminEnv.username } : {}),
+    ...(windowsAdminEnv.password ? { password: windowsAdminEnv.password } : {}),
+  }));
+  const commands = new CommandsService(store, bus, clock, audit, logger.child({ scope: 'commands' }), config.actions);
+  const actions = new RemoteActionsService({
+    store,
+    settings,
+    commands,
+    audit,
+    clock,
+    logger: logger.child({ scope: 'actions' }),
+    winrm: createWinRmClient,
+    ssh: probeSshAdmin,
+    perMinute: config.actions.perMinute,
+    timeoutMs: config.actions.timeoutMs,
+  });
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
   const agentVersions = new AgentVersionsService({
     repo: store.agentVersions,
@@ -187,6 +208,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
+    { name: 'command_expiry', intervalMs: 30_000, run: () => commands.expireDue() },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -285,6 +307,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     maintenance,
     totp,
     telegram,
+    actions,
+    commands,
   });
   const app = createApp({
     store,
@@ -315,6 +339,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createTotpRoutes(auth, totp),
       createTelegramRoutes(telegram, auth),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
+      createActionsRoutes({ commands, actions, apiKeys, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
     ],
   });
   const server = createHttpServer({
@@ -354,6 +379,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     settings,
     stream,
+    commands,
+    actions,
     generatedAdminPassword,
     adminPasswordFile,
     close() {

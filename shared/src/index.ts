@@ -14,3 +14,4 @@ export * from './settings.schema.js';
 export * from './time-zone.js';
 export * from './maintenance.schema.js';
 export * from './mfa.schema.js';
+export * from './actions.schema.js';

@@ -95,6 +95,8 @@ export const WindowsAdminSettingsSchema = z.strictObject({
   transport: z.enum(['http', 'https']).default('https'),
   port: z.number().int().min(1).max(65535).nullable().default(null),
   verify_tls: z.boolean().default(true),
+  /** OEM code page of the hosts' console output: cp437 (English Windows) or cp866 (Russian Windows). */
+  codepage: z.enum(['cp437', 'cp866']).default('cp437'),
 });
 
 export const SshAdminSettingsSchema = z.strictObject({

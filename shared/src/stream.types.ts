@@ -1,3 +1,4 @@
+import type { CommandView } from './actions.schema.js';
 import type { Severity } from './event.schema.js';
 
 /**
@@ -12,6 +13,7 @@ export type StreamMessage =
   | { type: 'problem.resolved'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
   | { type: 'agent_update.changed'; data: StreamAgentUpdate }
+  | { type: 'command.updated'; data: CommandView }
   | { type: 'counters'; data: StreamCounters };
 
 export type StreamMessageType = StreamMessage['type'];

@@ -98,6 +98,18 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/auth/telegram': 'operator',
   'POST /api/v1/auth/telegram/link-code': 'operator',
   'DELETE /api/v1/auth/telegram': 'operator',
+  // remote actions (#12): the agent command channel, and operators' actions (admin and monitor)
+  'GET /api/v1/agent/commands': 'agent',
+  'POST /api/v1/agent/commands/:id/result': 'agent',
+  'GET /api/v1/hosts/:id/sessions': 'operator',
+  'POST /api/v1/hosts/:id/sessions/:sid/logoff': 'operator',
+  'POST /api/v1/events/:id/actions/sessions': 'operator',
+  'POST /api/v1/events/:id/actions/logoff': 'operator',
+  'GET /api/v1/commands': 'operator',
+  'GET /api/v1/commands/:id': 'operator',
+  'POST /hosts/:id/actions/winrm-test': 'operator',
+  'POST /api/v1/hosts/:id/actions/winrm-test': 'operator',
+  'POST /api/v1/hosts/:id/actions/ssh-test': 'operator',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -171,4 +183,13 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'telegram.status': 'operator',
   'telegram.createLinkCode': 'operator',
   'telegram.unlink': 'operator',
+  // #12
+  'actions.sessions': 'operator',
+  'actions.logoff': 'operator',
+  'actions.eventSessions': 'operator',
+  'actions.eventLogoff': 'operator',
+  'actions.winrmTest': 'operator',
+  'actions.sshTest': 'operator',
+  'actions.commands': 'operator',
+  'actions.command': 'operator',
 };

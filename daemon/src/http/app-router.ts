@@ -1,3 +1,4 @@
+import { actionsRouter, type CommandsService, type RemoteActionsService } from '../actions/index.js';
 import type { ApiKeysAdmin } from '../apikeys/index.js';
 import type { AuditService } from '../audit/index.js';
 import type { AuthService } from '../auth/index.js';
@@ -36,6 +37,8 @@ export interface RouterDeps {
   maintenance: MaintenanceService;
   totp: TotpService;
   telegram: TelegramService;
+  actions: RemoteActionsService;
+  commands: CommandsService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -48,6 +51,7 @@ export function createAppRouter(deps: RouterDeps) {
     apiKeys: apiKeysRouter(deps.apiKeys),
     settings: settingsRouter(deps.settings),
     audit: auditRouter(deps.audit),
+    actions: actionsRouter(deps.actions, deps.commands),
     events: eventsRouter(deps.read.events),
     hosts: hostsRouter(deps.read.hosts),
     problems: problemsRouter(deps.read.problems),

@@ -95,9 +95,13 @@ export function createApp(deps: AppDeps): express.Express {
   for (const routes of deps.routes) app.use(routes);
 
   app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number };
     if (e.type === 'entity.too.large') return sendJson(res, 413, errorBody('request/too_large', 'Body too large'));
+    // The agent treats 422 as final and anything else as a failure it logs; malformed agent input is final.
+    if (e.type === 'entity.parse.failed' && req.path.startsWith('/api/v1/agent/')) {
+      return sendJson(res, 422, errorBody('command/invalid_request', 'Body is not valid JSON'));
+    }
     if (e.type === 'entity.parse.failed') return sendJson(res, 400, errorBody('request/invalid_json', 'Body is not valid JSON'));
     sendError(res, err, deps.logger);
   });

@@ -7,6 +7,7 @@ import type { MaintenanceRepo } from './maintenance.types.js';
 import type { EscalationRepo } from './escalation.types.js';
 import type { TelegramRepo } from './telegram.types.js';
 import type { TotpRepo } from './totp.types.js';
+import type { CommandsRepo } from './commands.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
@@ -39,6 +40,8 @@ export interface Store {
   readonly escalation: EscalationRepo;
   readonly telegram: TelegramRepo;
   readonly totp: TotpRepo;
+  /** The agent command queue (qwinsta, logoff). */
+  readonly commands: CommandsRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

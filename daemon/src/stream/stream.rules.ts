@@ -53,6 +53,7 @@ const STREAM_TYPES: Record<StreamMessage['type'], true> = {
   'problem.resolved': true,
   'host.status_changed': true,
   'agent_update.changed': true,
+  'command.updated': true,
   counters: true,
 };
 

@@ -24,6 +24,7 @@ import { mongoMaintenance } from './maintenance.mongo.js';
 import { mongoEscalation } from './escalation.mongo.js';
 import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
+import { mongoCommands } from './commands.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -84,6 +85,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     escalation: mongoEscalation(db),
     telegram: mongoTelegram(db),
     totp: mongoTotp(db),
+    commands: mongoCommands(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

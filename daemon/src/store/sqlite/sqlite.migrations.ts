@@ -1,6 +1,7 @@
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
+import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 
 
 /**
@@ -124,6 +125,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   CORRELATION_SQLITE_MIGRATION,
   CORRELATION_INGEST_SQLITE_MIGRATION,
+  COMMANDS_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

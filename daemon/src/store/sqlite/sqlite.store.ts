@@ -27,6 +27,7 @@ import { sqliteMaintenance } from './maintenance.sqlite.js';
 import { sqliteEscalation } from './escalation.sqlite.js';
 import { sqliteTelegram } from './telegram.sqlite.js';
 import { sqliteTotp } from './totp.sqlite.js';
+import { sqliteCommands } from './commands.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -135,6 +136,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     escalation: sqliteEscalation(db),
     telegram: sqliteTelegram(db),
     totp: sqliteTotp(db),
+    commands: sqliteCommands(db),
     async migrate() {
       return applyMigrations(db);
     },

@@ -10,6 +10,7 @@ export const STREAM_TYPES: readonly StreamMessageType[] = [
   'problem.acknowledged',
   'problem.resolved',
   'host.status_changed',
+  'command.updated',
   'counters',
 ];
 

@@ -1,0 +1,108 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
+import type { ApiKeyService } from '../apikeys/index.js';
+import type { Authenticator } from '../auth/index.js';
+import { AppError } from '../errors.js';
+import { apiKeyFromHeaders } from '../http/agent-auth.js';
+import { sendJson } from '../http/http-errors.js';
+import { parseQuery } from '../http/read-query.js';
+import { requireUser, restActor } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
+import type { CommandsService } from './commands.service.js';
+import type { RemoteActionsService } from './remote-actions.service.js';
+
+const AgentPollQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256) });
+const AgentResultQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256).optional() });
+const CommandIdParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** Agent input that does not parse: 422, which the agent treats as final. */
+function agentInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw new AppError('command/invalid_request', 'The request does not match the agent command API', { details: toValidationIssues(r.error) });
+  return r.data;
+}
+
+export interface ActionsRoutesDeps {
+  commands: CommandsService;
+  actions: RemoteActionsService;
+  apiKeys: ApiKeyService;
+  authenticator: Authenticator;
+  logger: Logger;
+}
+
+/**
+ * The agent command channel (agent API key: `Authorization: Bearer` or `X-API-Key`) and the
+ * operators' remote actions (UI token, admin and monitor alike). Agent-path answers are 202.
+ */
+export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
+  const { commands, actions } = deps;
+  const r = express.Router();
+  const operator = requireUser(deps.authenticator, 'operator');
+
+  const agent = async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const presented = apiKeyFromHeaders(req.headers);
+      const key = presented ? await deps.apiKeys.verify(presented) : null;
+      if (!key) {
+        deps.logger.warn({ ip: req.socket.remoteAddress, key_presented: presented !== null, path: req.path }, 'agent command call unauthorized');
+        throw new AppError('auth/unauthorized', 'A valid agent API key is required');
+      }
+      res.locals.apiKeyId = key.id;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  r.get('/api/v1/agent/commands', agent, async (req, res) => {
+    const { agent_instance_id } = agentInput(AgentPollQuery, req.query);
+    sendJson(res, 200, { commands: await commands.poll(agent_instance_id, String(res.locals.apiKeyId)) });
+  });
+  r.post('/api/v1/agent/commands/:id/result', agent, async (req, res) => {
+    const id = agentInput(CommandIdParam, req.params.id);
+    const { agent_instance_id } = agentInput(AgentResultQuery, req.query);
+    const body = agentInput(AgentCommandResultSchema, req.body);
+    const view = await commands.result(
+      id,
+      { keyId: String(res.locals.apiKeyId), agentInstanceId: agent_instance_id ?? null },
+      { status: body.status === 'failed' ? 'failed' : 'succeeded', stdout: body.stdout, stderr: body.stderr },
+    );
+    sendJson(res, 200, { id: view.id, state: view.state });
+  });
+
+  r.get('/api/v1/hosts/:id/sessions', operator, async (req, res) => {
+    const a = await actions.listSessions(String(req.params.id), restActor(req, res));
+    sendJson(res, a.status, a.body);
+  });
+  r.post('/api/v1/hosts/:id/sessions/:sid/logoff', operator, async (req, res) => {
+    const sessionId = parseInput(z.coerce.number().pipe(SessionIdSchema), req.params.sid);
+    const a = await actions.logoff(String(req.params.id), sessionId, restActor(req, res));
+    sendJson(res, a.status, a.body);
+  });
+  r.post('/api/v1/events/:id/actions/sessions', operator, async (req, res) => {
+    const a = await actions.eventSessions(String(req.params.id), restActor(req, res));
+    sendJson(res, a.status, a.body);
+  });
+  r.post('/api/v1/events/:id/actions/logoff', operator, async (req, res) => {
+    const { session_id } = parseInput(EventLogoffBodySchema, req.body);
+    const a = await actions.eventLogoff(String(req.params.id), session_id, restActor(req, res));
+    sendJson(res, a.status, a.body);
+  });
+  r.get('/api/v1/commands', operator, async (req, res) => {
+    sendJson(res, 200, { items: await commands.list(parseQuery(CommandListQuerySchema, req.query)) });
+  });
+  r.get('/api/v1/commands/:id', operator, async (req, res) => {
+    sendJson(res, 200, await commands.byId(String(req.params.id)));
+  });
+  for (const base of ['/hosts', '/api/v1/hosts']) {
+    r.post(`${base}/:id/actions/winrm-test`, operator, async (req, res) => {
+      sendJson(res, 200, await actions.winrmTest(String(req.params.id), restActor(req, res)));
+    });
+  }
+  r.post('/api/v1/hosts/:id/actions/ssh-test', operator, async (req, res) => {
+    sendJson(res, 200, await actions.sshTest(String(req.params.id), restActor(req, res)));
+  });
+  return r;
+}

@@ -1,0 +1,99 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Host } from '../store/index.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, sshTargets } from './actions.rules.js';
+import { verifyHostKey } from './known-hosts.rules.js';
+
+function host(overrides: Partial<Host>): Host {
+  return {
+    id: 'h',
+    key: 'k',
+    hostname: 'WS-01',
+    os_family: 'windows',
+    display_name: null,
+    fqdn: null,
+    ipv4: null,
+    ips: [],
+    os_version: null,
+    timezone: null,
+    agent_product: 'rdp-login-monitor',
+    agent_version: '2.1.7-SAC',
+    agent_instance_id: null,
+    agent_instance_ids: [],
+    ssh_admin_ok: null,
+    ssh_admin_checked_at: null,
+    first_seen_ms: 0,
+    last_seen_ms: 0,
+    ...overrides,
+  };
+}
+
+describe('remote action rules', () => {
+  it('addresses a host over SSH by FQDN, then host name, then IPv4, skipping placeholders', () => {
+    expect(sshTargets({ fqdn: 'ws-01.corp.local', hostname: 'WS-01', ipv4: '10.0.0.5' })).toEqual(['ws-01.corp.local', 'WS-01', '10.0.0.5']);
+    expect(sshTargets({ fqdn: 'N/A', hostname: 'WS-01', ipv4: '-' })).toEqual(['WS-01']);
+  });
+
+  it.each([
+    ['10.0.0.5', '10.0.0.5'],
+    ['10.0.0.5:3389', '10.0.0.5'],
+    ['[fe80::1]:3389', 'fe80::1'],
+    ['ws-01.corp.local', 'ws-01.corp.local'],
+    ['N/A', null],
+    ['-', null],
+    [undefined, null],
+  ])('reads the RD Gateway target %s as %s', (raw, target) => {
+    expect(gatewayTarget(raw === undefined ? {} : { internal_ip: raw })).toBe(target);
+  });
+
+  it('maps a target to a registered Windows host by address first, then by name, newest first', () => {
+    const hosts = [
+      host({ id: 'old', hostname: 'WS-01', ips: ['10.0.0.5'], last_seen_ms: 1 }),
+      host({ id: 'new', hostname: 'WS-01B', ipv4: '10.0.0.5', ips: ['10.0.0.5'], last_seen_ms: 2 }),
+      host({ id: 'named', hostname: 'WS-02', fqdn: 'ws-02.corp.local' }),
+      host({ id: 'linux', hostname: 'web', os_family: 'linux', ipv4: '10.0.0.9' }),
+    ];
+    expect(hostForTarget(hosts, '10.0.0.5')?.id).toBe('new');
+    expect(hostForTarget(hosts, 'ws-02')?.id).toBe('named');
+    expect(hostForTarget(hosts, 'WS-02.corp.local')?.id).toBe('named');
+    expect(hostForTarget(hosts, 'ws-02.other.domain')?.id).toBe('named');
+    expect(hostForTarget(hosts, '10.0.0.9')).toBeNull();
+    expect(hostForTarget(hosts, '10.0.0.77')).toBeNull();
+  });
+
+  it('takes the session an event names, as the agent writes it (strings), refusing session 0', () => {
+    expect(eventSessionId({ session_id: '3' })).toBe(3);
+    expect(eventSessionId({ target_session_id: 7 })).toBe(7);
+    expect(eventSessionId({ session_id: '0' })).toBeNull();
+    expect(eventSessionId({ session_id: 'N/A' })).toBeNull();
+    expect(eventSessionId({})).toBeNull();
+  });
+
+  it('limits actions per user in a sliding minute', () => {
+    const limiter = new ActionRateLimiter(2, 60_000);
+    expect(limiter.take('a', 0)).toBeNull();
+    expect(limiter.take('a', 1000)).toBeNull();
+    expect(limiter.take('a', 2000)).toBe(58);
+    expect(limiter.take('b', 2000)).toBeNull();
+    expect(limiter.take('a', 60_001)).toBeNull();
+  });
+});
+
+describe('known_hosts verification', () => {
+  const key = randomBytes(51);
+  const other = randomBytes(51);
+  const b64 = key.toString('base64');
+
+  it('matches plain, bracketed-port and hashed names; refuses others and unknown hosts', () => {
+    expect(verifyHostKey(`web1,10.0.0.9 ssh-ed25519 ${b64}`, '10.0.0.9', 22, key)).toBe('match');
+    expect(verifyHostKey(`[10.0.0.9]:2222 ssh-ed25519 ${b64}`, '10.0.0.9', 2222, key)).toBe('match');
+    expect(verifyHostKey(`10.0.0.9 ssh-ed25519 ${b64}`, '10.0.0.9', 2222, key)).toBe('unknown');
+    const salt = randomBytes(20);
+    const hashed = `|1|${salt.toString('base64')}|${createHmac('sha1', salt).update('web1').digest('base64')}`;
+    expect(verifyHostKey(`${hashed} ssh-ed25519 ${b64}`, 'web1', 22, key)).toBe('match');
+    expect(verifyHostKey(`${hashed} ssh-ed25519 ${b64}`, 'web2', 22, key)).toBe('unknown');
+    expect(verifyHostKey(`web1 ssh-ed25519 ${b64}`, 'web1', 22, other)).toBe('mismatch');
+    expect(verifyHostKey(`*.corp ssh-ed25519 ${b64}\n@revoked web1.corp ssh-ed25519 ${b64}`, 'web1.corp', 22, key)).toBe('revoked');
+    expect(verifyHostKey('', 'web1', 22, key)).toBe('unknown');
+  });
+});
