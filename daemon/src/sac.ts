@@ -34,6 +34,7 @@ import { IngestThread } from './ingest/ingest-thread.js';
 import { IngestService, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
+import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
@@ -66,6 +67,7 @@ export interface RunningSac {
   audit: AuditService;
   settings: SettingsService;
   stream: StreamHub;
+  mobile: MobileService;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -105,10 +107,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
   if (generatedAdminPassword) writeSecretFile(adminPasswordFile, generatedAdminPassword);
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
+  const sessionTokens = new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock);
   const auth = new AuthService({
     users: store.users,
     throttle: store.loginThrottle,
-    tokens: new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock),
+    tokens: sessionTokens,
+    // Device-bound tokens are checked against the device on every request (mobile is built below).
+    devices: { accepts: (device, userId) => mobile.accepts(device, userId) },
     audit,
     bus,
     clock,
@@ -154,6 +159,23 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     },
   });
   await notify.start();
+  const mobile = new MobileService({
+    devices: store.devices,
+    users: store.users,
+    tokens: sessionTokens,
+    audit,
+    push: {
+      register: async (input, userId, label) => (await notify.registerPushSubscription({ ...input, label }, userId)).id,
+      remove: async (id) => {
+        await store.push.remove(id);
+        await notify.refresh();
+      },
+    },
+    clock,
+    policy: { ...DEFAULT_MOBILE_POLICY, addressMaxFailures: config.auth.addressMaxFailures, windowMs: config.auth.windowMs },
+    logger: logger.child({ scope: 'mobile' }),
+    onDeviceChange: () => auth.invalidate(),
+  });
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =
@@ -189,7 +211,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   reports.start();
 
-  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit });
+  const trpcRouter = createAppRouter({ storeKind: store.kind, read, notify, reports, auth, users, apiKeys: apiKeysAdmin, settings, audit, mobile });
   const app = createApp({
     store,
     metrics,
@@ -213,6 +235,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createReadRoutes({ ...read, authenticator: auth }),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
+      createMobileRoutes(mobile, auth, config.basePath),
     ],
   });
   const server = createHttpServer({
@@ -252,6 +275,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     settings,
     stream,
+    mobile,
     generatedAdminPassword,
     adminPasswordFile,
     close() {

@@ -11,3 +11,4 @@ export * from './users.schema.js';
 export * from './audit.schema.js';
 export * from './apikeys.schema.js';
 export * from './settings.schema.js';
+export * from './mobile.schema.js';

@@ -65,6 +65,18 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/reports/:id': 'operator',
   'GET /api/v1/reports/:id/html': 'operator',
   'POST /api/v1/reports': 'admin',
+  // mobile devices (#14)
+  'POST /api/v1/mobile/enrollment-codes': 'admin',
+  'GET /api/v1/mobile/enrollment-codes': 'admin',
+  'DELETE /api/v1/mobile/enrollment-codes/:id': 'admin',
+  'POST /api/v1/mobile/enroll': 'public',
+  'POST /api/v1/mobile/token': 'public',
+  'PUT /api/v1/mobile/push': 'operator',
+  'GET /api/v1/devices': 'operator',
+  'POST /devices/:id/revoke': 'admin',
+  'DELETE /devices/:id': 'admin',
+  'POST /api/v1/devices/:id/revoke': 'admin',
+  'DELETE /api/v1/devices/:id': 'admin',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -110,4 +122,11 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'reports.list': 'operator',
   'reports.byId': 'operator',
   'reports.generate': 'admin',
+  // #14
+  'mobile.issueCode': 'admin',
+  'mobile.codes': 'admin',
+  'mobile.revokeCode': 'admin',
+  'mobile.devices': 'operator',
+  'mobile.revokeDevice': 'admin',
+  'mobile.deleteDevice': 'admin',
 };

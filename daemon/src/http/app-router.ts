@@ -5,6 +5,7 @@ import type { SettingsService } from '../settings/index.js';
 import type { UsersService } from '../users/index.js';
 import type { NotifyService } from '../notify/index.js';
 import type { ReportsService } from '../reports/index.js';
+import { mobileRouter, type MobileService } from '../mobile/index.js';
 import { SAC_VERSION } from '../version.js';
 import { notificationsRouter } from './notifications.router.js';
 import { reportsRouter } from './reports.router.js';
@@ -27,6 +28,7 @@ export interface RouterDeps {
   apiKeys: ApiKeysAdmin;
   settings: SettingsService;
   audit: AuditService;
+  mobile: MobileService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -43,6 +45,7 @@ export function createAppRouter(deps: RouterDeps) {
     hosts: hostsRouter(deps.read.hosts),
     problems: problemsRouter(deps.read.problems),
     dashboards: dashboardsRouter(deps.read.dashboards),
+    mobile: mobileRouter(deps.mobile),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

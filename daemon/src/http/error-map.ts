@@ -38,6 +38,11 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'mobile/invalid_code': 401,
+  'mobile/code_not_found': 404,
+  'mobile/device_not_found': 404,
+  'mobile/user_inactive': 409,
+  'mobile/not_a_device': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

@@ -10,6 +10,7 @@ export type * from './auth.types.js';
 export type * from './settings.types.js';
 export type * from './audit.types.js';
 export type * from './correlation.types.js';
+export type * from './devices.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {

@@ -3,6 +3,7 @@ import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
 import type { SettingsRepo } from './settings.types.js';
+import type { DevicesRepo } from './devices.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 
 /**
@@ -27,6 +28,8 @@ export interface Store {
   readonly hostState: HostStateRepo;
   readonly correlation: CorrelationRepo;
   readonly leases: LeasesRepo;
+  /** Mobile enrollment codes, devices and refresh tokens. */
+  readonly devices: DevicesRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
+import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -56,6 +57,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
     },
   },
   CORRELATION_MONGO_MIGRATION,
+  DEVICES_MONGO_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

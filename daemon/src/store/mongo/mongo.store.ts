@@ -18,6 +18,7 @@ import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
+import { mongoDevices } from './devices.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -66,6 +67,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     hostState: mongoHostState(db),
     correlation: mongoCorrelation(db),
     leases: mongoLeases(db),
+    devices: mongoDevices(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

@@ -1,4 +1,5 @@
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
+import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 
 
 /**
@@ -122,6 +123,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   CORRELATION_SQLITE_MIGRATION,
   CORRELATION_INGEST_SQLITE_MIGRATION,
+  DEVICES_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

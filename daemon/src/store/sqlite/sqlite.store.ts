@@ -21,6 +21,7 @@ import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
+import { sqliteDevices } from './devices.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -115,6 +116,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     hostState: sqliteHostState(db),
     correlation: sqliteCorrelation(db),
     leases: sqliteLeases(db),
+    devices: sqliteDevices(db),
     async migrate() {
       return applyMigrations(db);
     },
