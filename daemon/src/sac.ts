@@ -176,6 +176,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'mobile' }),
     onDeviceChange: () => auth.invalidate(),
   });
+  jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =

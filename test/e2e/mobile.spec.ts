@@ -35,8 +35,9 @@ async function phone(browser: import('@playwright/test').Browser, subscription: 
   await context.grantPermissions(['notifications'], { origin: sac.url });
   await context.addInitScript((sub) => {
     const fake = { endpoint: sub.endpoint, options: { applicationServerKey: null }, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }), unsubscribe: async () => true };
-    PushManager.prototype.subscribe = async () => fake as unknown as PushSubscription;
-    PushManager.prototype.getSubscription = async () => null;
+    const pushManager = (globalThis as any).PushManager.prototype;
+    pushManager.subscribe = async () => fake;
+    pushManager.getSubscription = async () => null;
   }, subscription);
   return context;
 }
@@ -74,7 +75,7 @@ test('a phone enrolls with a code, gets the pushed problem, acknowledges it; a r
   const stored = await m.evaluate(
     () =>
       new Promise<string | null>((resolve) => {
-        const req = indexedDB.open('sac-mobile');
+        const req = (globalThis as any).indexedDB.open('sac-mobile');
         req.onsuccess = () => {
           const get = req.result.transaction('kv').objectStore('kv').get('refresh_token');
           get.onsuccess = () => resolve((get.result as string | undefined) ?? null);
@@ -88,7 +89,7 @@ test('a phone enrolls with a code, gets the pushed problem, acknowledges it; a r
   await m.getByRole('button', { name: 'Turn on notifications' }).click();
   expect((await registered).status()).toBe(200);
   await expect(m.getByRole('button', { name: 'Turn on notifications' })).toHaveCount(0);
-  const swReady = await m.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
+  const swReady = await m.evaluate(async () => (await (globalThis as any).navigator.serviceWorker.ready).active?.scriptURL ?? null);
   expect(swReady).toBe(`${sac.url}/sw.js`);
 
   // An alert: SAC encrypts the push for the device and sends it to the loopback push service.
@@ -112,7 +113,7 @@ test('a phone enrolls with a code, gets the pushed problem, acknowledges it; a r
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: sac.url, registrationId: await registrationId, data: JSON.stringify(delivery.payload) });
   await expect(m.getByTestId('push-banner')).toHaveText(`New alert: ${delivery.payload.title}`);
   const shown = await m.evaluate(async () =>
-    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, data: n.data as { url: string } })),
+    (await (await (globalThis as any).navigator.serviceWorker.ready).getNotifications()).map((n: { title: string; body: string; data: unknown }) => ({ title: n.title, body: n.body, data: n.data as { url: string } })),
   );
   expect(shown).toHaveLength(1);
   expect(shown[0].title).toBe(delivery.payload.title);
@@ -140,7 +141,8 @@ test('a phone enrolls with a code, gets the pushed problem, acknowledges it; a r
   // The service worker cached the shell and build files, never an API answer.
   const cached = await m.evaluate(async () => {
     const urls: string[] = [];
-    for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+    const cacheStorage = (globalThis as any).caches;
+    for (const name of await cacheStorage.keys()) for (const req of await (await cacheStorage.open(name)).keys()) urls.push(new URL(req.url).pathname);
     return urls;
   });
   expect(cached).toContain('/');

@@ -120,7 +120,6 @@ export class MobileService implements DeviceGate {
     const code = generateEnrollmentCode();
     const expiresMs = now + (input.ttl_minutes ?? ENROLLMENT_TTL_MINUTES.default) * 60_000;
     const id = randomUUID();
-    await this.deps.devices.prune(now, now - CODE_HISTORY_MS);
     await this.deps.devices.insertCode({
       id,
       code_hash: secretHash(code),
@@ -136,6 +135,12 @@ export class MobileService implements DeviceGate {
     const shown = formatEnrollmentCode(code);
     // The code goes in the fragment: it never reaches a server log or a Referer header.
     return { id, code: shown, expires_at: iso(expiresMs)!, enroll_path: `m/enroll#code=${shown}` };
+  }
+
+  /** Deletes expired refresh tokens (used ones are kept until then, to detect reuse) and week-old codes. */
+  async prune(): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.devices.prune(now, now - CODE_HISTORY_MS);
   }
 
   async listCodes(): Promise<EnrollmentCodeView[]> {

@@ -73,23 +73,20 @@ export const useMobileSession = defineStore('mobileSession', () => {
     });
   }
 
+  /** Resumes the device session (or the console's); rejects when the server cannot be reached (the timer retries). */
   async function start(): Promise<void> {
     starting ??= (async () => {
-      if (await deviceStore.get('refresh_token')) {
-        try {
-          if (await renew()) return;
-        } catch {
-          // Offline at launch: the screens say so; the timer retries.
-          return;
-        }
-      }
+      if ((await deviceStore.get('refresh_token')) && (await renew())) return;
       const auth = useAuthStore();
       if (await auth.restore()) {
         mode.value = 'console';
         user.value = auth.user;
         pushOn.value = (await currentPushSubscription()) !== null;
       }
-    })();
+    })().catch((err: unknown) => {
+      starting = null;
+      throw err;
+    });
     return starting;
   }
 
