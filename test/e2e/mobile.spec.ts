@@ -31,7 +31,13 @@ async function shot(page: Page, name: string) {
  * browser would get from its vendor's service); SAC then really encrypts and sends to it.
  */
 async function phone(browser: import('@playwright/test').Browser, subscription: PushPeer['subscription']): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+  });
   await context.grantPermissions(['notifications'], { origin: sac.url });
   await context.addInitScript((sub) => {
     const fake = { endpoint: sub.endpoint, options: { applicationServerKey: null }, toJSON: () => ({ endpoint: sub.endpoint, keys: sub.keys }), unsubscribe: async () => true };
@@ -149,10 +155,19 @@ test('a phone enrolls with a code, gets the pushed problem, acknowledges it; a r
   expect(cached.some((u) => u.startsWith('/assets/'))).toBe(true);
   expect(cached.filter((u) => /^\/(api|trpc|problems|events)\b/.test(u))).toEqual([]);
 
+  // "Acknowledge" on a notification opens the problem with ?action=acknowledge: it is acknowledged at once.
+  await sac.ingest({ type: 'auth.account.locked', severity: 'high', title: 'Account locked: a.smith', host: { hostname: 'DC02' } });
+  await expect.poll(() => push.deliveries.filter((d) => d.payload.data?.kind === 'problem').length, { timeout: 15_000 }).toBe(2);
+  const second = push.deliveries.filter((d) => d.payload.data?.kind === 'problem')[1];
+  await m.goto(`${sac.url}/m${second.payload.data.url}?action=acknowledge`);
+  await expect(m.getByTestId('problem-status')).toHaveText('Acknowledged');
+  await expect(m).toHaveURL(new RegExp(`/m${second.payload.data.url}$`));
+
   // The admin revokes the phone in the console; its next refresh fails and it is sent to enrollment.
   await page.goto(`${sac.url}/admin/devices`);
   const row = page.locator('tr[data-device="On-call Pixel"]');
   await expect(row).toContainText('Enrolled');
+  await expect(row).toContainText(/android · \d/);
   await shot(page, 'devices-list');
   await row.getByRole('button', { name: 'Revoke' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();

@@ -16,8 +16,18 @@ async function exclusively<T>(work: () => Promise<T>): Promise<T> {
   return (await navigator.locks.request(REFRESH_LOCK, work)) as T;
 }
 
-function appVersion(): string {
-  return document.querySelector('meta[name="sac-version"]')?.getAttribute('content') ?? 'web';
+let version: Promise<string | undefined> | null = null;
+
+/** The app version a device reports: the web build is served by SAC itself, so it is SAC's version. */
+function appVersion(): Promise<string | undefined> {
+  version ??= requestJson<{ version?: string }>('GET', 'health', { auth: false }).then(
+    (h) => h.version,
+    () => {
+      version = null;
+      return undefined;
+    },
+  );
+  return version;
 }
 
 /**
@@ -58,7 +68,7 @@ export const useMobileSession = defineStore('mobileSession', () => {
       const refresh = await deviceStore.get('refresh_token');
       if (!refresh) return false;
       try {
-        await accept(await requestJson<DeviceTokens>('POST', 'api/v1/mobile/token', { body: { refresh_token: refresh, app_version: appVersion() }, auth: false }));
+        await accept(await requestJson<DeviceTokens>('POST', 'api/v1/mobile/token', { body: { refresh_token: refresh, app_version: await appVersion() }, auth: false }));
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
@@ -92,7 +102,7 @@ export const useMobileSession = defineStore('mobileSession', () => {
 
   async function enroll(code: string, name: string): Promise<void> {
     const tokens = await requestJson<DeviceTokens>('POST', 'api/v1/mobile/enroll', {
-      body: { code, name, platform: platformName(), app_version: appVersion(), device_uuid: await deviceStore.deviceUuid() },
+      body: { code, name, platform: platformName(), app_version: await appVersion(), device_uuid: await deviceStore.deviceUuid() },
       auth: false,
     });
     await accept(tokens);
