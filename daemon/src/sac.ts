@@ -174,7 +174,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     clock,
     policy: { ...DEFAULT_MOBILE_POLICY, addressMaxFailures: config.auth.addressMaxFailures, windowMs: config.auth.windowMs },
     logger: logger.child({ scope: 'mobile' }),
-    onDeviceChange: () => auth.invalidate(),
+    // The user's other streams end too and reconnect; the device's cannot (its token is refused).
+    onDeviceChange: (userId) => {
+      auth.invalidate();
+      stream.dropUser(userId);
+    },
   });
   jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };

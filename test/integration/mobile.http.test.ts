@@ -5,6 +5,7 @@ import { waitFor } from '../helpers/clock.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { openStream } from '../helpers/stream.js';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 
@@ -175,7 +176,12 @@ describe.each(STORE_KINDS)('mobile devices over HTTP: %s', (kind) => {
 
     const monitor = (await enrolledMonitor()).tokens;
     expect((await api(t, 'DELETE', `/api/v1/devices/${monitor.device.id}`, { token: monitor.access_token })).status).toBe(403);
+    // An open live stream of the device ends with it, and cannot be reopened.
+    const stream = await openStream(t, { token: monitor.access_token });
+    expect(stream.status).toBe(200);
     expect((await api(t, 'DELETE', `/api/v1/devices/${monitor.device.id}`, { token: admin })).status).toBe(204);
+    await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open after delete')), 5000))]);
+    expect((await openStream(t, { token: monitor.access_token })).status).toBe(401);
     expect((await api(t, 'DELETE', `/devices/${monitor.device.id}`, { token: admin })).status).toBe(404);
     expect((await api(t, 'POST', `/api/v1/devices/${monitor.device.id}/revoke`, { token: admin })).status).toBe(404);
     expect((await api(t, 'GET', '/api/v1/devices', { token: admin })).body.devices.map((d: { id: string }) => d.id)).not.toContain(monitor.device.id);

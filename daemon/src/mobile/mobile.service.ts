@@ -80,8 +80,8 @@ export class MobileService implements DeviceGate {
       clock: Clock;
       policy: MobilePolicy;
       logger: Logger;
-      /** Told after a device stops being usable, so cached sessions are dropped at once. */
-      onDeviceChange: () => void;
+      /** Told after a device of the user stops being usable, so cached sessions and open streams end at once. */
+      onDeviceChange: (userId: string) => void;
     },
   ) {
     this.addresses = new AddressFailures(deps.policy.addressMaxFailures, deps.policy.windowMs);
@@ -196,7 +196,7 @@ export class MobileService implements DeviceGate {
     });
     if (previous?.push_subscription_id && previous.push_subscription_id !== pushId) await this.dropPush(previous.push_subscription_id);
     await this.deps.devices.markCodeUsedBy(code.id, device.id);
-    if (!created) this.deps.onDeviceChange();
+    if (previous) this.deps.onDeviceChange(previous.user_id);
     await this.deps.audit.record({
       action: 'mobile.device_enrolled',
       actor: { user: { id: user.id, username: user.username, role: user.role }, ip },
@@ -261,14 +261,14 @@ export class MobileService implements DeviceGate {
     const removed = await this.deps.devices.delete(id);
     if (!removed) throw new AppError('mobile/device_not_found', 'No such device');
     if (removed.push_subscription_id) await this.dropPush(removed.push_subscription_id);
-    this.deps.onDeviceChange();
+    this.deps.onDeviceChange(removed.user_id);
     await this.deps.audit.record({ action: 'mobile.device_deleted', actor, target: `device:${id}`, details: { name: removed.name, user_id: removed.user_id } });
   }
 
   private async revokeRecord(device: DeviceRecord, actor: Actor, action: string): Promise<void> {
     await this.deps.devices.revoke(device.id, this.deps.clock.now());
     if (device.push_subscription_id) await this.dropPush(device.push_subscription_id);
-    this.deps.onDeviceChange();
+    this.deps.onDeviceChange(device.user_id);
     await this.deps.audit.record({ action, actor, target: `device:${device.id}`, outcome: action === 'mobile.device_revoked' ? 'ok' : 'denied' });
     if (action !== 'mobile.device_revoked') this.deps.logger.warn({ device_id: device.id, user_id: device.user_id }, 'refresh token reused: device revoked');
   }
