@@ -100,6 +100,9 @@ describe.each(STORE_KINDS)('mobile devices over HTTP: %s', (kind) => {
     expect((await api(t, 'GET', '/api/v1/problems', { token: access })).status).toBe(200);
     expect((await api(t, 'GET', '/api/v1/users', { token: access })).status).toBe(403);
     expect((await api(t, 'POST', '/api/v1/auth/renew', { token: access })).status).toBe(403);
+    const change = await api(t, 'POST', '/api/v1/auth/password', { token: access, body: { current_password: password, new_password: 'Another-long-pass-42' } });
+    expect(change.status).toBe(403);
+    expect((await login(t, user.username, password)).status).toBe(200);
     const own = await api(t, 'GET', '/api/v1/devices', { token: access });
     expect(own.body.devices.map((d: { id: string }) => d.id)).toEqual([res.body.device.id]);
     const all = await api(t, 'GET', '/api/v1/devices', { token: admin });

@@ -96,11 +96,18 @@ export class AuthService implements Authenticator {
 
   /** A fresh token for a signed-in user (the console renews before `expires_at`). */
   async renew(current: SessionUser): Promise<LoginResponse> {
-    // A console token minted from a device's token would outlive the device's revocation.
-    if (current.device_id) throw new AppError('auth/forbidden', 'A device renews its session with its refresh token');
+    this.consoleOnly(current);
     const user = await this.deps.users.byId(current.id);
     if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first');
     return this.issue(user);
+  }
+
+  /**
+   * Refuses a mobile device's session where the answer is a console token (renewal, own password
+   * change): such a token would outlive the device's revocation.
+   */
+  consoleOnly(current: SessionUser): void {
+    if (current.device_id) throw new AppError('auth/forbidden', 'A device renews its session with its refresh token');
   }
 
   async authenticate(token: string): Promise<SessionUser | null> {
