@@ -198,3 +198,21 @@ test('the web build is installable: manifest, icons of the declared sizes, manif
   const html = await (await request.get(`${sac.url}/`)).text();
   expect(html).toContain('rel="manifest"');
 });
+
+test('on a phone, signing in with username and password opens the same mobile screens', async ({ browser }) => {
+  const ctx = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const m = await ctx.newPage();
+  await m.goto(`${sac.url}/m/`);
+  await expect(m.getByRole('heading', { name: 'Enroll this phone' })).toBeVisible();
+  await m.getByRole('link', { name: 'Sign in with username and password instead' }).click();
+  await m.getByLabel(/username/i).fill('admin');
+  await m.getByLabel(/password/i).fill(ADMIN_PASSWORD);
+  await m.getByRole('button', { name: /sign in/i }).click();
+  await expect(m.getByTestId('mobile-user')).toHaveText('admin');
+  await expect(m).toHaveURL(/\/m\/$/);
+  await m.getByRole('link', { name: 'Problems' }).click();
+  await expect(m.getByRole('link', { name: /Account locked: j\.doe/ })).toBeVisible();
+  // No device session: nothing to forget.
+  await expect(m.getByRole('button', { name: 'Forget this device' })).toHaveCount(0);
+  await ctx.close();
+});

@@ -88,10 +88,13 @@ export const useMobileSession = defineStore('mobileSession', () => {
     starting ??= (async () => {
       if ((await deviceStore.get('refresh_token')) && (await renew())) return;
       const auth = useAuthStore();
-      if (await auth.restore()) {
+      if (auth.signedIn || (await auth.restore())) {
         mode.value = 'console';
         user.value = auth.user;
         pushOn.value = (await currentPushSubscription()) !== null;
+      } else {
+        // Nobody yet: ask again next time (after an enrollment or a sign-in).
+        starting = null;
       }
     })().catch((err: unknown) => {
       starting = null;
