@@ -39,6 +39,7 @@ import { IngestThread } from './ingest/ingest-thread.js';
 import { IngestService, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
+import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
@@ -74,6 +75,7 @@ export interface RunningSac {
   stream: StreamHub;
   commands: CommandsService;
   actions: RemoteActionsService;
+  mobile: MobileService;
   /** Set when this start created the first admin with a generated password (shown once). */
   generatedAdminPassword: string | null;
   adminPasswordFile: string;
@@ -128,10 +130,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
   const totp = new TotpService({ repo: store.totp, box: secretBox, settings, clock, audit, ticketSecret: jwtSecret });
+  const sessionTokens = new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock);
   const auth = new AuthService({
     users: store.users,
     throttle: store.loginThrottle,
-    tokens: new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock),
+    tokens: sessionTokens,
+    // Device-bound tokens are checked against the device on every request (mobile is built below).
+    devices: { accepts: (device, userId) => mobile.accepts(device, userId) },
     audit,
     bus,
     clock,
@@ -257,6 +262,28 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       );
     }
   }
+  const mobile = new MobileService({
+    devices: store.devices,
+    users: store.users,
+    tokens: sessionTokens,
+    audit,
+    push: {
+      register: async (input, userId, label) => (await notify.registerPushSubscription({ ...input, label }, userId)).id,
+      remove: async (id) => {
+        await store.push.remove(id);
+        await notify.refresh();
+      },
+    },
+    clock,
+    policy: { ...DEFAULT_MOBILE_POLICY, addressMaxFailures: config.auth.addressMaxFailures, windowMs: config.auth.windowMs },
+    logger: logger.child({ scope: 'mobile' }),
+    // The user's other streams end too and reconnect; the device's cannot (its token is refused).
+    onDeviceChange: (userId) => {
+      auth.invalidate();
+      stream.dropUser(userId);
+    },
+  });
+  jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =
@@ -309,6 +336,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     telegram,
     actions,
     commands,
+    mobile,
   });
   const app = createApp({
     store,
@@ -340,6 +368,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createTelegramRoutes(telegram, auth),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
       createActionsRoutes({ commands, actions, apiKeys, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
+      createMobileRoutes(mobile, auth, config.basePath),
     ],
   });
   const server = createHttpServer({
@@ -381,6 +410,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     stream,
     commands,
     actions,
+    mobile,
     generatedAdminPassword,
     adminPasswordFile,
     close() {

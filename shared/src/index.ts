@@ -15,3 +15,4 @@ export * from './time-zone.js';
 export * from './maintenance.schema.js';
 export * from './mfa.schema.js';
 export * from './actions.schema.js';
+export * from './mobile.schema.js';

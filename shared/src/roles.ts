@@ -7,4 +7,6 @@ export interface SessionUser {
   id: string;
   username: string;
   role: Role;
+  /** Set when the session is a mobile device's (enrolled with a code), not a console sign-in. */
+  device_id?: string;
 }

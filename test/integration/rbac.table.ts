@@ -110,6 +110,18 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /hosts/:id/actions/winrm-test': 'operator',
   'POST /api/v1/hosts/:id/actions/winrm-test': 'operator',
   'POST /api/v1/hosts/:id/actions/ssh-test': 'operator',
+  // mobile devices (#14)
+  'POST /api/v1/mobile/enrollment-codes': 'admin',
+  'GET /api/v1/mobile/enrollment-codes': 'admin',
+  'DELETE /api/v1/mobile/enrollment-codes/:id': 'admin',
+  'POST /api/v1/mobile/enroll': 'public',
+  'POST /api/v1/mobile/token': 'public',
+  'PUT /api/v1/mobile/push': 'operator',
+  'GET /api/v1/devices': 'operator',
+  'POST /devices/:id/revoke': 'admin',
+  'DELETE /devices/:id': 'admin',
+  'POST /api/v1/devices/:id/revoke': 'admin',
+  'DELETE /api/v1/devices/:id': 'admin',
 };
 
 export const TRPC_ACCESS: Record<string, Access> = {
@@ -192,4 +204,11 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'actions.sshTest': 'operator',
   'actions.commands': 'operator',
   'actions.command': 'operator',
+  // #14
+  'mobile.issueCode': 'admin',
+  'mobile.codes': 'admin',
+  'mobile.revokeCode': 'admin',
+  'mobile.devices': 'operator',
+  'mobile.revokeDevice': 'admin',
+  'mobile.deleteDevice': 'admin',
 };

@@ -8,8 +8,13 @@ import type { LoginThrottleRepo, UserRecord, UsersRepo } from '../store/index.js
 import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePolicy } from './auth.rules.js';
 import type { Authenticator } from './authenticator.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
-import type { SessionTokens } from './tokens.js';
 import type { TicketClaims, TotpService } from './totp.service.js';
+import type { DeviceClaim, SessionTokens } from './tokens.js';
+
+/** Says whether a mobile device's access token may still be used (the device is enrolled, for that user and enrollment). */
+export interface DeviceGate {
+  accepts(device: DeviceClaim, userId: string): Promise<boolean>;
+}
 
 /** How long an authenticated token is trusted without re-reading its user (a local change clears it at once). */
 const CACHE_TTL_MS = 5_000;
@@ -50,6 +55,8 @@ export class AuthService implements Authenticator {
       logger: Logger;
       /** TOTP second factor: when it asks for a step, the password step answers a ticket instead of a session. */
       secondFactor?: TotpService;
+      /** Without it, device-bound tokens are refused. */
+      devices?: DeviceGate;
     },
   ) {
     this.addresses = new AddressFailures(deps.policy.addressMaxFailures, deps.policy.windowMs);
@@ -164,9 +171,18 @@ export class AuthService implements Authenticator {
 
   /** A fresh token for a signed-in user (the console renews before `expires_at`). */
   async renew(current: SessionUser): Promise<LoginResponse> {
+    this.consoleOnly(current);
     const user = await this.deps.users.byId(current.id);
     if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first');
     return this.issue(user);
+  }
+
+  /**
+   * Refuses a mobile device's session where the answer is a console token (renewal, own password
+   * change): such a token would outlive the device's revocation.
+   */
+  consoleOnly(current: SessionUser): void {
+    if (current.device_id) throw new AppError('auth/forbidden', 'A device renews its session with its refresh token');
   }
 
   async authenticate(token: string): Promise<SessionUser | null> {
@@ -177,7 +193,8 @@ export class AuthService implements Authenticator {
     if (!claims) return null;
     const user = await this.deps.users.byId(claims.userId);
     if (!user || !user.active || user.token_version !== claims.tokenVersion) return null;
-    const session = sessionUser(user);
+    if (claims.device && !(await this.deps.devices?.accepts(claims.device, user.id))) return null;
+    const session: SessionUser = claims.device ? { ...sessionUser(user), device_id: claims.device.id } : sessionUser(user);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(token, { user: session, until: Math.min(now + CACHE_TTL_MS, claims.expiresMs) });
     return session;

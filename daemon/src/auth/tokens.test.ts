@@ -13,11 +13,20 @@ describe('SessionTokens', () => {
   it('issues a token the verifier accepts until exp, by the injected clock', () => {
     const { token, expiresMs } = tokens.issue(user);
     expect(expiresMs).toBe(nowMs + 3_600_000);
-    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, expiresMs });
+    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, expiresMs, device: null });
     nowMs += 3_600_000 - 1000;
     expect(tokens.verify(token)).not.toBeNull();
     nowMs += 2000;
     expect(tokens.verify(token)).toBeNull();
+  });
+
+  it('binds a device access token to the device and its generation, with its own lifetime', () => {
+    nowMs = Date.now();
+    const { token, expiresMs } = tokens.issue(user, { id: 'd-1', generation: 2 }, 900_000);
+    expect(expiresMs).toBe(Math.floor(nowMs / 1000) * 1000 + 900_000);
+    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, expiresMs, device: { id: 'd-1', generation: 2 } });
+    const forged = jwt.sign({ sub: 'u-1', tv: 3, dev: 'd-1' }, SECRET, { issuer: 'sac', audience: 'sac-console', expiresIn: 60 });
+    expect(tokens.verify(forged)).toBeNull();
   });
 
   it.each([

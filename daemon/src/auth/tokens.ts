@@ -9,11 +9,19 @@ const AUDIENCE = 'sac-console';
 const ALGORITHM = 'HS256';
 const JWT_SECRET_SETTING = 'internal.jwt_secret';
 
+/** A mobile device an access token is bound to, and the enrollment (generation) it was issued for. */
+export interface DeviceClaim {
+  id: string;
+  generation: number;
+}
+
 /** What a verified console token says: the user and the password generation it was issued for. */
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
   expiresMs: number;
+  /** Set on a mobile device's access token: it is good only while that device is enrolled. */
+  device: DeviceClaim | null;
 }
 
 /** Console session tokens: JWT, HS256 only, with `exp`, `iss` and `aud` checked against the injected clock. */
@@ -24,10 +32,12 @@ export class SessionTokens {
     private readonly clock: Clock,
   ) {}
 
-  issue(user: { id: string; token_version: number }): { token: string; expiresMs: number } {
+  /** A console token, or with `device` a mobile device's access token (its own, usually shorter, `ttlMs`). */
+  issue(user: { id: string; token_version: number }, device?: DeviceClaim, ttlMs = this.ttlMs): { token: string; expiresMs: number } {
     const nowS = Math.floor(this.clock.now() / 1000);
-    const exp = nowS + Math.floor(this.ttlMs / 1000);
-    const token = jwt.sign({ sub: user.id, tv: user.token_version, iat: nowS, exp }, this.secret, {
+    const exp = nowS + Math.floor(ttlMs / 1000);
+    const deviceClaims = device ? { dev: device.id, dg: device.generation } : {};
+    const token = jwt.sign({ sub: user.id, tv: user.token_version, ...deviceClaims, iat: nowS, exp }, this.secret, {
       algorithm: ALGORITHM,
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -47,7 +57,12 @@ export class SessionTokens {
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
         return null;
       }
-      return { userId: payload.sub, tokenVersion: payload.tv, expiresMs: payload.exp * 1000 };
+      let device: DeviceClaim | null = null;
+      if (payload.dev !== undefined || payload.dg !== undefined) {
+        if (typeof payload.dev !== 'string' || typeof payload.dg !== 'number') return null;
+        device = { id: payload.dev, generation: payload.dg };
+      }
+      return { userId: payload.sub, tokenVersion: payload.tv, expiresMs: payload.exp * 1000, device };
     } catch {
       return null;
     }

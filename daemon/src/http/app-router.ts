@@ -7,6 +7,7 @@ import type { UsersService } from '../users/index.js';
 import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import type { NotifyService } from '../notify/index.js';
 import type { ReportsService } from '../reports/index.js';
+import { mobileRouter, type MobileService } from '../mobile/index.js';
 import { SAC_VERSION } from '../version.js';
 import { totpRouter, type TotpService } from '../auth/index.js';
 import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
@@ -39,6 +40,7 @@ export interface RouterDeps {
   telegram: TelegramService;
   actions: RemoteActionsService;
   commands: CommandsService;
+  mobile: MobileService;
 }
 
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
@@ -60,6 +62,7 @@ export function createAppRouter(deps: RouterDeps) {
     maintenance: maintenanceRouter(deps.maintenance),
     totp: totpRouter(deps.auth, deps.totp),
     telegram: telegramRouter(deps.telegram),
+    mobile: mobileRouter(deps.mobile),
     system: router({
       info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
     }),

@@ -10,6 +10,7 @@ export function authRouter(auth: AuthService, users: UsersService) {
     me: operatorProcedure.query(({ ctx }) => ctx.user),
     renew: operatorProcedure.mutation(({ ctx }) => auth.renew(ctx.user)),
     changePassword: operatorProcedure.input(PasswordChangeSchema).mutation(async ({ input, ctx }) => {
+      auth.consoleOnly(ctx.user);
       await users.changeOwnPassword(ctx.user, input, ctx);
       return auth.renew(ctx.user);
     }),

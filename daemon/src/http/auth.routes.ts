@@ -19,6 +19,7 @@ export function createAuthRoutes(auth: AuthService, users: UsersService): expres
     sendJson(res, 200, await auth.renew(currentUser(res)));
   });
   r.post('/api/v1/auth/password', requireUser(auth, 'operator'), async (req, res) => {
+    auth.consoleOnly(currentUser(res));
     await users.changeOwnPassword(currentUser(res), parseInput(PasswordChangeSchema, req.body), restActor(req, res));
     sendJson(res, 200, await auth.renew(currentUser(res)));
   });

@@ -78,6 +78,11 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'auth/wrong_code': 400,
   'auth/totp_already_enabled': 409,
   'auth/totp_not_pending': 409,
+  'mobile/invalid_code': 401,
+  'mobile/code_not_found': 404,
+  'mobile/device_not_found': 404,
+  'mobile/user_inactive': 409,
+  'mobile/not_a_device': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

@@ -38,6 +38,11 @@ describe('message formats', () => {
     const mail = mailMessage(problem, ru, null);
     expect(mail.subject).toBe('[SAC] Проблема решена · ВЫСОКАЯ · RDS01 · T');
     expect(mail.text).toContain('Впервые: 2026-06-03 03:00:00 (Europe/Moscow)');
+    const resolvedPush = JSON.parse(pushMessage(problem, ru)) as { data: { url: string }; actions: unknown[] };
+    expect(resolvedPush.data.url).toBe('/problems/p1');
+    expect(resolvedPush.actions).toEqual([]);
+    const opened = JSON.parse(pushMessage({ ...problem, action: 'opened' } as NotificationContent, ru)) as { actions: unknown[] };
+    expect(opened.actions).toEqual([{ action: 'acknowledge', title: 'Подтвердить' }]);
   });
   it('mail has text and escaped HTML', () => {
     const mail = mailMessage(event, en, null);
@@ -59,6 +64,7 @@ describe('message formats', () => {
     const p = JSON.parse(pushMessage(event, en)) as { title: string; tag: string; data: { ref: string } };
     expect(p.title).toBe('🔴 HIGH · RDS01');
     expect(p.tag).toBe('event:e1');
+    expect(p.data).toEqual({ kind: 'event', ref: 'e1', url: '/events/e1' });
   });
   it('long Telegram messages are cut at a line end below 4096', () => {
     const long: NotificationContent = { ...event, event: { ...(event as { event: object }).event, summary: 'x'.repeat(5000) } } as NotificationContent;

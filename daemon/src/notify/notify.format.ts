@@ -188,5 +188,10 @@ export function pushMessage(c: NotificationContent, o: FormatOptions): string {
   const ref =
     c.kind === 'event' ? c.event.event_id : c.kind === 'problem' ? c.problem.id : c.kind === 'report' ? c.report_id : c.kind === 'login_locked' ? c.username : null;
   const body = [x.title, x.body].filter(Boolean).join('\n').slice(0, 1000);
-  return JSON.stringify({ title: `${x.mark} ${x.headline}`, body, tag: `${c.kind}:${ref ?? 'test'}`, data: { kind: c.kind, ref } });
+  // The tap target is the path of the thing in SAC's API (`/problems/{id}`, `/events/{id}`); the
+  // mobile client's service worker opens its own screen for it. An open problem can be
+  // acknowledged from the notification where the platform shows actions.
+  const url = c.kind === 'problem' ? `/problems/${c.problem.id}` : c.kind === 'event' ? `/events/${c.event.event_id}` : null;
+  const actions = c.kind === 'problem' && c.action === 'opened' ? [{ action: 'acknowledge', title: phrases(o.lang).acknowledge }] : [];
+  return JSON.stringify({ title: `${x.mark} ${x.headline}`, body, tag: `${c.kind}:${ref ?? 'test'}`, data: { kind: c.kind, ref, url }, actions });
 }

@@ -38,6 +38,7 @@ const PHRASES = {
     report_reported_at: 'Reported at',
     report_no_data: 'No daily agent reports were received in this period.',
     report_open: 'Open the full report in SAC.',
+    acknowledge: 'Acknowledge',
   },
   ru: {
     severity: { info: 'ИНФО', warning: 'ПРЕДУПРЕЖДЕНИЕ', high: 'ВЫСОКАЯ', critical: 'КРИТИЧЕСКАЯ' } as Record<Severity, string>,
@@ -74,6 +75,7 @@ const PHRASES = {
     report_reported_at: 'Отчёт агента',
     report_no_data: 'За этот период ежедневные отчёты агентов не поступали.',
     report_open: 'Полный отчёт открывается в SAC.',
+    acknowledge: 'Подтвердить',
   },
 } as const;
 

@@ -18,6 +18,7 @@ export type * from './telegram.types.js';
 export type * from './totp.types.js';
 export type * from './commands.types.js';
 export { FINISHED_COMMAND_STATES } from './commands.types.js';
+export type * from './devices.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {

@@ -8,6 +8,7 @@ import type { EscalationRepo } from './escalation.types.js';
 import type { TelegramRepo } from './telegram.types.js';
 import type { TotpRepo } from './totp.types.js';
 import type { CommandsRepo } from './commands.types.js';
+import type { DevicesRepo } from './devices.types.js';
 import type { CorrelationRepo, HostStateRepo, LeasesRepo, ProblemsRepo } from './correlation.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
@@ -42,6 +43,8 @@ export interface Store {
   readonly totp: TotpRepo;
   /** The agent command queue (qwinsta, logoff). */
   readonly commands: CommandsRepo;
+  /** Mobile enrollment codes, devices and refresh tokens. */
+  readonly devices: DevicesRepo;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

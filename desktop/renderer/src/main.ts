@@ -3,6 +3,8 @@ import { createApp, watch } from 'vue';
 import App from './App.vue';
 import { createAppI18n } from './i18n';
 import { usePrefsStore } from './features/prefs/prefs.store';
+import { registerServiceWorker } from './mobile/pwa';
+import { platform } from './platform';
 import { createAppRouter } from './router';
 import './styles/base.css';
 
@@ -18,3 +20,4 @@ watch(
 app.use(i18n);
 app.use(createAppRouter());
 app.mount('#app');
+if (platform.kind === 'web') registerServiceWorker();

@@ -1,5 +1,6 @@
 import { createRouter, createWebHashHistory, createWebHistory, type RouteRecordRaw, type Router } from 'vue-router';
 import { useAuthStore } from './features/auth/auth.store';
+import { mobileRoutes } from './mobile/mobile.routes';
 import { platform } from './platform';
 
 declare module 'vue-router' {
@@ -27,6 +28,8 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/audit', name: 'audit', component: () => import('./features/audit/AuditView.vue'), meta: { admin: true } },
   { path: '/admin/deliveries', name: 'deliveries', component: () => import('./features/deliveries/DeliveriesView.vue'), meta: { admin: true } },
   { path: '/admin/reports', name: 'reports', component: () => import('./features/reports/ReportsView.vue'), meta: { admin: true } },
+  { path: '/admin/devices', name: 'devices', component: () => import('./features/devices/DevicesView.vue'), meta: { admin: true } },
+  ...mobileRoutes,
   { path: '/:rest(.*)*', name: 'notFound', component: () => import('./components/NotFoundView.vue') },
 ];
 

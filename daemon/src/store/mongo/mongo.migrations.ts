@@ -3,6 +3,7 @@ import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
+import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 
 /**
  * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
@@ -60,6 +61,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   },
   CORRELATION_MONGO_MIGRATION,
   COMMANDS_MONGO_MIGRATION,
+  DEVICES_MONGO_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

@@ -25,6 +25,7 @@ import { mongoEscalation } from './escalation.mongo.js';
 import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
 import { mongoCommands } from './commands.mongo.js';
+import { mongoDevices } from './devices.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -86,6 +87,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     telegram: mongoTelegram(db),
     totp: mongoTotp(db),
     commands: mongoCommands(db),
+    devices: mongoDevices(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

@@ -2,6 +2,7 @@ import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } fro
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
+import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 
 
 /**
@@ -126,6 +127,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   CORRELATION_SQLITE_MIGRATION,
   CORRELATION_INGEST_SQLITE_MIGRATION,
   COMMANDS_SQLITE_MIGRATION,
+  DEVICES_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

@@ -28,6 +28,7 @@ import { sqliteEscalation } from './escalation.sqlite.js';
 import { sqliteTelegram } from './telegram.sqlite.js';
 import { sqliteTotp } from './totp.sqlite.js';
 import { sqliteCommands } from './commands.sqlite.js';
+import { sqliteDevices } from './devices.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
 type Db = Database.Database;
@@ -137,6 +138,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     telegram: sqliteTelegram(db),
     totp: sqliteTotp(db),
     commands: sqliteCommands(db),
+    devices: sqliteDevices(db),
     async migrate() {
       return applyMigrations(db);
     },
