@@ -49,6 +49,7 @@ const en = {
   },
   severity: { info: 'Info', warning: 'Warning', high: 'High', critical: 'Critical' },
   shell: {
+    menu: 'Menu',
     live: 'Live',
     connecting: 'Connecting…',
     reconnecting: 'Reconnecting…',

@@ -51,6 +51,7 @@ const ru: Messages = {
   },
   severity: { info: 'Инфо', warning: 'Предупреждение', high: 'Высокая', critical: 'Критическая' },
   shell: {
+    menu: 'Меню',
     live: 'Онлайн',
     connecting: 'Подключение…',
     reconnecting: 'Переподключение…',
