@@ -201,5 +201,6 @@ export interface DashboardSummary {
   top_hosts: { host_id: string; hostname: string; count: number }[];
   top_types: { type: string; count: number }[];
   heartbeats: { received_24h: number; hosts_reporting: number };
+  /** Agents' daily reports received in the last 24 h, once per host and platform (as the daily report counts them). */
   daily_reports_24h: { ssh: number; rdp: number; total: number };
 }

@@ -195,4 +195,12 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     const summary = (await get('/api/v1/dashboards/summary')).body;
     expect(summary.hosts).toEqual({ total: 3, online: 2, stale: 1 });
   });
+
+  it('counts daily reports as the daily report does: by arrival, once per host and platform', async () => {
+    const before = (await get('/api/v1/dashboards/summary')).body.daily_reports_24h;
+    const late = { host: { hostname: 'LATE01', os_family: 'windows' as const }, type: 'report.daily.rdp', category: 'report' as const, severity: 'info' as const, occurred_at: isoAt(NOW - 3 * 24 * 60 * MIN) };
+    await ingest(t, late);
+    await ingest(t, late);
+    expect((await get('/api/v1/dashboards/summary')).body.daily_reports_24h).toEqual({ ssh: before.ssh, rdp: before.rdp + 1, total: before.total + 1 });
+  });
 });
