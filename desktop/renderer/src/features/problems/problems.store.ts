@@ -60,5 +60,30 @@ export const useProblemsStore = defineStore('problems', () => {
     }
   }
 
-  return { query, list, selectedId, detail, acting, load, select, act };
+  /**
+   * The same action on several problems, one request each (so each is checked and audited like a
+   * single one); a problem someone else changed first is skipped, any other failure stops the run.
+   */
+  async function bulk(action: ProblemAction, ids: string[]): Promise<{ ok: number; skipped: number }> {
+    acting.value = action;
+    let ok = 0;
+    let skipped = 0;
+    try {
+      for (const id of ids) {
+        try {
+          await problemsApi.act(action, id, undefined);
+          ok += 1;
+        } catch (err) {
+          if ((err as ApiError).status !== 409) throw err;
+          skipped += 1;
+        }
+      }
+      return { ok, skipped };
+    } finally {
+      acting.value = null;
+      await Promise.all([list.load(), selectedId.value ? detail.load() : Promise.resolve()]);
+    }
+  }
+
+  return { query, list, selectedId, detail, acting, load, select, act, bulk };
 });
