@@ -22,14 +22,14 @@ const SCREENS = [
 
 /** Width of the page's scrollable area beyond the viewport (0 = no horizontal scroll) and the elements that stick out. */
 async function overflowX(page: Page): Promise<{ px: number; culprits: string[] }> {
-  return page.evaluate(() => {
+  return page.evaluate(`(() => {
     const widest = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0);
     const culprits = [...document.querySelectorAll('.content *')]
       .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.closest('.table-wrap, .scroll-x') === null)
       .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+      .map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.'));
     return { px: widest - window.innerWidth, culprits };
-  });
+  })()`);
 }
 
 for (const [width, height] of [
@@ -43,9 +43,9 @@ for (const [width, height] of [
     const app = new ConsolePage(page, sac.url);
     await app.login();
     for (const locale of ['en', 'ru'] as const) {
-      await page.evaluate((l) => localStorage.setItem('sac.locale', l), locale);
+      await page.evaluate(`localStorage.setItem('sac.locale', '${locale}')`);
       for (const theme of ['light', 'dark'] as const) {
-        await page.evaluate((th) => localStorage.setItem('sac.theme', th), theme);
+        await page.evaluate(`localStorage.setItem('sac.theme', '${theme}')`);
         for (const [name, url] of SCREENS) {
           await app.open(url);
           await expect(page.locator('h1').first()).toBeVisible();
