@@ -394,7 +394,7 @@ const en = {
       day1: 'Day',
       refresh: 'Auto-refresh',
       off: 'Off',
-      every: 'every {n}',
+      every: { '30s': 'Every 30 s', '1m': 'Every minute', '5m': 'Every 5 min' },
     },
     sortBy: 'Sort by {column}',
     newestFirst: 'Newest first',
