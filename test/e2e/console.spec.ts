@@ -4,7 +4,7 @@ import { ADMIN_PASSWORD } from './support/sac.js';
 import { useSeededSac } from './support/seed.js';
 
 const sac = useSeededSac();
-const MONITOR_PASSWORD = 'Quiet-duty-officer-2026';
+const MONITOR_PASSWORD = 'Quiet-night-watch-2026';
 
 test('a 409 names the status the daemon reports, even when the reload of the problem fails', async ({ page }) => {
   const app = new ConsolePage(page, sac.url);
