@@ -352,6 +352,8 @@ const en = {
     notFoundPage: 'This page does not exist.',
   },
   operator: {
+    lastSignIn: 'Last sign-in',
+    options: { telegram: 'Telegram', webhook: 'Webhook', smtp: 'E-mail', push: 'Push', en: 'English', ru: 'Русский' },
     deleted: 'deleted',
     open: 'open',
     since: 'since',

@@ -354,6 +354,8 @@ const ru: Messages = {
     notFoundPage: 'Такой страницы нет.',
   },
   operator: {
+    lastSignIn: 'Последний вход',
+    options: { telegram: 'Telegram', webhook: 'Вебхук', smtp: 'Эл. почта', push: 'Push', en: 'English', ru: 'Русский' },
     deleted: 'удалён',
     open: 'открыть',
     since: 'с',
