@@ -119,6 +119,20 @@ test('pivots from an event to all events of its user, and the event pane has a U
   await app.screenshot('events-pivot-user');
 });
 
+test('saves a search in the browser and opens it again', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await page.goto(`${sac.url}/events?type=rdp.login.failed&range=7d`);
+  await page.getByTestId('save-search').click();
+  await page.getByTestId('saved-name').fill('Failed RDP this week');
+  await page.getByTestId('saved-name').press('Enter');
+  await page.goto(`${sac.url}/events`);
+  await page.getByTestId('saved-select').selectOption('Failed RDP this week');
+  await expect(page).toHaveURL(/type=rdp\.login\.failed/);
+  await expect(page).toHaveURL(/range=7d/);
+  await expect(page.getByTestId('saved-select')).toHaveValue('Failed RDP this week');
+});
+
 test('pages through more events than one page with the total shown', async ({ page }) => {
   for (let i = 0; i < 110; i += 1) await sac.ingest({ type: 'ssh.login.failed', severity: 'warning', title: `Paging probe ${i}` });
   const app = new ConsolePage(page, sac.url);

@@ -352,6 +352,11 @@ const en = {
     notFoundPage: 'This page does not exist.',
   },
   operator: {
+    savedSearches: 'Saved searches',
+    saveSearch: 'Save search',
+    searchName: 'Name of this search',
+    searchSaved: 'Search saved in this browser',
+    removeSearch: 'Forget this saved search',
     lastSignIn: 'Last sign-in',
     options: { telegram: 'Telegram', webhook: 'Webhook', smtp: 'E-mail', push: 'Push', en: 'English', ru: 'Русский' },
     deleted: 'deleted',

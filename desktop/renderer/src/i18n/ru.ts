@@ -354,6 +354,11 @@ const ru: Messages = {
     notFoundPage: 'Такой страницы нет.',
   },
   operator: {
+    savedSearches: 'Сохранённые поиски',
+    saveSearch: 'Сохранить поиск',
+    searchName: 'Название поиска',
+    searchSaved: 'Поиск сохранён в этом браузере',
+    removeSearch: 'Удалить сохранённый поиск',
     lastSignIn: 'Последний вход',
     options: { telegram: 'Telegram', webhook: 'Вебхук', smtp: 'Эл. почта', push: 'Push', en: 'English', ru: 'Русский' },
     deleted: 'удалён',
