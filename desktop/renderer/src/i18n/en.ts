@@ -352,6 +352,8 @@ const en = {
     notFoundPage: 'This page does not exist.',
   },
   operator: {
+    channelsUnconfigured: 'Enabled but not configured, so nothing is sent there: {channels}. Configure:',
+    noChannel: 'No notification channel is configured: nothing can be delivered until one is set up.',
     savedSearches: 'Saved searches',
     saveSearch: 'Save search',
     searchName: 'Name of this search',

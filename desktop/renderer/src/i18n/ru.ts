@@ -354,6 +354,8 @@ const ru: Messages = {
     notFoundPage: 'Такой страницы нет.',
   },
   operator: {
+    channelsUnconfigured: 'Включены, но не настроены, туда ничего не отправляется: {channels}. Настроить:',
+    noChannel: 'Ни один канал уведомлений не настроен: доставлять нечего, пока канал не задан.',
     savedSearches: 'Сохранённые поиски',
     saveSearch: 'Сохранить поиск',
     searchName: 'Название поиска',
