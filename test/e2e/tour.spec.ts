@@ -58,5 +58,17 @@ for (const [width, height] of [
         }
       }
     }
+    // The daily report viewer (dark theme, Russian, as the loop left it): generated, shown, downloadable.
+    await app.open('/admin/reports');
+    await page.getByRole('button', { name: 'Сформировать сейчас' }).click();
+    await expect(page.getByTestId('report-frame')).toBeVisible();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(SHOTS, `report-viewer-ru-dark-${width}.png`), fullPage: true });
+    const download = page.waitForEvent('download');
+    await page.getByTestId('report-download').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^sac-daily-report-\d{4}-\d{2}-\d{2}\.html$/);
+    const html = Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8');
+    expect(html).toMatch(/^<!doctype html>/);
   });
 }
