@@ -40,6 +40,10 @@ for (const [width, height] of [
     test.setTimeout(180_000);
     mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width, height });
+    // A screen that fails to render (a message that does not compile, a script error) logs an error.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const app = new ConsolePage(page, sac.url);
     await app.login();
     for (const locale of ['en', 'ru'] as const) {
@@ -70,5 +74,6 @@ for (const [width, height] of [
     expect(file.suggestedFilename()).toMatch(/^sac-daily-report-\d{4}-\d{2}-\d{2}\.html$/);
     const html = Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8');
     expect(html).toMatch(/^<!doctype html>/);
+    expect(errors).toEqual([]);
   });
 }

@@ -353,9 +353,9 @@ const en = {
   },
   operator: {
     categoryHelp: {
-      telegram: 'Alerts as Telegram messages: the bot token from BotFather and the chats (numeric ids or @channel) it writes to.',
+      telegram: 'Alerts as Telegram messages: the bot token from BotFather and the chats (numeric ids or {\'@\'}channel) it writes to.',
       webhook: 'One JSON POST per alert to your URL, signed with the secret in the X-SAC-Signature header.',
-      smtp: 'Alerts and the daily report by e-mail: the server as smtp(s)://user:password@host:port, the sender and the recipients.',
+      smtp: 'Alerts and the daily report by e-mail: the server as smtp(s)://user:password{\'@\'}host:port, the sender and the recipients.',
       push: 'Browser and mobile push: the VAPID subject and key pair that push services check.',
       notification_policy: 'What is sent where: the lowest severity that notifies, the channels in use, agent lifecycle notices, the message language and the daily report time.',
       severity_overrides: 'A different severity for an event type or prefix, applied as events arrive; the agent\'s original is kept.',
