@@ -49,6 +49,16 @@ export const EventListQuerySchema = z.strictObject({
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   q: z.string().min(1).max(256).optional(),
+  /** The acting user (`details.user` or the shadowing user), exactly. */
+  user: z.string().min(1).max(256).optional(),
+  /** An address in `details.ip_address`, `source_ip` or `external_ip`, exactly. */
+  ip: z.string().min(1).max(64).optional(),
+  /** By occurred time: newest first (default) or oldest first. */
+  order: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
+  /** Also count every matching event (`total`); costs a scan of the matches. */
+  total: z
+    .union([z.boolean(), z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')])
+    .optional(),
   limit,
   cursor: z.string().max(512).optional(),
 });
@@ -111,6 +121,8 @@ export interface Page<T> {
   items: T[];
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: string | null;
+  /** Every match across all pages, when asked for (`total=true`). */
+  total?: number;
 }
 
 export type HostStatus = 'online' | 'stale';
@@ -201,5 +213,6 @@ export interface DashboardSummary {
   top_hosts: { host_id: string; hostname: string; count: number }[];
   top_types: { type: string; count: number }[];
   heartbeats: { received_24h: number; hosts_reporting: number };
+  /** Agents' daily reports received in the last 24 h, once per host and platform (as the daily report counts them). */
   daily_reports_24h: { ssh: number; rdp: number; total: number };
 }

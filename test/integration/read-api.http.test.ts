@@ -146,6 +146,28 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect(trpc.body.result.data.events_24h).toBe(8);
   });
 
+  it('filters events by acting user and address, orders them either way with a cursor, and counts all matches on request', async () => {
+    const byUser = (await get('/api/v1/events?user=root&total=true')).body;
+    expect(byUser.items.map((e: any) => e.actor_user)).toEqual(['root', 'root', 'root']);
+    expect(byUser.total).toBe(3);
+    expect((await get('/api/v1/events?ip=198.51.100.7')).body.items).toHaveLength(3);
+    expect((await get('/api/v1/events?ip=198.51.100.8')).body.items).toHaveLength(0);
+    expect((await get('/api/v1/events?user=nobody&total=true')).body).toEqual({ items: [], next_cursor: null, total: 0 });
+    expect((await get('/api/v1/events')).body.total).toBeUndefined();
+    const newest = (await get('/api/v1/events?hostname=WEB01&limit=50')).body.items.map((e: any) => e.event_id);
+    const oldest: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = (await get(`/api/v1/events?hostname=WEB01&order=asc&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      oldest.push(...page.items.map((e: any) => e.event_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(oldest).toEqual([...newest].reverse());
+    const trpcPage = await api(t, 'GET', `/trpc/events.list?input=${encodeURIComponent(JSON.stringify({ hostname: 'WEB01', total: true, limit: 1 }))}`, { token });
+    expect(trpcPage.body.result.data.total).toBe(newest.length);
+    expect((await get('/api/v1/events?order=up')).body.error.details.parameter).toBe('order');
+  });
+
   it('applies severity overrides at ingest keeping the original, and leaves hidden types out of everything', async () => {
     const patch = async (category: string, values: unknown) =>
       expect((await api(t, 'PATCH', `/api/v1/settings/${category}`, { token, body: values })).status).toBe(200);
@@ -204,5 +226,13 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     expect([await status('web01'), await status('rds02')]).toEqual(['stale', 'online']);
     const summary = (await get('/api/v1/dashboards/summary')).body;
     expect(summary.hosts).toEqual({ total: 3, online: 2, stale: 1 });
+  });
+
+  it('counts daily reports as the daily report does: by arrival, once per host and platform', async () => {
+    const before = (await get('/api/v1/dashboards/summary')).body.daily_reports_24h;
+    const late = { host: { hostname: 'LATE01', os_family: 'windows' as const }, type: 'report.daily.rdp', category: 'report' as const, severity: 'info' as const, occurred_at: isoAt(NOW - 3 * 24 * 60 * MIN) };
+    await ingest(t, late);
+    await ingest(t, late);
+    expect((await get('/api/v1/dashboards/summary')).body.daily_reports_24h).toEqual({ ssh: before.ssh, rdp: before.rdp + 1, total: before.total + 1 });
   });
 });

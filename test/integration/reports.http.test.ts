@@ -143,7 +143,7 @@ describe.each(STORE_KINDS)('daily SSH/RDP reports on %s', (kind) => {
 });
 
 describe.each(STORE_KINDS)('scheduled daily report on %s', (kind) => {
-  it('runs once per day even with two daemons on one store', async () => {
+  it('waits for the first agent report of the day, then runs once per day even with two daemons on one store', async () => {
     const env = { ...storeEnv(kind, tempDir()), SAC_REPORT_TIME: '00:00', SAC_REPORT_TIMEZONE: 'UTC', SAC_REPORT_CHECK_SECONDS: '0.1' };
     const a = await startTestSac(kind, env);
     const b = await startTestSac(kind, env);
@@ -153,6 +153,10 @@ describe.each(STORE_KINDS)('scheduled daily report on %s', (kind) => {
         const res = await api(b, 'GET', '/api/v1/reports', { token: await adminToken(b) });
         return (res.body.reports as { trigger: string; day: string }[]).filter((r) => r.trigger === 'schedule');
       };
+      // The report time has passed but no agent has reported: no empty report is made.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await scheduled()).toEqual([]);
+      for (const e of agentReports().slice(0, 1)) expect((await postEvent(a.url, a.apiKey, e)).status).toBe(201);
       await waitFor('the scheduled report', async () => (await scheduled()).length > 0);
       await new Promise((r) => setTimeout(r, 600)); // several more checks of both daemons
       const reports = await scheduled();

@@ -28,12 +28,13 @@ export class DashboardsService {
     const now = this.clock.now();
     const hidden = settings.hiddenTypes;
     const currentBucket = bucketOf(now);
-    const [rollups, counts, hosts, states, recent] = await Promise.all([
+    const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
       this.store.correlation.sumRollups(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
       this.store.problems.counts(now - DAY_MS, hidden),
       this.hosts.list(),
       this.store.hostState.list(),
       this.events.recent(TOP, hidden),
+      this.store.reports.agentReports(now - DAY_MS, now + 1),
     ]);
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const byType = new Map<string, number>();
@@ -56,6 +57,10 @@ export class DashboardsService {
         .flatMap(([k, n]) => view(k, n) ?? [])
         .slice(0, TOP);
     const hostIds = new Set(hostnames.keys());
+    // Counted as the daily report counts them: received in the last 24 h, once per host and platform.
+    const reporting = (type: string) =>
+      isHiddenType(type, hidden) ? 0 : new Set(agentReports.filter((e) => e.type === type && hostIds.has(e.host_id)).map((e) => e.host_id)).size;
+    const [sshReports, rdpReports] = [reporting('report.daily.ssh'), reporting('report.daily.rdp')];
     return {
       events_24h: [...byType.values()].reduce((a, b) => a + b, 0),
       by_severity: bySeverity,
@@ -74,11 +79,7 @@ export class DashboardsService {
         received_24h: typeCount('agent.heartbeat'),
         hosts_reporting: states.filter((s) => hostIds.has(s.host_id) && s.heartbeat_ms !== null && s.heartbeat_ms >= now - DAY_MS).length,
       },
-      daily_reports_24h: {
-        ssh: typeCount('report.daily.ssh'),
-        rdp: typeCount('report.daily.rdp'),
-        total: typeCount('report.daily'),
-      },
+      daily_reports_24h: { ssh: sshReports, rdp: rdpReports, total: sshReports + rdpReports },
     };
   }
 

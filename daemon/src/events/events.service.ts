@@ -34,6 +34,9 @@ export class EventsService {
     if (query.severity?.length) q.severities = query.severity;
     if (query.type) q.type_prefix = query.type;
     if (query.q) q.q = query.q;
+    if (query.user) q.actor = query.user;
+    if (query.ip) q.ip = query.ip;
+    if (query.order === 'asc') q.order = 'asc';
     if (query.tz && !query.date) throw invalidParameter('tz', 'is only used with date');
     const bounds: { from_ms?: number; to_ms?: number }[] = [];
     if (query.date) bounds.push(dayRange(query.date, query.tz));
@@ -48,12 +51,17 @@ export class EventsService {
       q.after = decodeCursor(query.cursor, (v): v is { occurred_ms: number; event_id: string } =>
         typeof v.occurred_ms === 'number' && typeof v.event_id === 'string');
     }
-    const rows = q.host_ids?.length === 0 ? [] : await this.store.correlation.search(q);
+    const none = q.host_ids?.length === 0;
+    const [rows, total] = await Promise.all([
+      none ? [] : this.store.correlation.search(q),
+      query.total ? (none ? 0 : this.store.correlation.countMatching(q)) : undefined,
+    ]);
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
     return {
       items: await this.views(items),
       next_cursor: rows.length > query.limit && last ? encodeCursor({ occurred_ms: last.occurred_ms, event_id: last.event_id }) : null,
+      ...(total !== undefined ? { total } : {}),
     };
   }
 

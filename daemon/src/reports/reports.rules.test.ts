@@ -61,4 +61,12 @@ describe('aggregateDailyReports', () => {
     const empty = renderReportHtml(aggregateDailyReports([], 0, 1), { day: '2026-06-03', lang: 'en', timeZone: 'UTC', generatedMs: 0 });
     expect(empty).toContain('No daily agent reports were received in this period.');
   });
+
+  it('shows user names without the agent\'s emoji prefix and lets a wide host table scroll', () => {
+    const r = report('RDS01', 'report.daily.rdp', { successful_logins: 2, active_users: ['👤 ivanov', '👤️ petrova', 'deploy'] }, 1000);
+    const html = renderReportHtml(aggregateDailyReports([r], 0, 1), { day: '2026-06-03', lang: 'en', timeZone: 'UTC', generatedMs: 0 });
+    expect(html).toContain('ivanov<br>petrova<br>deploy');
+    expect(html).not.toContain('👤');
+    expect(html).toMatch(/<div style="overflow-x:auto[^"]*"><table/);
+  });
 });

@@ -61,6 +61,9 @@ export class ReportsService {
     const now = this.deps.clock.now();
     const day = dueReportDay(now, s.report.time, s.report.timezone);
     if (!day) return null;
+    // A day without any agent report gets no scheduled report (a fresh install would otherwise send
+    // an empty one at once); the check repeats, so the day's report follows the first agent report.
+    if ((await this.deps.store.reports.agentReports(now - DAY_MS, now)).length === 0) return null;
     if (!(await this.deps.store.reports.claimDay(day, this.instanceId, now, now + CLAIM_LEASE_MS))) return null;
     const generated = await this.generate('schedule', null, day);
     await this.deps.store.reports.finishDay(day, this.instanceId, generated.report.id);

@@ -185,8 +185,14 @@ export interface EventQuery {
   to_ms?: number;
   /** Case-insensitive text in title or summary. */
   q?: string;
+  /** Exact acting user. */
+  actor?: string;
+  /** Exact address in details.ip_address, source_ip or external_ip. */
+  ip?: string;
   hidden: string[];
   limit: number;
+  /** Newest first unless 'asc'; `after` continues in the same order. */
+  order?: 'asc' | 'desc';
   after?: { occurred_ms: number; event_id: string };
 }
 
@@ -230,6 +236,8 @@ export interface CorrelationRepo {
   /** The ids among `eventIds` that are either side of a flap. */
   flapMarked(eventIds: string[]): Promise<Set<string>>;
   search(query: EventQuery): Promise<StoredEvent[]>;
+  /** How many events match `query` (its limit, order and cursor are ignored). */
+  countMatching(query: EventQuery): Promise<number>;
   /**
    * A host's events of `types` with occurred time in [from_ms, to_ms), newest first, at most
    * `limit`: only the named top-level `details` fields, not the payload (cheap enough for ingest).

@@ -52,7 +52,8 @@ export function createAppRouter(): Router {
     await restored;
     if (to.meta.public) return true;
     if (!auth.signedIn) return { name: 'login', query: to.fullPath !== '/' ? { next: to.fullPath } : {} };
-    if (to.meta.admin && !auth.isAdmin) return { name: 'dashboard' };
+    // The dashboard says why it opened instead (`denied` names the refused page).
+    if (to.meta.admin && !auth.isAdmin) return { name: 'dashboard', query: { denied: to.path } };
     return true;
   });
   return router;

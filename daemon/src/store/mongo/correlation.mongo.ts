@@ -555,30 +555,18 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
       return new Set(docs.flatMap((d) => [d._id, d.opened_event_id]).filter((id) => wanted.has(id)));
     },
     async search(q: EventQuery) {
-      const and: Filter<EventDoc>[] = [];
-      if (q.event_ids) and.push({ event_id: { $in: q.event_ids } });
-      if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
-      if (q.severities?.length) and.push({ severity: { $in: q.severities } });
-      if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
-      if (q.types) and.push({ type: { $in: q.types } });
-      if (q.from_ms !== undefined) and.push({ occurred_ms: { $gte: q.from_ms } });
-      if (q.to_ms !== undefined) and.push({ occurred_ms: { $lt: q.to_ms } });
-      if (q.q) {
-        const re = new RegExp(escapeRegex(q.q), 'i');
-        and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
-      }
-      and.push(...(hiddenAnd(q.hidden) as Filter<EventDoc>[]));
-      if (q.after) {
-        and.push({
-          $or: [{ occurred_ms: { $lt: q.after.occurred_ms } }, { occurred_ms: q.after.occurred_ms, event_id: { $lt: q.after.event_id } }],
-        });
-      }
+      const and = searchFilter(q, true);
+      const dir = q.order === 'asc' ? 1 : -1;
       const docs = await events
         .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
-        .sort({ occurred_ms: -1, event_id: -1 })
+        .sort({ occurred_ms: dir, event_id: dir })
         .limit(q.limit)
         .toArray();
       return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
+    },
+    async countMatching(q: EventQuery) {
+      const and = searchFilter(q, false);
+      return events.countDocuments(and.length ? { $and: and } : {});
     },
     async eventDetails(q) {
       const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
@@ -642,3 +630,32 @@ export function mongoLeases(db: Db): LeasesRepo {
     },
   };
 }
+
+/** Filter terms of an event search; `withCursor` adds the keyset position of `after` in the query's order. */
+function searchFilter(q: EventQuery, withCursor: boolean): Filter<EventDoc>[] {
+  const and: Filter<EventDoc>[] = [];
+  if (q.event_ids) and.push({ event_id: { $in: q.event_ids } });
+  if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
+  if (q.severities?.length) and.push({ severity: { $in: q.severities } });
+  if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
+  if (q.types) and.push({ type: { $in: q.types } });
+  if (q.from_ms !== undefined) and.push({ occurred_ms: { $gte: q.from_ms } });
+  if (q.to_ms !== undefined) and.push({ occurred_ms: { $lt: q.to_ms } });
+  if (q.q) {
+    const re = new RegExp(escapeRegex(q.q), 'i');
+    and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
+  }
+  if (q.actor !== undefined) and.push({ actor_user: q.actor });
+  if (q.ip !== undefined) and.push({ $or: IP_FIELDS.map((f) => ({ [f]: q.ip })) } as Filter<EventDoc>);
+  and.push(...(hiddenAnd(q.hidden) as Filter<EventDoc>[]));
+  if (withCursor && q.after) {
+    const op = q.order === 'asc' ? '$gt' : '$lt';
+    and.push({
+      $or: [{ occurred_ms: { [op]: q.after.occurred_ms } }, { occurred_ms: q.after.occurred_ms, event_id: { [op]: q.after.event_id } }],
+    } as Filter<EventDoc>);
+  }
+  return and;
+}
+
+/** Where the agents put the remote address of an event. */
+const IP_FIELDS = ['event.details.ip_address', 'event.details.source_ip', 'event.details.external_ip'];

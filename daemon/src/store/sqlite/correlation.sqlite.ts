@@ -504,48 +504,17 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       return new Set(rows.flatMap((r) => [r.closed_event_id, r.opened_event_id]).filter((id) => eventIds.includes(id)));
     },
     async search(q: EventQuery) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (q.event_ids) {
-        where.push(`event_id IN (${placeholders(q.event_ids.length)})`);
-        params.push(...q.event_ids);
-      }
-      if (q.host_ids) {
-        where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
-        params.push(...q.host_ids);
-      }
-      if (q.severities?.length) {
-        where.push(`severity IN (${placeholders(q.severities.length)})`);
-        params.push(...q.severities);
-      }
-      if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
-      if (q.types) {
-        where.push(`type IN (${placeholders(q.types.length)})`);
-        params.push(...q.types);
-      }
-      if (q.from_ms !== undefined) {
-        where.push('occurred_ms >= ?');
-        params.push(q.from_ms);
-      }
-      if (q.to_ms !== undefined) {
-        where.push('occurred_ms < ?');
-        params.push(q.to_ms);
-      }
-      if (q.q) {
-        const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
-        params.push(like, like);
-      }
-      const hidden = hiddenSql('type', q.hidden, params);
-      if (hidden) where.push(hidden);
-      if (q.after) {
-        where.push('(occurred_ms < ? OR (occurred_ms = ? AND event_id < ?))');
-        params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
-      }
+      const { where, params } = searchWhere(q, true);
       params.push(q.limit);
+      const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
-        FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
+        FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms ${dir}, event_id ${dir} LIMIT ?`;
       return db.prepare<unknown[], EventRow>(sql).all(...params).map(storedFromRow);
+    },
+    async countMatching(q: EventQuery) {
+      const { where, params } = searchWhere(q, false);
+      const sql = `SELECT count(*) AS n FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+      return (db.prepare<unknown[], { n: number }>(sql).get(...params) as { n: number }).n;
     },
     async eventDetails(q) {
       // Types as literals, one as `=`: a partial index on exactly them (migration 15) is then usable.
@@ -597,3 +566,58 @@ export function sqliteLeases(db: Db): LeasesRepo {
     },
   };
 }
+
+/** WHERE terms of an event search; `withCursor` adds the keyset position of `after` in the query's order. */
+function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.event_ids) {
+    where.push(`event_id IN (${placeholders(q.event_ids.length)})`);
+    params.push(...q.event_ids);
+  }
+  if (q.host_ids) {
+    where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
+    params.push(...q.host_ids);
+  }
+  if (q.severities?.length) {
+    where.push(`severity IN (${placeholders(q.severities.length)})`);
+    params.push(...q.severities);
+  }
+  if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
+  if (q.types) {
+    where.push(`type IN (${placeholders(q.types.length)})`);
+    params.push(...q.types);
+  }
+  if (q.from_ms !== undefined) {
+    where.push('occurred_ms >= ?');
+    params.push(q.from_ms);
+  }
+  if (q.to_ms !== undefined) {
+    where.push('occurred_ms < ?');
+    params.push(q.to_ms);
+  }
+  if (q.q) {
+    const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+    params.push(like, like);
+  }
+  if (q.actor !== undefined) {
+    where.push('actor_user = ?');
+    params.push(q.actor);
+  }
+  if (q.ip !== undefined) {
+    where.push(`(${IP_PATHS.map(() => 'json_extract(doc, ?) = ?').join(' OR ')})`);
+    for (const path of IP_PATHS) params.push(path, q.ip);
+  }
+  const hidden = hiddenSql('type', q.hidden, params);
+  if (hidden) where.push(hidden);
+  if (withCursor && q.after) {
+    const op = q.order === 'asc' ? '>' : '<';
+    where.push(`(occurred_ms ${op} ? OR (occurred_ms = ? AND event_id ${op} ?))`);
+    params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
+  }
+  return { where, params };
+}
+
+/** Where the agents put the remote address of an event. */
+const IP_PATHS = ['$.details.ip_address', '$.details.source_ip', '$.details.external_ip'];

@@ -1,16 +1,46 @@
-/** Local date and time, seconds included (SOC timelines need them). */
-export function formatDateTime(iso: string | null | undefined, locale: string): string {
-  if (!iso) return '—';
+/**
+ * The console's one way to write dates: day-month-year and a 24-hour clock in the console's
+ * language (en "23/11/2026, 10:56:40", ru "23.11.2026, 10:56:40"), whatever the browser's locale.
+ */
+export function localeTag(locale: string): string {
+  return locale === 'ru' ? 'ru-RU' : 'en-GB';
+}
+
+function valid(iso: string | number | null | undefined): Date | null {
+  if (iso === null || iso === undefined || iso === '') return null;
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(locale === 'ru' ? 'ru-RU' : 'en-GB', {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const DATE = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+const TIME = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+
+/** Local date and time, seconds included (SOC timelines need them). */
+export function formatDateTime(iso: string | number | null | undefined, locale: string): string {
+  const d = valid(iso);
+  if (!d) return iso ? String(iso) : '—';
+  return d.toLocaleString(localeTag(locale), { ...DATE, ...TIME, second: '2-digit' });
+}
+
+/** Local calendar date; a bare `YYYY-MM-DD` day is shown as that day, not shifted by the zone. */
+export function formatDate(value: string | number | null | undefined, locale: string): string {
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [y, m, d] = value.split('-').map(Number);
+    return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(localeTag(locale), { ...DATE, timeZone: 'UTC' });
+  }
+  const d = valid(value);
+  return d ? d.toLocaleDateString(localeTag(locale), DATE) : '—';
+}
+
+/** Local hours and minutes ("09:00"), for chart axes. */
+export function formatTime(iso: string | number | null | undefined, locale: string): string {
+  const d = valid(iso);
+  return d ? d.toLocaleTimeString(localeTag(locale), TIME) : '—';
+}
+
+/** A number with the language's digit grouping. */
+export function formatNumber(n: number, locale: string): string {
+  return n.toLocaleString(localeTag(locale));
 }
 
 /** "5 min ago" / "через 3 ч" relative to `nowMs`. */
@@ -48,4 +78,39 @@ export function csvField(value: unknown): string {
 
 export function csvRow(values: unknown[]): string {
   return values.map(csvField).join(',');
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The typing pattern of a date field in the console language, e.g. "dd.mm.yyyy hh:mm". */
+export function inputPattern(locale: string, withTime: boolean): string {
+  const date = locale === 'ru' ? 'дд.мм.гггг' : 'dd/mm/yyyy';
+  return withTime ? `${date} ${locale === 'ru' ? 'чч:мм' : 'hh:mm'}` : date;
+}
+
+/**
+ * A local date (`YYYY-MM-DD`) or date-time (`YYYY-MM-DDTHH:mm[:ss]`) as typed in the console
+ * language's order: day, month, year, then an optional 24-hour time.
+ */
+export function toInputText(value: string, locale: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
+  if (!m) return '';
+  const sep = locale === 'ru' ? '.' : '/';
+  const date = `${m[3]}${sep}${m[2]}${sep}${m[1]}`;
+  if (!m[4]) return date;
+  return `${date} ${m[4]}:${m[5]}${m[6] && m[6] !== '00' ? `:${m[6]}` : ''}`;
+}
+
+/** Reads what `toInputText` writes (any of . / - as separators); null when it is not a real date. */
+export function fromInputText(text: string, withTime: boolean): string | null {
+  const m = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})(?:[ ,T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  const date = `${year}-${pad(month)}-${pad(day)}`;
+  if (!withTime) return m[4] ? null : date;
+  const [h, min, sec] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  if (h > 23 || min > 59 || sec > 59) return null;
+  return `${date}T${pad(h)}:${pad(min)}:${pad(sec)}`;
 }

@@ -17,7 +17,7 @@ export const useAuditStore = defineStore('audit', () => {
   async function fetch(append: boolean) {
     loading.value = true;
     try {
-      const before = append ? items.value.at(-1)?.at : undefined;
+      const before = append ? items.value.at(-1)?.at : query.before;
       const page = await auditApi.list({ ...query, limit: PAGE, before });
       items.value = append ? [...items.value, ...page] : page;
       more.value = page.length === PAGE;

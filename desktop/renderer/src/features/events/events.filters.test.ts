@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { eventsCsv } from './events.csv';
 import type { EventsPage } from './events.api';
-import { filtersFromQuery, filtersToApi, filtersToQuery } from './events.filters';
+import { filtersFromQuery, filtersToApi, filtersToQuery, isFiltered } from './events.filters';
 
 describe('event filters in the URL', () => {
   it('round-trips through the query string and drops empty and unknown values', () => {
     const f = filtersFromQuery({ hostname: 'RDS01', severity: 'high,bogus,critical', type: ' rdg.connection ', q: '', date: '2026-06-03' });
-    expect(f).toEqual({ hostname: 'RDS01', severity: ['high', 'critical'], type: 'rdg.connection', date: '2026-06-03', from: '', to: '', q: '' });
+    expect(f).toEqual({ hostname: 'RDS01', severity: ['high', 'critical'], type: 'rdg.connection', range: '', date: '2026-06-03', from: '', to: '', q: '', user: '', ip: '', order: '', refresh: '' });
     expect(filtersToQuery(f)).toEqual({ hostname: 'RDS01', severity: 'high,critical', type: 'rdg.connection', date: '2026-06-03' });
     expect(filtersFromQuery(filtersToQuery(f))).toEqual(f);
   });
@@ -18,7 +18,17 @@ describe('event filters in the URL', () => {
     expect(api.tz).toBe('Europe/Moscow');
     expect(api.from).toBe(new Date('2026-06-03T10:00:00').toISOString());
     expect(api.severity).toBeUndefined();
-    expect(filtersToApi(filtersFromQuery({}), 'UTC')).toEqual({ hostname: undefined, severity: undefined, type: undefined, date: undefined, tz: undefined, from: undefined, to: undefined, q: undefined });
+    expect(filtersToApi(filtersFromQuery({}), 'UTC')).toEqual({ hostname: undefined, severity: undefined, type: undefined, date: undefined, tz: undefined, from: undefined, to: undefined, q: undefined, user: undefined, ip: undefined, order: undefined });
+  });
+
+  it('counts a relative range back from now and lets it win over absolute bounds; order and refresh are not filters', () => {
+    const now = Date.parse('2026-06-03T12:00:00Z');
+    const f = filtersFromQuery({ range: '1h', from: '2026-06-01T00:00:00', date: '2026-06-01', order: 'asc', refresh: '1m', user: 'ivanov', ip: '10.0.0.5' });
+    expect(filtersToApi(f, 'UTC', now)).toMatchObject({ from: '2026-06-03T11:00:00.000Z', to: undefined, date: undefined, order: 'asc', user: 'ivanov', ip: '10.0.0.5' });
+    expect(filtersToQuery(f)).toEqual({ range: '1h', order: 'asc', refresh: '1m', user: 'ivanov', ip: '10.0.0.5' });
+    expect(filtersFromQuery({ range: '2h', refresh: '1s', order: 'sideways' })).toMatchObject({ range: '', refresh: '', order: '' });
+    expect(isFiltered(filtersFromQuery({ order: 'asc', refresh: '30s' }))).toBe(false);
+    expect(isFiltered(filtersFromQuery({ range: '15m' }))).toBe(true);
   });
 });
 

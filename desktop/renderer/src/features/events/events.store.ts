@@ -14,6 +14,8 @@ const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 export const useEventsStore = defineStore('events', () => {
   const items = shallowRef<EventRow[]>([]);
   const nextCursor = ref<string | null>(null);
+  /** Every event matching the filters (the first page asks for it). */
+  const total = ref<number | null>(null);
   const loading = ref(false);
   const error = shallowRef<ApiError | null>(null);
   const filters = shallowRef<EventFilters | null>(null);
@@ -23,7 +25,7 @@ export const useEventsStore = defineStore('events', () => {
   let seq = 0;
 
   async function fetchPage(f: EventFilters, cursor?: string) {
-    return eventsApi.list({ ...filtersToApi(f, timeZone()), limit: PAGE, cursor });
+    return eventsApi.list({ ...filtersToApi(f, timeZone()), limit: PAGE, cursor, total: cursor ? undefined : true });
   }
 
   async function load(f: EventFilters) {
@@ -35,6 +37,7 @@ export const useEventsStore = defineStore('events', () => {
       if (mine !== seq) return;
       items.value = page.items;
       nextCursor.value = page.next_cursor;
+      total.value = page.total ?? null;
       error.value = null;
     } catch (err) {
       if (mine === seq) error.value = toApiError(err);
@@ -78,5 +81,5 @@ export const useEventsStore = defineStore('events', () => {
     }
   }
 
-  return { items, nextCursor, loading, error, filters, selectedId, detail, exporting, load, loadMore, select, exportCsv };
+  return { items, nextCursor, total, loading, error, filters, selectedId, detail, exporting, load, loadMore, select, exportCsv };
 });

@@ -1,11 +1,20 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
+import { PROBLEM_STATUSES } from '../../../../../shared/src/read-api.schema';
 import { ApiError } from '../../api/http';
 import { useResource } from '../../composables/useResource';
 import { problemsApi, type ProblemAction, type ProblemsQuery } from './problems.api';
 
 /** What an acknowledge/resolve attempt came to, for the view to explain. */
 export type ActionOutcome = { ok: true } | { ok: false; conflict: true; status: string | null } | { ok: false; conflict: false; error: ApiError };
+
+const STATUSES: readonly string[] = PROBLEM_STATUSES;
+
+/** The current status a 409 reports in `details.status`, when it is one. */
+function conflictStatus(e: ApiError): string | null {
+  const status = (e.details as { status?: unknown } | null)?.status;
+  return typeof status === 'string' && STATUSES.includes(status) ? status : null;
+}
 
 /**
  * Problems: the filtered list, the selected problem with its timeline, and acknowledge/resolve.
@@ -40,8 +49,10 @@ export const useProblemsStore = defineStore('problems', () => {
     } catch (err) {
       const e = err as ApiError;
       if (e.status === 409) {
+        // The daemon names the status it found; the reloaded detail may lose a race with a reload
+        // started by the live stream, so it is only the fallback.
         await Promise.all([detail.load(), list.load()]);
-        return { ok: false, conflict: true, status: detail.data.value?.status ?? null };
+        return { ok: false, conflict: true, status: conflictStatus(e) ?? detail.data.value?.status ?? null };
       }
       return { ok: false, conflict: false, error: e };
     } finally {
@@ -49,5 +60,30 @@ export const useProblemsStore = defineStore('problems', () => {
     }
   }
 
-  return { query, list, selectedId, detail, acting, load, select, act };
+  /**
+   * The same action on several problems, one request each (so each is checked and audited like a
+   * single one); a problem someone else changed first is skipped, any other failure stops the run.
+   */
+  async function bulk(action: ProblemAction, ids: string[]): Promise<{ ok: number; skipped: number }> {
+    acting.value = action;
+    let ok = 0;
+    let skipped = 0;
+    try {
+      for (const id of ids) {
+        try {
+          await problemsApi.act(action, id, undefined);
+          ok += 1;
+        } catch (err) {
+          if ((err as ApiError).status !== 409) throw err;
+          skipped += 1;
+        }
+      }
+      return { ok, skipped };
+    } finally {
+      acting.value = null;
+      await Promise.all([list.load(), selectedId.value ? detail.load() : Promise.resolve()]);
+    }
+  }
+
+  return { query, list, selectedId, detail, acting, load, select, act, bulk };
 });

@@ -1,0 +1,32 @@
+import type { SettingsView } from '../../../../../shared/src/settings.schema';
+
+export const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
+export type ChannelName = (typeof CHANNELS)[number];
+
+const isSet = (v: unknown) => (v as { set?: boolean } | null | undefined)?.set === true;
+const filled = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' && v.length > 0);
+
+/**
+ * Channels whose settings are complete enough to send (effective values: stored or from the
+ * environment): a bot token and a chat, a webhook URL, an SMTP server with sender and recipients,
+ * VAPID keys.
+ */
+export function configuredChannels(views: readonly SettingsView[]): Set<ChannelName> {
+  const values = (c: string) => views.find((v) => v.category === c)?.values ?? {};
+  const out = new Set<ChannelName>();
+  const tg = values('telegram');
+  if (isSet(tg.bot_token) && filled(tg.chat_ids)) out.add('telegram');
+  if (filled(values('webhook').url)) out.add('webhook');
+  const smtp = values('smtp');
+  if (isSet(smtp.url) && filled(smtp.from) && filled(smtp.to)) out.add('smtp');
+  const push = values('push');
+  if (filled(push.vapid_public_key) && isSet(push.vapid_private_key)) out.add('push');
+  return out;
+}
+
+/** Channels the notification policy turns on that cannot send. */
+export function enabledButUnconfigured(views: readonly SettingsView[]): ChannelName[] {
+  const enabled = views.find((v) => v.category === 'notification_policy')?.values.enabled_channels;
+  const ready = configuredChannels(views);
+  return Array.isArray(enabled) ? (enabled as ChannelName[]).filter((c) => (CHANNELS as readonly string[]).includes(c) && !ready.has(c)) : [];
+}
