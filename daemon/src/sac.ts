@@ -24,6 +24,7 @@ import { createNotificationsRoutes } from './http/notifications.routes.js';
 import type { ReadServices } from './http/read.router.js';
 import { createReadRoutes } from './http/read.routes.js';
 import { createReportsRoutes } from './http/reports.routes.js';
+import { hostAllowList } from './http/host-allow.js';
 import { createHttpServer } from './http/server.js';
 import { createSettingsRoutes } from './http/settings.routes.js';
 import { createStreamRoutes } from './http/stream.routes.js';
@@ -201,6 +202,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
+    metricsAccess: config.http.metricsAccess,
+    metricsToken: config.http.metricsToken,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
@@ -218,6 +221,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const server = createHttpServer({
     app,
     basePath: config.basePath,
+    allowHost: hostAllowList(config.http.allowedHosts, config.host),
     ingest: createIngestHandler({ apiKeys, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {

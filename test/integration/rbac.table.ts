@@ -17,7 +17,7 @@ export const REST_ACCESS: Record<string, Access> = {
   // health, metrics, console web build
   'GET /health': 'public',
   'GET /healthz': 'public',
-  'GET /metrics': 'public',
+  'GET /metrics': 'admin',
   'GET /': 'public',
   'GET /index.html': 'public',
   'GET /.*/': 'public',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressFailures, failuresInWindow, passwordProblem, retryAfterSeconds } from './auth.rules.js';
+import { AddressFailures, commonPasswordSet, failuresInWindow, passwordProblem, retryAfterSeconds } from './auth.rules.js';
 
 describe('passwordProblem', () => {
   it.each([
@@ -10,11 +10,26 @@ describe('passwordProblem', () => {
     ['abababababababab', 'alice', /distinct/],
     ['my-name-is-alice-ok', 'alice', /username/],
     ['Correct-Horse-Battery-9', 'alice', null],
+    // From the shipped list (daemon/data/common-passwords.txt), not the long hand-kept ones.
+    ['Sunshine2000!', 'alice', /commonly used/],
+    ['!!Blink182blink182', 'alice', null],
+    ['MonkeyMonkeyMonkey', 'alice', /commonly used/],
+    ['dragon123456', 'alice', /commonly used/],
+    ['trustno1trustno1', 'alice', /commonly used/],
     ['x'.repeat(12) + 'y1', 'bob', null],
   ])('%s (user %s) → %s', (password, username, problem) => {
     const result = passwordProblem(password, username);
     if (problem === null) expect(result).toBeNull();
     else expect(result).toMatch(problem);
+  });
+});
+
+describe('the common-password list', () => {
+  it('ships at least 10,000 lower-cased entries, including the top of the breach lists', () => {
+    const list = commonPasswordSet();
+    expect(list.size).toBeGreaterThanOrEqual(10_000);
+    for (const p of ['123456', 'password', 'qwerty', 'iloveyou', 'trustno1']) expect(list.has(p)).toBe(true);
+    expect([...list].every((p) => p === p.toLowerCase())).toBe(true);
   });
 });
 
