@@ -189,7 +189,7 @@ const EnvSchema = z.object({
     .describe('Sign-ins waiting for a password check before further ones get 503 with Retry-After.'),
   SAC_SESSION_ABSOLUTE_HOURS: z.coerce
     .number()
-    .min(0.1)
+    .min(0.001)
     .max(8760)
     .default(12)
     .describe('Absolute lifetime of a console session in hours from sign-in; renewals never extend it (decimals allowed).'),

@@ -109,6 +109,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const auth = new AuthService({
     users: store.users,
     throttle: store.loginThrottle,
+    sessions: store.sessions,
     tokens: new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock),
     audit,
     bus,
@@ -123,6 +124,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     auth.invalidate();
     stream.dropUser(userId);
   });
+  auth.onSignOut((sessionId) => stream.dropSession(sessionId));
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 

@@ -57,4 +57,14 @@ describe('throttle arithmetic', () => {
     a.record('1.2.3.4', 1000);
     expect(a.blockedFor('1.2.3.4', 1001)).toBe(0);
   });
+
+  it('counts reserved attempts before they fail, so parallel ones cannot all pass', () => {
+    const a = new AddressFailures(3, 1000);
+    expect([0, 1, 2, 3, 4].map(() => a.reserve('1.2.3.4', 0))).toEqual([0, 0, 0, 1000, 1000]);
+    a.settle('1.2.3.4', 10, false);
+    expect(a.reserve('1.2.3.4', 10)).toBe(0);
+    for (let i = 0; i < 3; i++) a.settle('1.2.3.4', 20, true);
+    expect(a.reserve('1.2.3.4', 30)).toBe(990);
+    expect(a.reserve('1.2.3.4', 1020)).toBe(0);
+  });
 });

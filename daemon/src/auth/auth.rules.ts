@@ -95,21 +95,41 @@ export function retryAfterSeconds(untilMs: number, nowMs: number): number {
 
 /**
  * Counts failures per source address in a fixed window (in memory, per daemon): bounds password
- * guessing spread over many usernames from one place.
+ * guessing spread over many usernames from one place. An attempt reserves its place before the
+ * password is hashed (`reserve`) and gives it back or turns it into a failure after (`settle`), so
+ * parallel attempts cannot all pass the check before any of them has failed.
  */
 export class AddressFailures {
   private readonly windows = new Map<string, { startMs: number; count: number }>();
+  private readonly pending = new Map<string, number>();
 
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
   ) {}
 
-  /** Ms until the address may try again, or 0. */
+  /** Ms until the address may try again, or 0; attempts still in progress count as failures. */
   blockedFor(ip: string, nowMs: number): number {
+    const pending = this.pending.get(ip) ?? 0;
     const w = this.windows.get(ip);
-    if (!w || nowMs - w.startMs >= this.windowMs) return 0;
-    return w.count >= this.max ? w.startMs + this.windowMs - nowMs : 0;
+    const count = !w || nowMs - w.startMs >= this.windowMs ? 0 : w.count;
+    if (count + pending < this.max) return 0;
+    return w && count > 0 ? Math.max(1, w.startMs + this.windowMs - nowMs) : 1000;
+  }
+
+  /** Takes a place for one attempt: 0 when taken, else the wait (nothing is taken). Synchronous, so atomic. */
+  reserve(ip: string, nowMs: number): number {
+    const wait = this.blockedFor(ip, nowMs);
+    if (wait === 0) this.pending.set(ip, (this.pending.get(ip) ?? 0) + 1);
+    return wait;
+  }
+
+  /** Ends a reserved attempt; a failed one is recorded. */
+  settle(ip: string, nowMs: number, failed: boolean): void {
+    const pending = (this.pending.get(ip) ?? 1) - 1;
+    if (pending > 0) this.pending.set(ip, pending);
+    else this.pending.delete(ip);
+    if (failed) this.record(ip, nowMs);
   }
 
   record(ip: string, nowMs: number): void {

@@ -11,17 +11,28 @@ describe('SessionTokens', () => {
   const user = { id: 'u-1', token_version: 3 };
 
   it('issues a token the verifier accepts until exp, by the injected clock', () => {
-    const { token, expiresMs } = tokens.issue(user);
+    const { token, expiresMs } = tokens.issue(user, 's-1', nowMs + 86_400_000);
     expect(expiresMs).toBe(nowMs + 3_600_000);
-    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, expiresMs });
+    expect(tokens.verify(token)).toEqual({ userId: 'u-1', tokenVersion: 3, sessionId: 's-1', expiresMs });
     nowMs += 3_600_000 - 1000;
     expect(tokens.verify(token)).not.toBeNull();
     nowMs += 2000;
     expect(tokens.verify(token)).toBeNull();
   });
 
+  it('never issues a token past the session end, however late it is renewed', () => {
+    nowMs = Date.UTC(2026, 0, 1);
+    const end = nowMs + 5_400_000;
+    nowMs += 3_000_000;
+    const { token, expiresMs } = tokens.issue(user, 's-2', end);
+    expect(expiresMs).toBe(end);
+    nowMs = end + 1000;
+    expect(tokens.verify(token)).toBeNull();
+  });
+
   it.each([
-    ['alg none', () => jwt.sign({ sub: 'u-1', tv: 3 }, '', { algorithm: 'none', issuer: 'sac', audience: 'sac-console' })],
+    ['no session id', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
+    ['alg none', () => jwt.sign({ sub: 'u-1', tv: 3, sid: 's' }, '', { algorithm: 'none', issuer: 'sac', audience: 'sac-console' })],
     ['HS512', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { algorithm: 'HS512', issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
     ['other secret', () => jwt.sign({ sub: 'u-1', tv: 3 }, 'another-secret-another-secret-000', { issuer: 'sac', audience: 'sac-console', expiresIn: 60 })],
     ['wrong issuer', () => jwt.sign({ sub: 'u-1', tv: 3 }, SECRET, { issuer: 'evil', audience: 'sac-console', expiresIn: 60 })],

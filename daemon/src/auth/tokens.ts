@@ -9,10 +9,12 @@ const AUDIENCE = 'sac-console';
 const ALGORITHM = 'HS256';
 const JWT_SECRET_SETTING = 'internal.jwt_secret';
 
-/** What a verified console token says: the user and the password generation it was issued for. */
+/** What a verified console token says: the user, the password generation and the session it was issued for. */
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
+  /** The session (sign-in) the token belongs to; signing out revokes it. */
+  sessionId: string;
   expiresMs: number;
 }
 
@@ -24,10 +26,11 @@ export class SessionTokens {
     private readonly clock: Clock,
   ) {}
 
-  issue(user: { id: string; token_version: number }): { token: string; expiresMs: number } {
+  /** A token of `sessionId`, valid for the TTL but never past `notAfterMs` (the session's absolute end). */
+  issue(user: { id: string; token_version: number }, sessionId: string, notAfterMs: number): { token: string; expiresMs: number } {
     const nowS = Math.floor(this.clock.now() / 1000);
-    const exp = nowS + Math.floor(this.ttlMs / 1000);
-    const token = jwt.sign({ sub: user.id, tv: user.token_version, iat: nowS, exp }, this.secret, {
+    const exp = Math.min(nowS + Math.floor(this.ttlMs / 1000), Math.floor(notAfterMs / 1000));
+    const token = jwt.sign({ sub: user.id, tv: user.token_version, sid: sessionId, iat: nowS, exp }, this.secret, {
       algorithm: ALGORITHM,
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -44,10 +47,16 @@ export class SessionTokens {
         audience: AUDIENCE,
         clockTimestamp: Math.floor(this.clock.now() / 1000),
       });
-      if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
+      if (
+        typeof payload !== 'object' ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.tv !== 'number' ||
+        typeof payload.sid !== 'string' ||
+        typeof payload.exp !== 'number'
+      ) {
         return null;
       }
-      return { userId: payload.sub, tokenVersion: payload.tv, expiresMs: payload.exp * 1000 };
+      return { userId: payload.sub, tokenVersion: payload.tv, sessionId: payload.sid, expiresMs: payload.exp * 1000 };
     } catch {
       return null;
     }

@@ -37,6 +37,9 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 const HEALTH_TIMEOUT_MS = 2000;
+/** Calls in one tRPC batch: the console batches a screen's few queries; more is abuse (a batch of sign-ins). */
+const TRPC_MAX_BATCH = 16;
+const TRPC_MAX_BODY_BYTES = 1024 * 1024;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -98,12 +101,25 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use(
     '/trpc',
-    express.json({ limit: '1mb' }),
+    // tRPC also reads form-data and octet-stream bodies itself, without express.json's limit:
+    // the console sends JSON only, so anything else with a body is refused before it is read.
+    (req: Request, res: Response, next: NextFunction) => {
+      const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+      if (hasBody && !req.is('application/json')) {
+        sendJson(res, 415, errorBody('request/unsupported_media_type', 'tRPC calls take application/json bodies only'));
+        return;
+      }
+      next();
+    },
+    express.json({ limit: TRPC_MAX_BODY_BYTES }),
     createExpressMiddleware({
       router: deps.trpcRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      maxBodySize: TRPC_MAX_BODY_BYTES,
       createContext: async ({ req }) => {
         const token = bearerToken(req);
         return {
+          token,
           user: token ? await deps.authenticator.authenticate(token) : null,
           ip: req.socket.remoteAddress,
           requestId: randomUUID(),

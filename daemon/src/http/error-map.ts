@@ -19,6 +19,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'auth/invalid_credentials': 401,
   'auth/forbidden': 403,
   'auth/too_many_attempts': 429,
+  'auth/busy': 503,
   'user/weak_password': 400,
   'user/wrong_password': 400,
   'user/not_found': 404,

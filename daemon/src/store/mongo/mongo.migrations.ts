@@ -83,4 +83,15 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await db.collection('login_locks').createIndexes([{ key: { key: 1 }, name: 'key_unique', unique: true }]);
     },
   },
+  {
+    id: 20,
+    name: 'console sessions: server-side sign-out and an absolute lifetime',
+    async up(db) {
+      await db.collection('sessions').createIndexes([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { user_id: 1 }, name: 'by_user' },
+        { key: { expires_ms: 1 }, name: 'by_expiry' },
+      ]);
+    },
+  },
 ];

@@ -20,6 +20,7 @@ import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
+import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteCorrelation, sqliteHostState, sqliteLeases, sqliteProblems } from './correlation.sqlite.js';
 
@@ -109,6 +110,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     users: sqliteUsers(db),
     loginThrottle: sqliteLoginThrottle(db),
     streamTickets: sqliteStreamTickets(db),
+    sessions: sqliteSessions(db),
     settings: sqliteSettings(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),

@@ -11,6 +11,8 @@ export interface LoginResult {
 export const authApi = {
   login: (username: string, password: string) => requestJson<LoginResult>('POST', 'api/v1/auth/login', { body: { username, password }, auth: false }),
   renew: () => requestJson<LoginResult>('POST', 'api/v1/auth/renew'),
+  /** Revokes the session on the daemon, so a copy of the token stops working too. */
+  logout: () => requestJson<null>('POST', 'api/v1/auth/logout'),
   me: () => requestJson<{ user: SessionUser } | SessionUser>('GET', 'api/v1/auth/me'),
 };
 
