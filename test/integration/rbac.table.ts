@@ -25,6 +25,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /api/v1/auth/login': 'public',
   'GET /api/v1/auth/me': 'operator',
   'POST /api/v1/auth/renew': 'operator',
+  'POST /api/v1/auth/logout': 'operator',
   'POST /api/v1/auth/password': 'operator',
   // users, agent API keys, settings, audit (#3)
   'GET /api/v1/users': 'admin',
@@ -73,6 +74,7 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'auth.login': 'public',
   'auth.me': 'operator',
   'auth.renew': 'operator',
+  'auth.logout': 'operator',
   'auth.changePassword': 'operator',
   'users.list': 'admin',
   'users.byId': 'admin',
