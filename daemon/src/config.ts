@@ -214,7 +214,7 @@ const EnvSchema = z.object({
     .string()
     .default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com')
     .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'each must be a host name or *.domain')))
+    .pipe(z.array(z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'each must be a host name or *.domain')))
     .describe('Push service hosts a push subscription endpoint may point at (https only), comma-separated; `*.domain` matches sub-domains.'),
   SAC_PUSH_ALLOW_LOOPBACK: z
     .enum(['true', 'false'])

@@ -125,6 +125,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     stream.dropUser(userId);
   });
   auth.onSignOut((sessionId) => stream.dropSession(sessionId));
+
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
 
@@ -147,6 +148,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     metrics,
     source: notifySource,
     sealer: secretBox,
+    push: config.push,
     options: {
       maxAttempts: config.notify.delivery.maxAttempts,
       baseDelayMs: config.notify.delivery.retryBaseMs,
@@ -157,6 +159,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     },
   });
   await notify.start();
+  users.onChange((userId) => {
+    void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
+  });
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =

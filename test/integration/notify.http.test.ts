@@ -53,6 +53,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
       SAC_SMTP_FROM: 'SAC <sac@example.test>',
       SAC_SMTP_TO: 'soc@example.test, oncall@example.test',
       SAC_NOTIFY_MIN_SEVERITY: 'high',
+      // The push peer listens on loopback; push.example stands for a public push service.
+      SAC_PUSH_ALLOW_LOOPBACK: 'true',
+      SAC_PUSH_HOSTS: 'push.example',
       ...FAST_DELIVERY,
       ...reportNeverDue(),
     });

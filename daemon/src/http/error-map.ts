@@ -39,6 +39,9 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'notify/delivery_not_found': 404,
   'notify/not_retryable': 409,
   'notify/subscription_not_found': 404,
+  'notify/push_endpoint_refused': 400,
+  'notify/push_endpoint_taken': 409,
+  'notify/too_many_subscriptions': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */
