@@ -1,4 +1,3 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -12,6 +11,7 @@ import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { errorSummary } from './errors.js';
+import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { EventsService } from './events/index.js';
 import { HostsService } from './hosts/index.js';
 import { createApiKeysRoutes } from './http/api-keys.routes.js';
@@ -76,11 +76,6 @@ export interface RunningSac {
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
-/** Writes a secret for the operator to pick up: owner-only, replaced atomically. */
-function writeSecretFile(file: string, secret: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-}
 
 /**
  * Composition: opens the store, builds the services with plain constructor arguments, and
@@ -90,6 +85,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger;
   const startedMs = clock.now();
+  // The data dir holds the database, the master key and first-start secrets: owner only.
+  ensurePrivateDir(config.dataDir);
   const store = await openStore(config.store);
 
   const metrics = new Metrics();
@@ -97,14 +94,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
-  if (generated) writeSecretFile(apiKeyFile, generated);
+  if (generated) writeSecretFile(apiKeyFile, `${generated}\n`);
 
   const secretBox = new SecretBox(loadMasterKey(config.masterKey, config.dataDir).key);
   const audit = new AuditService(store.audit, clock, logger.child({ scope: 'audit' }));
   const users = new UsersService(store.users, audit, clock);
   const adminPasswordFile = path.join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
   const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
-  if (generatedAdminPassword) writeSecretFile(adminPasswordFile, generatedAdminPassword);
+  if (generatedAdminPassword) writeSecretFile(adminPasswordFile, `${generatedAdminPassword}\n`);
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
   const auth = new AuthService({
     users: store.users,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Event } from '../../../../shared/src/index.js';
+import { restrictFiles } from '../../secret-files.js';
 import { appendUnique, foldObservations, hostNeedsWrite } from '../host-merge.js';
 import type {
   ApiKeyRecord,
@@ -82,7 +83,12 @@ export function eventFromRow(row: EventRow): StoredEvent {
  * `checkpoints: false`.
  */
 export function openSqliteStore(file: string, opts: { checkpoints: boolean } = { checkpoints: true }): Store {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Created owner-only before SQLite opens it: SQLite gives its -wal and -shm files the same mode.
+    closeSync(openSync(file, 'a', 0o600));
+    restrictFiles([file, `${file}-wal`, `${file}-shm`]);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL: a commit survives a kill of the process at once (its WAL frames are in the OS) and
