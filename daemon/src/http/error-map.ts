@@ -14,6 +14,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'request/invalid_parameter': 400,
   'request/invalid_json': 400,
   'request/too_large': 413,
+  'request/unsupported_media_type': 415,
+  'request/host_not_allowed': 421,
   'route/not_found': 404,
   'auth/unauthorized': 401,
   'auth/invalid_credentials': 401,
