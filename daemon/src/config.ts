@@ -240,10 +240,52 @@ const EnvSchema = z.object({
     .max(100_000)
     .default(30)
     .describe('Failed sign-ins from one source address within the window before that address gets 429.'),
+  SAC_LOGIN_QUEUE_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(64)
+    .describe('Sign-ins waiting for a password check before further ones get 503 with Retry-After.'),
+  SAC_SESSION_ABSOLUTE_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(8760)
+    .default(12)
+    .describe('Absolute lifetime of a console session in hours from sign-in; renewals never extend it (decimals allowed).'),
+  SAC_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? null : v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)))
+    .pipe(z.array(z.string().regex(/^(\*|(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*|[0-9a-f:.]+)$/, 'each must be a host name, *.domain or *')).nullable())
+    .describe(
+      'Host names the daemon answers to, comma-separated (`*.example.org` for sub-domains, `*` for any); other Host headers get 421. IP literals always pass. Unset: loopback names only when listening on loopback, any otherwise.',
+    ),
+  SAC_METRICS_ACCESS: z
+    .enum(['admin', 'public'])
+    .default('admin')
+    .describe('Who may read /metrics: `admin` (an admin session token, or SAC_METRICS_TOKEN) or `public` (anyone who reaches the port).'),
+  SAC_METRICS_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .optional()
+    .describe('Bearer token a Prometheus scraper sends to read /metrics. Secret.'),
+  SAC_PUSH_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com')
+    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'each must be a host name or *.domain')))
+    .describe('Push service hosts a push subscription endpoint may point at (https only), comma-separated; `*.domain` matches sub-domains.'),
+  SAC_PUSH_ALLOW_LOOPBACK: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Also accept http(s) push endpoints on 127.0.0.1 (a local test push service). Never in production.'),
+  SAC_PUSH_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(5).describe('Push subscriptions one user may register.'),
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
-export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY', 'SAC_WINDOWS_ADMIN_PASSWORD'] as const;
+export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY', 'SAC_WINDOWS_ADMIN_PASSWORD', 'SAC_METRICS_TOKEN'] as const;
 
 /** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
 export interface NotifyConfig {
@@ -286,7 +328,18 @@ export interface Config {
     windowMs: number;
     lockMs: number;
     addressMaxFailures: number;
+    /** Sign-ins waiting for a password check before 503. */
+    queueLimit: number;
+    /** Absolute session lifetime from sign-in, not extended by renewals. */
+    absoluteMs: number;
   };
+  http: {
+    /** Host allow-list; null = the default for the listen address. */
+    allowedHosts: string[] | null;
+    metricsAccess: 'admin' | 'public';
+    metricsToken?: string;
+  };
+  push: { hosts: string[]; allowLoopback: boolean; maxPerUser: number };
   masterKey?: string;
   /** Public console URL (Telegram buttons; https enables Telegram webhook mode), escalation and Telegram polling. */
   beyond: { telegramPollTimeoutS: number; escalationCheckMs: number };
@@ -406,7 +459,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         windowMs: e.SAC_LOGIN_WINDOW_MINUTES * 60_000,
         lockMs: e.SAC_LOGIN_LOCK_MINUTES * 60_000,
         addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
+        queueLimit: e.SAC_LOGIN_QUEUE_LIMIT,
+        absoluteMs: Math.round(e.SAC_SESSION_ABSOLUTE_HOURS * 3_600_000),
       },
+      http: { allowedHosts: e.SAC_ALLOWED_HOSTS, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
+      push: { hosts: e.SAC_PUSH_HOSTS, allowLoopback: e.SAC_PUSH_ALLOW_LOOPBACK, maxPerUser: e.SAC_PUSH_MAX_PER_USER },
       masterKey: e.SAC_MASTER_KEY,
       beyond: {
         telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,

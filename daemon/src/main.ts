@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { startSac } from './sac.js';
+import { startBanner } from './start-banner.js';
 
 /** Entry point: parse the environment, start SAC, print first-start secrets once, stop on signals. */
 async function main(): Promise<void> {
@@ -30,17 +31,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 
-  const lines = [`SAC is running at ${sac.url}/ (store: ${sac.store.kind})`];
-  if (sac.generatedApiKey) {
-    lines.push(`Bootstrap agent API key (shown once): ${sac.generatedApiKey}`, `  also saved to ${sac.apiKeyFile} (mode 0600)`);
-  }
-  if (sac.generatedAdminPassword) {
-    lines.push(
-      `Console admin "${config.auth.adminUsername}", password (shown once): ${sac.generatedAdminPassword}`,
-      `  also saved to ${sac.adminPasswordFile} (mode 0600)`,
+  process.stderr.write(startBanner(sac, config.auth.adminUsername, process.stderr.isTTY === true));
+  if (sac.generatedApiKey || sac.generatedAdminPassword) {
+    // Where the secrets are, never what they are: stdout is the JSON log stream that log shippers keep.
+    logger.info(
+      { api_key_file: sac.generatedApiKey ? sac.apiKeyFile : undefined, admin_password_file: sac.generatedAdminPassword ? sac.adminPasswordFile : undefined },
+      'first-start secrets written (mode 0600)',
     );
   }
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
 void main();

@@ -1,4 +1,3 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -17,6 +16,7 @@ import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index
 import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
+import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { EventsService } from './events/index.js';
 import { HostsService } from './hosts/index.js';
 import { createApiKeysRoutes } from './http/api-keys.routes.js';
@@ -29,6 +29,7 @@ import { createNotificationsRoutes } from './http/notifications.routes.js';
 import type { ReadServices } from './http/read.router.js';
 import { createReadRoutes } from './http/read.routes.js';
 import { createReportsRoutes } from './http/reports.routes.js';
+import { hostAllowList } from './http/host-allow.js';
 import { createHttpServer } from './http/server.js';
 import { createSettingsRoutes } from './http/settings.routes.js';
 import { createStreamRoutes } from './http/stream.routes.js';
@@ -98,11 +99,6 @@ async function loadTelegramWebhookSecret(store: Store, box: SecretBox, clock: Cl
 export const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
-/** Writes a secret for the operator to pick up: owner-only, replaced atomically. */
-function writeSecretFile(file: string, secret: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-}
 
 /**
  * Composition: opens the store, builds the services with plain constructor arguments, and
@@ -112,6 +108,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger;
   const startedMs = clock.now();
+  // The data dir holds the database, the master key and first-start secrets: owner only.
+  ensurePrivateDir(config.dataDir);
   const store = await openStore(config.store);
 
   const metrics = new Metrics();
@@ -119,14 +117,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
-  if (generated) writeSecretFile(apiKeyFile, generated);
+  if (generated) writeSecretFile(apiKeyFile, `${generated}\n`);
 
   const secretBox = new SecretBox(loadMasterKey(config.masterKey, config.dataDir).key);
   const audit = new AuditService(store.audit, clock, logger.child({ scope: 'audit' }));
   const users = new UsersService(store.users, audit, clock);
   const adminPasswordFile = path.join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
   const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
-  if (generatedAdminPassword) writeSecretFile(adminPasswordFile, generatedAdminPassword);
+  if (generatedAdminPassword) writeSecretFile(adminPasswordFile, `${generatedAdminPassword}\n`);
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
   const totp = new TotpService({ repo: store.totp, box: secretBox, settings, clock, audit, ticketSecret: jwtSecret });
@@ -137,6 +135,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     tokens: sessionTokens,
     // Device-bound tokens are checked against the device on every request (mobile is built below).
     devices: { accepts: (device, userId) => mobile.accepts(device, userId) },
+    sessions: store.sessions,
     audit,
     bus,
     clock,
@@ -151,6 +150,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     auth.invalidate();
     stream.dropUser(userId);
   });
+  auth.onSignOut((sessionId) => stream.dropSession(sessionId));
+
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
 
@@ -223,6 +224,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     metrics,
     source: notifySource,
     sealer: secretBox,
+    push: config.push,
     options: {
       maxAttempts: config.notify.delivery.maxAttempts,
       baseDelayMs: config.notify.delivery.retryBaseMs,
@@ -284,6 +286,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     },
   });
   jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
+  users.onChange((userId) => {
+    void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
+  });
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
   // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
   const committer: BatchCommitter =
@@ -349,6 +354,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
+    metricsAccess: config.http.metricsAccess,
+    metricsToken: config.http.metricsToken,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
@@ -374,6 +381,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const server = createHttpServer({
     app,
     basePath: config.basePath,
+    allowHost: hostAllowList(config.http.allowedHosts, config.host),
     ingest: createIngestHandler({ apiKeys, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {

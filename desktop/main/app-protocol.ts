@@ -2,7 +2,7 @@ import path from 'node:path';
 import { APP_ORIGIN, CONTENT_SECURITY_POLICY } from './security.js';
 
 /** Paths the shell forwards to the active daemon instead of serving from the renderer build. */
-const PROXIED = /^\/(api|trpc)(\/|$)/;
+export const PROXIED = /^\/(api|trpc)(\/|$)/;
 
 export type AppRoute =
   | { kind: 'file'; file: string }
@@ -28,7 +28,16 @@ export function routeAppRequest(requestUrl: string, rendererDir: string, daemonU
   } catch {
     return { kind: 'not_found' };
   }
-  if (PROXIED.test(pathname)) return daemonUrl ? { kind: 'proxy', url: `${daemonUrl}${url.pathname}${url.search}` } : { kind: 'no_connection' };
+  // Dot segments, also percent-encoded ones, are resolved before deciding: `/api/%2e%2e/x` is `/x`,
+  // and what reaches the daemon is the normalised path, so it routes exactly what was checked here.
+  const normalised = path.posix.normalize(pathname);
+  if (PROXIED.test(normalised)) {
+    if (!daemonUrl) return { kind: 'no_connection' };
+    // Re-encoded as a path: `,` of tRPC batches stays, a decoded `?` or `#` cannot start a query.
+    const encoded = encodeURI(normalised).replace(/\?/g, '%3F').replace(/#/g, '%23');
+    return { kind: 'proxy', url: `${daemonUrl}${encoded}${url.search}` };
+  }
+  if (PROXIED.test(pathname)) return { kind: 'not_found' };
   const root = path.resolve(rendererDir);
   const file = path.resolve(root, pathname === '/' ? 'index.html' : `.${pathname}`);
   if (!file.startsWith(root + path.sep)) return { kind: 'not_found' };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, net, Notification, protocol, safeStorage, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, Notification, protocol, safeStorage, session, type IpcMainInvokeEvent } from 'electron';
 import type { DesktopNotification, ProfileInput } from '../preload/bridge.js';
 import { validateDaemonUrl } from './daemon-url.js';
 import { fileResponseHeaders, proxyRequestHeaders, routeAppRequest } from './app-protocol.js';
@@ -134,9 +134,28 @@ function createWindow(): void {
   void win.loadURL(`${APP_ORIGIN}/index.html`);
 }
 
+/**
+ * Asked once per run when Linux has no keyring (safeStorage backend `basic_text`): saving the
+ * session token then protects it with a key anyone can read, so the default is not to save it.
+ */
+function askWeakTokenStorage(): boolean {
+  const ru = app.getLocale().toLowerCase().startsWith('ru');
+  const choice = dialog.showMessageBoxSync({
+    type: 'warning',
+    buttons: ru ? ['Не сохранять', 'Сохранять всё равно'] : ['Do not save', 'Save anyway'],
+    defaultId: 0,
+    cancelId: 0,
+    message: ru ? 'Хранилище паролей системы недоступно' : 'No system keyring is available',
+    detail: ru
+      ? 'Без него токен входа будет сохранён на диске почти открытым текстом. Не сохранять: после перезапуска приложения нужно будет войти снова.'
+      : 'Without one, the sign-in token would be saved on disk practically in clear text. Do not save: you sign in again after the app restarts.',
+  });
+  return choice === 1;
+}
+
 void app.whenReady().then(() => {
   const profiles = new ProfileStore(fileStorage('connections.json'));
-  const tokens = new TokenVault(fileStorage('tokens.json'), safeStorage);
+  const tokens = new TokenVault(fileStorage('tokens.json'), safeStorage, askWeakTokenStorage);
   installSecurity(app, session.defaultSession);
   protocol.handle(APP_SCHEME, (request) => handleAppRequest(request, profiles));
   registerIpc(profiles, tokens);

@@ -23,11 +23,11 @@ describe('ProfileStore', () => {
     const { storage, profiles } = store();
     const a = profiles.save({ name: ' Main SOC ', url: 'https://sac.example.org/' });
     expect(a).toEqual({ id: 'p1', name: 'Main SOC', url: 'https://sac.example.org' });
-    profiles.save({ name: '', url: 'http://10.0.0.5:8080/sac' });
+    profiles.save({ name: '', url: 'https://10.0.0.5:8443/sac' });
     const reopened = new ProfileStore(storage);
     expect(reopened.list().map((p) => [p.name, p.url])).toEqual([
       ['Main SOC', 'https://sac.example.org'],
-      ['10.0.0.5:8080', 'http://10.0.0.5:8080/sac'],
+      ['10.0.0.5:8443', 'https://10.0.0.5:8443/sac'],
     ]);
     expect(reopened.active()).toBeNull();
   });

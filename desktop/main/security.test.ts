@@ -16,6 +16,14 @@ describe('navigation guard', () => {
     'javascript:alert(1)',
     'data:text/html,<script>1</script>',
     'not a url',
+    // API answers are never shown as pages, however the path is spelled.
+    'app://sac/api/v1/auth/me',
+    'app://sac/trpc/auth.me',
+    'app://sac/API/v1/x',
+    'app://sac/%61pi/v1/x',
+    'app://sac//api/v1/x',
+    'app://sac/./api/v1/x',
+    'app://sac/assets/../api/v1/x',
   ])('blocks %s', (url) => {
     expect(isAllowedNavigation(url)).toBe(false);
   });
@@ -43,6 +51,14 @@ describe('app:// request routing', () => {
     expect(routeAppRequest('app://sac/trpc/events.list,hosts.list?batch=1', dir, 'http://127.0.0.1:8080').kind).toBe('proxy');
     expect(routeAppRequest('app://sac/api/v1/auth/me', dir, null)).toEqual({ kind: 'no_connection' });
     expect(routeAppRequest('app://sac/apiary.js', dir, 'http://x').kind).toBe('file');
+  });
+  it('forwards the normalised path, so the daemon routes exactly what was checked', () => {
+    const daemon = 'https://h.example';
+    expect(routeAppRequest('app://sac/api/v1/x/..%2f..%2f..%2fadmin', dir, daemon)).toEqual({ kind: 'not_found' });
+    expect(routeAppRequest('app://sac/api/v1/hosts/..%2fevents', dir, daemon)).toEqual({ kind: 'proxy', url: `${daemon}/api/v1/events` });
+    expect(routeAppRequest('app://sac/api/v1/hosts/a%3Fb%23c', dir, daemon)).toEqual({ kind: 'proxy', url: `${daemon}/api/v1/hosts/a%3Fb%23c` });
+    expect(routeAppRequest('app://sac/api%2fv1%2fevents', dir, daemon)).toEqual({ kind: 'proxy', url: `${daemon}/api/v1/events` });
+    expect(routeAppRequest('app://sac/trpc/events.list,hosts.list?batch=1', dir, daemon)).toEqual({ kind: 'proxy', url: `${daemon}/trpc/events.list,hosts.list?batch=1` });
   });
   it('rejects other origins', () => {
     expect(routeAppRequest('app://other/index.html', dir, 'http://x').kind).toBe('not_found');

@@ -22,11 +22,24 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-/** Navigation guard: the window may only ever show the app's own pages. */
+/** What the shell forwards to the daemon (app-protocol.ts): API answers, never pages. */
+const API_PATH = /^\/(api|trpc)(\/|$)/i;
+
+/**
+ * Navigation guard: the window may only ever show the app's own pages, never an API answer
+ * (opened as a page, a daemon response would run with the app's origin and bridge).
+ */
 export function isAllowedNavigation(url: string): boolean {
   try {
     const u = new URL(url);
-    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST;
+    if (u.protocol !== `${APP_SCHEME}:` || u.host !== APP_HOST) return false;
+    let pathname = u.pathname;
+    try {
+      pathname = decodeURIComponent(pathname);
+    } catch {
+      return false;
+    }
+    return !API_PATH.test(pathname.replace(/\/{2,}/g, '/').replace(/\/\.(?=\/|$)/g, ''));
   } catch {
     return false;
   }

@@ -198,7 +198,7 @@ export type SettingsValue<C extends SettingsCategory> = z.output<(typeof SETTING
 /** Secret fields per category, as dotted paths; `*` stands for every array item. */
 export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> = {
   telegram: ['bot_token'],
-  webhook: ['secret'],
+  webhook: ['secret', 'headers.*'],
   smtp: ['url'],
   push: ['vapid_private_key'],
   notification_policy: [],

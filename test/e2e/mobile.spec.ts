@@ -13,7 +13,7 @@ let push: PushPeer;
 
 test.beforeAll(async () => {
   push = await startPushPeer();
-  sac = await startE2eSac({ SAC_NOTIFY_POLL_MS: '50', SAC_NOTIFY_RETRY_BASE_MS: '100' });
+  sac = await startE2eSac({ SAC_NOTIFY_POLL_MS: '50', SAC_NOTIFY_RETRY_BASE_MS: '100', SAC_PUSH_ALLOW_LOOPBACK: 'true' });
 });
 test.afterAll(async () => {
   await sac?.close();

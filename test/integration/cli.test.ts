@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stores.js';
@@ -25,23 +25,35 @@ describe('sac entry point', () => {
     expect(stderr).toContain('SAC_LOG_LEVEL');
   });
 
-  it('starts on the embedded store, prints the URL and the bootstrap key once, and stops on SIGTERM', async () => {
+  it('starts on the embedded store, keeps first-start secrets out of the JSON log stream, and stops on SIGTERM', async () => {
     const dataDir = tempDir();
-    const child = runMain({ SAC_PORT: '0', SAC_DATA_DIR: dataDir, SAC_LOG_LEVEL: 'warn' });
+    const child = runMain({ SAC_PORT: '0', SAC_DATA_DIR: dataDir, SAC_LOG_LEVEL: 'info' });
     let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start banner: ${stdout}`)), 20_000);
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString();
-        if (stdout.includes('saved to')) {
+      const timer = setTimeout(() => reject(new Error(`no start banner: ${stderr}`)), 20_000);
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        if (stderr.includes('initial-admin-password')) {
           clearTimeout(timer);
           resolve();
         }
       });
     });
-    expect(stdout).toMatch(/SAC is running at http:\/\/127\.0\.0\.1:\d+\/ \(store: sqlite\)/);
-    expect(stdout).toMatch(/Bootstrap agent API key \(shown once\): sac_[A-Za-z0-9]{40}/);
-    expect(stdout).toContain(path.join(dataDir, 'bootstrap-api-key'));
+    // The JSON log is written asynchronously: wait for its line about the files.
+    await expect.poll(() => stdout, { timeout: 10_000 }).toContain('first-start secrets written');
+    expect(stderr).toMatch(/SAC is running at http:\/\/127\.0\.0\.1:\d+\/ \(store: sqlite\)/);
+    expect(stderr).toContain(`saved to ${path.join(dataDir, 'bootstrap-api-key')} (mode 0600)`);
+    const key = readFileSync(path.join(dataDir, 'bootstrap-api-key'), 'utf8').trim();
+    const password = readFileSync(path.join(dataDir, 'initial-admin-password'), 'utf8').trim();
+    expect(key).toMatch(/^sac_[A-Za-z0-9]{40}$/);
+    // stderr is a pipe here, not a terminal: the secrets are in the 0600 files only.
+    for (const secret of [key, password]) {
+      expect(stderr).not.toContain(secret);
+      expect(stdout).not.toContain(secret);
+    }
+    for (const line of stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);

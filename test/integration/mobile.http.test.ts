@@ -18,7 +18,7 @@ describe.each(STORE_KINDS)('mobile devices over HTTP: %s', (kind) => {
 
   beforeAll(async () => {
     push = await startPushPeer();
-    t = await startTestSac(kind, { ...FAST_DELIVERY, ...reportNeverDue(), SAC_LOGIN_ADDRESS_MAX_FAILURES: String(MAX_WRONG_CODES) });
+    t = await startTestSac(kind, { ...FAST_DELIVERY, ...reportNeverDue(), SAC_LOGIN_ADDRESS_MAX_FAILURES: String(MAX_WRONG_CODES), SAC_PUSH_ALLOW_LOOPBACK: 'true' });
     admin = await adminToken(t);
   });
   afterAll(async () => {

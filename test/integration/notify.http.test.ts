@@ -53,6 +53,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
       SAC_SMTP_FROM: 'SAC <sac@example.test>',
       SAC_SMTP_TO: 'soc@example.test, oncall@example.test',
       SAC_NOTIFY_MIN_SEVERITY: 'high',
+      // The push peer listens on loopback; push.example stands for a public push service.
+      SAC_PUSH_ALLOW_LOOPBACK: 'true',
+      SAC_PUSH_HOSTS: 'push.example',
       ...FAST_DELIVERY,
       ...reportNeverDue(),
     });
@@ -151,7 +154,7 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     expect(throttled.history[0].error).toContain('429');
     expect(throttled.history[1].at_ms - throttled.history[0].at_ms).toBeGreaterThanOrEqual(1000);
     expect(by('telegram').map((r) => r.attempts).sort()).toEqual([1, 2]);
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    const metrics = await (await fetch(`${t.url}/metrics`, { headers: { Authorization: `Bearer ${await adminToken(t)}` } })).text();
     expect(metrics).toMatch(/sac_notifications_total\{channel="webhook",outcome="retry"\} [1-9]/);
     expect(metrics).toMatch(/sac_notifications_total\{channel="telegram",outcome="sent"\} [1-9]/);
   });

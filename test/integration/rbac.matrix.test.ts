@@ -18,6 +18,9 @@ function expected(access: Access, who: Principal): string {
   return 'allowed';
 }
 
+/** Routes and procedures that end the caller's session: the credential is replaced after each call. */
+const SIGN_OUT = new Set(['POST /api/v1/auth/logout', 'auth.logout']);
+
 const outcome = (status: number) => (status === 401 || status === 403 ? `denied:${status}` : 'allowed');
 
 /** A concrete URL for an Express route pattern: params become random ids, RegExp routes a sample path. */
@@ -44,6 +47,14 @@ async function statusOf(url: string, method: string, credential: string | null):
 describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
   let sac: TestSac;
   const credentials = {} as Record<Principal, string | null>;
+  let monitorPassword = '';
+  let monitorName = '';
+  /** A signed-out monitor or admin signs in again, so later checks still hold a live session. */
+  async function renewAfterSignOut(key: string, who: Principal): Promise<void> {
+    if (!SIGN_OUT.has(key)) return;
+    if (who === 'admin') credentials.admin = (await login(sac, sac.adminUsername, sac.adminPassword)).body.token;
+    if (who === 'monitor') credentials.monitor = (await login(sac, monitorName, monitorPassword)).body.token;
+  }
   beforeAll(async () => {
     sac = await startTestSac(kind);
     credentials.none = null;
@@ -51,6 +62,8 @@ describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
     credentials.agent = sac.apiKey;
     const monitor = await createUser(sac, 'monitor');
     credentials.monitor = (await login(sac, monitor.user.username, monitor.password)).body.token;
+    monitorName = monitor.user.username;
+    monitorPassword = monitor.password;
     const gone = await createUser(sac, 'admin');
     credentials.deactivated = (await login(sac, gone.user.username, gone.password)).body.token;
     const off = await api(sac, 'PATCH', `/api/v1/users/${gone.user.id}`, { token: credentials.admin, body: { active: false } });
@@ -78,6 +91,7 @@ describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
       for (const who of PRINCIPALS) {
         const status = await statusOf(`${sac.url}${concretePath(pattern)}`, method, credentials[who]);
         if (outcome(status) !== expected(access, who)) mismatches.push(`${route} as ${who}: ${status}, expected ${expected(access, who)}`);
+        await renewAfterSignOut(route, who);
       }
     }
     expect(mismatches).toEqual([]);
@@ -92,6 +106,7 @@ describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
       for (const who of PRINCIPALS) {
         const status = await statusOf(url, type === 'query' ? 'GET' : 'POST', credentials[who]);
         if (outcome(status) !== expected(access, who)) mismatches.push(`${path} as ${who}: ${status}, expected ${expected(access, who)}`);
+        await renewAfterSignOut(path, who);
       }
     }
     expect(mismatches).toEqual([]);

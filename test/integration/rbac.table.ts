@@ -17,7 +17,7 @@ export const REST_ACCESS: Record<string, Access> = {
   // health, metrics, console web build
   'GET /health': 'public',
   'GET /healthz': 'public',
-  'GET /metrics': 'public',
+  'GET /metrics': 'admin',
   'GET /': 'public',
   'GET /index.html': 'public',
   'GET /.*/': 'public',
@@ -25,6 +25,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /api/v1/auth/login': 'public',
   'GET /api/v1/auth/me': 'operator',
   'POST /api/v1/auth/renew': 'operator',
+  'POST /api/v1/auth/logout': 'operator',
   'POST /api/v1/auth/password': 'operator',
   // users, agent API keys, settings, audit (#3)
   'GET /api/v1/users': 'admin',
@@ -130,6 +131,7 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'auth.login': 'public',
   'auth.me': 'operator',
   'auth.renew': 'operator',
+  'auth.logout': 'operator',
   'auth.changePassword': 'operator',
   'users.list': 'admin',
   'users.byId': 'admin',

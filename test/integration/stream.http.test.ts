@@ -82,7 +82,7 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
   it('drops a client that stops reading once more than 1 MiB waits for it', async () => {
     const socket = net.connect(sac.sac.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
-    socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
     const before = sac.sac.stream.clientCount;
     await expect.poll(() => sac.sac.stream.clientCount).toBe(before + 1);
     socket.pause();

@@ -20,7 +20,7 @@ function fakeBuild(): string {
 describe('console web build served at /', () => {
   let sac: TestSac;
   beforeAll(async () => {
-    sac = await startTestSac('sqlite', { SAC_WEB_DIR: fakeBuild() });
+    sac = await startTestSac('sqlite', { SAC_WEB_DIR: fakeBuild(), SAC_METRICS_ACCESS: 'public' });
   });
   afterAll(async () => {
     await sac?.close();

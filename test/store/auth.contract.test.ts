@@ -72,12 +72,14 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
 
   it('redeems a stream ticket once under parallel use, and not after expiry', async () => {
     store = await openFreshStore(kind);
-    await store.streamTickets.insert('h1', 'user-1', 5000);
+    await store.streamTickets.insert('h1', 'user-1', 5000, { session_id: 's-1', ends_ms: 90_000 });
     const redeemed = await Promise.all(Array.from({ length: 10 }, () => store.streamTickets.consume('h1', 1000)));
-    expect(redeemed.filter((r) => r === 'user-1')).toHaveLength(1);
-    await store.streamTickets.insert('h2', 'user-1', 5000);
+    expect(redeemed.filter((r) => r !== null)).toEqual([{ user_id: 'user-1', session: { session_id: 's-1', ends_ms: 90_000 } }]);
+    await store.streamTickets.insert('h2', 'user-1', 5000, null);
     expect(await store.streamTickets.consume('h2', 5000)).toBeNull();
-    await store.streamTickets.insert('h3', 'user-1', 5000);
+    await store.streamTickets.insert('h4', 'user-1', 5000, null);
+    expect(await store.streamTickets.consume('h4', 1000)).toEqual({ user_id: 'user-1', session: null });
+    await store.streamTickets.insert('h3', 'user-1', 5000, null);
     await store.streamTickets.prune(6000);
     expect(await store.streamTickets.consume('h3', 1000)).toBeNull();
   });

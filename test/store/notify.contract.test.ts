@@ -104,11 +104,38 @@ describe.each(STORE_KINDS)('notification store contract: %s', (kind) => {
     const [a, b] = (stores = await twoStores(kind));
     const keys = await Promise.all([0, 1, 2, 3].map((i) => (i % 2 ? a : b).push.ensureVapidKeys({ publicKey: `pub${i}`, privateKey: `priv${i}` })));
     expect(new Set(keys.map((k) => k.publicKey)).size).toBe(1);
-    const first = await a.push.upsert({ id: 's1', endpoint: 'https://push.example/1', p256dh: 'k1', auth: 'a1', user_id: 'u1', label: null, created_ms: 1 });
-    const again = await b.push.upsert({ id: 's2', endpoint: 'https://push.example/1', p256dh: 'k2', auth: 'a2', user_id: 'u1', label: 'phone', created_ms: 2 });
-    expect(again).toEqual({ ...first, p256dh: 'k2', auth: 'a2', label: 'phone' });
+    const first = await a.push.upsert({ id: 's1', endpoint: 'https://push.example/1', p256dh: 'k1', auth: 'a1', user_id: 'u1', label: null, created_ms: 1 }, 5);
+    const again = await b.push.upsert({ id: 's2', endpoint: 'https://push.example/1', p256dh: 'k2', auth: 'a2', user_id: 'u1', label: 'phone', created_ms: 2 }, 5);
+    expect(first.status).toBe('ok');
+    expect(again).toEqual({ status: 'ok', record: { ...(first as { record: object }).record, p256dh: 'k2', auth: 'a2', label: 'phone' } });
     expect(await a.push.list()).toHaveLength(1);
     expect(await a.push.remove('s1')).toBe(true);
     expect(await a.push.byId('s1')).toBeNull();
+  });
+
+  it('never moves an endpoint to another user and bounds subscriptions per user, also under parallel upserts', async () => {
+    const [a, b] = (stores = await twoStores(kind));
+    const sub = (i: number, user: string, endpoint = `https://push.example/${user}/${i}`) => ({
+      id: `${user}-${i}`,
+      endpoint,
+      p256dh: `k${i}`,
+      auth: `a${i}`,
+      user_id: user,
+      label: null,
+      created_ms: i,
+    });
+    expect((await a.push.upsert(sub(0, 'u1', 'https://push.example/shared'), 3)).status).toBe('ok');
+    const takeover = await Promise.all([0, 1, 2, 3].map((i) => (i % 2 ? a : b).push.upsert(sub(10 + i, 'u2', 'https://push.example/shared'), 3)));
+    expect(takeover.every((r) => r.status === 'other_user')).toBe(true);
+    expect((await a.push.list()).map((s) => [s.endpoint, s.user_id])).toEqual([['https://push.example/shared', 'u1']]);
+
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).push.upsert(sub(i, 'u3'), 3)));
+    expect(burst.filter((r) => r.status === 'ok')).toHaveLength(3);
+    expect(burst.filter((r) => r.status === 'limit')).toHaveLength(5);
+    // Refreshing one of one's own endpoints is not a new subscription.
+    const own = (await a.push.list()).find((s) => s.user_id === 'u3')!;
+    expect((await a.push.upsert({ ...own, id: 'other', p256dh: 'fresh' }, 3)).status).toBe('ok');
+    expect(await b.push.removeByUser('u3')).toBe(3);
+    expect((await a.push.list()).map((s) => s.user_id)).toEqual(['u1']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressFailures, failuresInWindow, passwordProblem, retryAfterSeconds } from './auth.rules.js';
+import { AddressFailures, commonPasswordSet, failuresInWindow, passwordProblem, retryAfterSeconds } from './auth.rules.js';
 
 describe('passwordProblem', () => {
   it.each([
@@ -10,11 +10,26 @@ describe('passwordProblem', () => {
     ['abababababababab', 'alice', /distinct/],
     ['my-name-is-alice-ok', 'alice', /username/],
     ['Correct-Horse-Battery-9', 'alice', null],
+    // From the shipped list (daemon/data/common-passwords.txt), not the long hand-kept ones.
+    ['Sunshine2000!', 'alice', /commonly used/],
+    ['!!Blink182blink182', 'alice', null],
+    ['MonkeyMonkeyMonkey', 'alice', /commonly used/],
+    ['dragon123456', 'alice', /commonly used/],
+    ['trustno1trustno1', 'alice', /commonly used/],
     ['x'.repeat(12) + 'y1', 'bob', null],
   ])('%s (user %s) → %s', (password, username, problem) => {
     const result = passwordProblem(password, username);
     if (problem === null) expect(result).toBeNull();
     else expect(result).toMatch(problem);
+  });
+});
+
+describe('the common-password list', () => {
+  it('ships at least 10,000 lower-cased entries, including the top of the breach lists', () => {
+    const list = commonPasswordSet();
+    expect(list.size).toBeGreaterThanOrEqual(10_000);
+    for (const p of ['123456', 'password', 'qwerty', 'iloveyou', 'trustno1']) expect(list.has(p)).toBe(true);
+    expect([...list].every((p) => p === p.toLowerCase())).toBe(true);
   });
 });
 
@@ -41,5 +56,15 @@ describe('throttle arithmetic', () => {
     expect(a.blockedFor('1.2.3.4', 1000)).toBe(0);
     a.record('1.2.3.4', 1000);
     expect(a.blockedFor('1.2.3.4', 1001)).toBe(0);
+  });
+
+  it('counts reserved attempts before they fail, so parallel ones cannot all pass', () => {
+    const a = new AddressFailures(3, 1000);
+    expect([0, 1, 2, 3, 4].map(() => a.reserve('1.2.3.4', 0))).toEqual([0, 0, 0, 1000, 1000]);
+    a.settle('1.2.3.4', 10, false);
+    expect(a.reserve('1.2.3.4', 10)).toBe(0);
+    for (let i = 0; i < 3; i++) a.settle('1.2.3.4', 20, true);
+    expect(a.reserve('1.2.3.4', 30)).toBe(990);
+    expect(a.reserve('1.2.3.4', 1020)).toBe(0);
   });
 });

@@ -4,25 +4,32 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { LoginThrottleRepo, UserRecord, UsersRepo } from '../store/index.js';
+import { randomBase62 } from '../random.js';
+import type { LoginThrottleRepo, SessionRecord, SessionsRepo, UserRecord, UsersRepo } from '../store/index.js';
 import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePolicy } from './auth.rules.js';
-import type { Authenticator } from './authenticator.js';
+import type { Authenticator, TokenSession } from './authenticator.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
-import type { TicketClaims, TotpService } from './totp.service.js';
 import type { DeviceClaim, SessionTokens } from './tokens.js';
+import type { TicketClaims, TotpService } from './totp.service.js';
 
 /** Says whether a mobile device's access token may still be used (the device is enrolled, for that user and enrollment). */
 export interface DeviceGate {
   accepts(device: DeviceClaim, userId: string): Promise<boolean>;
 }
 
-/** How long an authenticated token is trusted without re-reading its user (a local change clears it at once). */
+/** How long an authenticated token is trusted without re-reading its user and session (a local change clears it at once). */
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 20_000;
+/** How often ended sessions are deleted, piggy-backing on sign-ins. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface AuthPolicy extends ThrottlePolicy {
   /** Failed sign-ins per source address within `windowMs` before that address gets 429. */
   addressMaxFailures: number;
+  /** Sign-ins in progress (waiting for or running the password hash) before further ones get 503. */
+  queueLimit: number;
+  /** Lifetime of a session from its sign-in; renewals do not extend it. */
+  absoluteMs: number;
 }
 
 function sessionUser(u: UserRecord): SessionUser {
@@ -35,18 +42,33 @@ function tooManyAttempts(retryAfterS: number): AppError {
   });
 }
 
+const unauthorized = () => new AppError('auth/unauthorized', 'Sign in first');
+
 /**
- * Console sign-in: password check with per-username lock and per-address bound, session tokens,
- * renewal, and the `Authenticator` every protected route uses (active user, current password).
+ * Console sign-in: password check with per-username lock and per-address bound, server-side
+ * sessions with an absolute lifetime, renewal, sign-out, and the `Authenticator` every protected
+ * route uses (active user, current password, live session).
+ *
+ * Throttling holds under concurrency: an attempt reserves its place per username and per address
+ * before the password is hashed (the store's failures plus this daemon's attempts still hashing
+ * must stay below the limit), the lock is re-read after hashing, and at most `queueLimit` sign-ins
+ * wait for the hash at once. Daemons sharing a store see each other's recorded failures and locks;
+ * attempts in flight on another daemon are not counted, so the bound there is per daemon.
  */
 export class AuthService implements Authenticator {
   private readonly cache = new Map<string, { user: SessionUser; until: number }>();
   private readonly addresses: AddressFailures;
+  /** Attempts per username (lower-cased) of this daemon between reservation and outcome. */
+  private readonly pending = new Map<string, number>();
+  private inFlight = 0;
+  private lastPruneMs = 0;
+  private readonly signOutListeners: ((sessionId: string) => void)[] = [];
 
   constructor(
     private readonly deps: {
       users: UsersRepo;
       throttle: LoginThrottleRepo;
+      sessions: SessionsRepo;
       tokens: SessionTokens;
       audit: AuditService;
       bus: Bus;
@@ -63,41 +85,81 @@ export class AuthService implements Authenticator {
   }
 
   async login(input: LoginRequest, ip: string | undefined): Promise<LoginResult> {
+    // Each waiting sign-in holds a request and, once hashing, 128 MiB: past the bound, answer at once.
+    if (this.inFlight >= this.deps.policy.queueLimit) {
+      throw new AppError('auth/busy', 'Too many sign-ins at once; try again shortly', { kind: 'operational', details: { retry_after_s: 1 } });
+    }
+    this.inFlight++;
+    try {
+      return await this.attempt(input, ip);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async attempt(input: LoginRequest, ip: string | undefined): Promise<LoginResult> {
     const { users, throttle, audit, clock, policy } = this.deps;
     const actor: Actor = { user: null, ip };
     const now = clock.now();
     const key = input.username.toLowerCase();
+    const address = ip ?? 'unknown';
     const failed = (reason: string) =>
       audit.record({ action: 'auth.login_failed', actor, username: input.username, outcome: 'failed', details: { reason } });
 
-    const addressWaitMs = this.addresses.blockedFor(ip ?? 'unknown', now);
+    const addressWaitMs = this.addresses.reserve(address, now);
     if (addressWaitMs > 0) {
       await failed('address_throttled');
       throw tooManyAttempts(retryAfterSeconds(now + addressWaitMs, now));
     }
-    const state = await throttle.state(key);
-    if (state?.locked_until_ms != null && state.locked_until_ms > now) {
-      await failed('locked');
-      throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
+    let wrongCredentials = false;
+    try {
+      const state = await throttle.state(key);
+      if (state?.locked_until_ms != null && state.locked_until_ms > now) {
+        await failed('locked');
+        throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
+      }
+      // Reserve: checked and taken with no await in between, so parallel attempts see each other.
+      const recorded = state ? failuresInWindow(state.failures_ms, now, policy.windowMs) : 0;
+      const inFlight = this.pending.get(key) ?? 0;
+      if (recorded + inFlight >= policy.maxFailures) {
+        await failed('throttled');
+        const oldest = Math.min(...(state?.failures_ms ?? []).filter((t) => t > now - policy.windowMs));
+        throw tooManyAttempts(inFlight > 0 ? 1 : retryAfterSeconds(oldest + policy.windowMs, now));
+      }
+      this.pending.set(key, inFlight + 1);
+      try {
+        const user = await users.byUsername(input.username);
+        // An unknown user costs the same scrypt as a known one, so timing does not reveal usernames.
+        const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+        if (!user || !passwordOk || !user.active) {
+          wrongCredentials = true;
+          const failures = await throttle.recordFailure(key, now, policy.maxFailures);
+          await failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
+          if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, input.username, ip, now);
+          throw new AppError('auth/invalid_credentials', 'Wrong username or password');
+        }
+        // Re-check: a parallel attempt (here or on another daemon) may have locked the name meanwhile.
+        const after = await throttle.state(key);
+        const afterNow = clock.now();
+        if (after?.locked_until_ms != null && after.locked_until_ms > afterNow) {
+          await failed('locked');
+          throw tooManyAttempts(retryAfterSeconds(after.locked_until_ms, afterNow));
+        }
+        // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
+        const challenge = await this.deps.secondFactor?.challenge(user);
+        if (challenge) return challenge;
+        if (after && after.failures_ms.length > 0) await throttle.clear(key);
+        const session = sessionUser(user);
+        await audit.record({ action: 'auth.login_succeeded', actor: { user: session, ip }, target: `user:${user.id}` });
+        return await this.startSession(user, ip);
+      } finally {
+        const left = (this.pending.get(key) ?? 1) - 1;
+        if (left > 0) this.pending.set(key, left);
+        else this.pending.delete(key);
+      }
+    } finally {
+      this.addresses.settle(address, now, wrongCredentials);
     }
-
-    const user = await users.byUsername(input.username);
-    // An unknown user costs the same scrypt as a known one, so timing does not reveal usernames.
-    const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-    if (!user || !passwordOk || !user.active) {
-      this.addresses.record(ip ?? 'unknown', now);
-      const failures = await throttle.recordFailure(key, now, policy.maxFailures);
-      await failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
-      if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, input.username, ip, now);
-      throw new AppError('auth/invalid_credentials', 'Wrong username or password');
-    }
-    // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
-    const challenge = await this.deps.secondFactor?.challenge(user);
-    if (challenge) return challenge;
-    if (state && state.failures_ms.length > 0) await throttle.clear(key);
-    const session = sessionUser(user);
-    await audit.record({ action: 'auth.login_succeeded', actor: { user: session, ip }, target: `user:${user.id}` });
-    return this.issue(user);
   }
 
   /**
@@ -166,23 +228,45 @@ export class AuthService implements Authenticator {
   private async secondStepSucceeded(user: UserRecord, ip: string | undefined, details: Record<string, unknown>): Promise<LoginResponse> {
     await this.deps.throttle.clear(user.username.toLowerCase());
     await this.deps.audit.record({ action: 'auth.login_succeeded', actor: { user: sessionUser(user), ip }, target: `user:${user.id}`, details });
-    return this.issue(user);
-  }
-
-  /** A fresh token for a signed-in user (the console renews before `expires_at`). */
-  async renew(current: SessionUser): Promise<LoginResponse> {
-    this.consoleOnly(current);
-    const user = await this.deps.users.byId(current.id);
-    if (!user || !user.active) throw new AppError('auth/unauthorized', 'Sign in first');
-    return this.issue(user);
+    return this.startSession(user, ip);
   }
 
   /**
-   * Refuses a mobile device's session where the answer is a console token (renewal, own password
-   * change): such a token would outlive the device's revocation.
+   * A fresh token of the same session for the token's user (the console renews before
+   * `expires_at`). Never past the session's absolute end; refused once it is signed out.
+   */
+  async renew(token: string): Promise<LoginResponse> {
+    const claims = this.deps.tokens.verify(token);
+    if (!claims) throw unauthorized();
+    if (claims.device) throw new AppError('auth/forbidden', 'A device renews its session with its refresh token');
+    const session = await this.liveSession(claims.sessionId!, claims.userId);
+    const user = session ? await this.deps.users.byId(claims.userId) : null;
+    if (!session || !user || !user.active) throw unauthorized();
+    return this.issue(user, session);
+  }
+
+  /** Signs out: revokes the token's session on the server, so none of its tokens works any longer. */
+  async logout(token: string, actor: Actor): Promise<void> {
+    const claims = this.deps.tokens.verify(token);
+    if (!claims) throw unauthorized();
+    if (!claims.sessionId) throw new AppError('auth/forbidden', 'A device signs out by being revoked');
+    await this.deps.sessions.revoke(claims.sessionId, this.deps.clock.now());
+    for (const [cached, entry] of this.cache) if (entry.user.id === claims.userId) this.cache.delete(cached);
+    for (const listener of this.signOutListeners) listener(claims.sessionId);
+    await this.deps.audit.record({ action: 'auth.logout', actor, target: `user:${claims.userId}` });
+  }
+
+  /**
+   * Refuses a mobile device's session where the answer is a console token (own password change):
+   * such a token would outlive the device's revocation.
    */
   consoleOnly(current: SessionUser): void {
     if (current.device_id) throw new AppError('auth/forbidden', 'A device renews its session with its refresh token');
+  }
+
+  /** Called with the session id of every sign-out on this daemon (open streams of it end). */
+  onSignOut(listener: (sessionId: string) => void): void {
+    this.signOutListeners.push(listener);
   }
 
   async authenticate(token: string): Promise<SessionUser | null> {
@@ -191,13 +275,24 @@ export class AuthService implements Authenticator {
     if (cached && cached.until > now) return cached.user;
     const claims = this.deps.tokens.verify(token);
     if (!claims) return null;
-    const user = await this.deps.users.byId(claims.userId);
-    if (!user || !user.active || user.token_version !== claims.tokenVersion) return null;
+    // A console token lives as long as its session; a device's as long as the device stays enrolled.
+    const [user, live] = await Promise.all([
+      this.deps.users.byId(claims.userId),
+      claims.device ? Promise.resolve(true) : this.liveSession(claims.sessionId!, claims.userId).then((s) => s !== null),
+    ]);
+    if (!live || !user || !user.active || user.token_version !== claims.tokenVersion) return null;
     if (claims.device && !(await this.deps.devices?.accepts(claims.device, user.id))) return null;
-    const session: SessionUser = claims.device ? { ...sessionUser(user), device_id: claims.device.id } : sessionUser(user);
+    const result: SessionUser = claims.device ? { ...sessionUser(user), device_id: claims.device.id } : sessionUser(user);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(token, { user: session, until: Math.min(now + CACHE_TTL_MS, claims.expiresMs) });
-    return session;
+    this.cache.set(token, { user: result, until: Math.min(now + CACHE_TTL_MS, claims.expiresMs) });
+    return result;
+  }
+
+  tokenSession(token: string): TokenSession | null {
+    const claims = this.deps.tokens.verify(token);
+    if (!claims) return null;
+    // A device's streams end with its token (and at once on revocation, through the user's streams).
+    return { sessionId: claims.sessionId ?? `device:${claims.device!.id}`, expiresMs: claims.expiresMs };
   }
 
   /** Forgets cached sessions; called on every user change so it takes effect at once. */
@@ -205,8 +300,33 @@ export class AuthService implements Authenticator {
     this.cache.clear();
   }
 
-  private issue(user: UserRecord): LoginResponse {
-    const { token, expiresMs } = this.deps.tokens.issue(user);
+  private async liveSession(sessionId: string, userId: string): Promise<SessionRecord | null> {
+    const session = await this.deps.sessions.byId(sessionId);
+    const ok = session && session.user_id === userId && session.revoked_ms === null && session.expires_ms > this.deps.clock.now();
+    return ok ? session : null;
+  }
+
+  private async startSession(user: UserRecord, ip: string | undefined): Promise<LoginResponse> {
+    const now = this.deps.clock.now();
+    const session: SessionRecord = {
+      id: randomBase62(32),
+      user_id: user.id,
+      created_ms: now,
+      expires_ms: now + this.deps.policy.absoluteMs,
+      revoked_ms: null,
+      ip: ip ?? null,
+    };
+    await this.deps.sessions.insert(session);
+    if (now - this.lastPruneMs > PRUNE_EVERY_MS) {
+      this.lastPruneMs = now;
+      // Ended sessions are kept a day for the audit trail of late sign-outs, then deleted.
+      await this.deps.sessions.prune(now - 86_400_000);
+    }
+    return this.issue(user, session);
+  }
+
+  private issue(user: UserRecord, session: SessionRecord): LoginResponse {
+    const { token, expiresMs } = this.deps.tokens.issue(user, { sessionId: session.id, notAfterMs: session.expires_ms });
     return { token, expires_at: new Date(expiresMs).toISOString(), user: sessionUser(user) };
   }
 

@@ -1,6 +1,6 @@
 /** Console sign-in: sessions (JWT), password hashing and rules, throttling, the Authenticator. */
 export { AuthService, type AuthPolicy, type DeviceGate } from './auth.service.js';
-export type { Authenticator } from './authenticator.js';
+export type { Authenticator, TokenSession } from './authenticator.js';
 export { AddressFailures, passwordProblem, retryAfterSeconds } from './auth.rules.js';
 export { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 export { TotpService } from './totp.service.js';

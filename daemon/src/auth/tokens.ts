@@ -15,16 +15,22 @@ export interface DeviceClaim {
   generation: number;
 }
 
-/** What a verified console token says: the user and the password generation it was issued for. */
+/**
+ * What a verified token says: the user and the password generation it was issued for, and either
+ * the console session (`sessionId`) or the mobile device (`device`) it belongs to.
+ */
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
   expiresMs: number;
-  /** Set on a mobile device's access token: it is good only while that device is enrolled. */
+  sessionId: string | null;
   device: DeviceClaim | null;
 }
 
-/** Console session tokens: JWT, HS256 only, with `exp`, `iss` and `aud` checked against the injected clock. */
+/** Whom a token is for: a console session that ends at `notAfterMs`, or an enrolled device. */
+export type TokenSubject = { sessionId: string; notAfterMs: number } | { device: DeviceClaim; ttlMs: number };
+
+/** Session tokens: JWT, HS256 only, with `exp`, `iss` and `aud` checked against the injected clock. */
 export class SessionTokens {
   constructor(
     private readonly secret: string,
@@ -32,12 +38,18 @@ export class SessionTokens {
     private readonly clock: Clock,
   ) {}
 
-  /** A console token, or with `device` a mobile device's access token (its own, usually shorter, `ttlMs`). */
-  issue(user: { id: string; token_version: number }, device?: DeviceClaim, ttlMs = this.ttlMs): { token: string; expiresMs: number } {
+  /**
+   * A console token of a session, valid for the TTL but never past the session's absolute end; or
+   * a mobile device's access token with its own, usually shorter, lifetime.
+   */
+  issue(user: { id: string; token_version: number }, subject: TokenSubject): { token: string; expiresMs: number } {
     const nowS = Math.floor(this.clock.now() / 1000);
-    const exp = nowS + Math.floor(ttlMs / 1000);
-    const deviceClaims = device ? { dev: device.id, dg: device.generation } : {};
-    const token = jwt.sign({ sub: user.id, tv: user.token_version, ...deviceClaims, iat: nowS, exp }, this.secret, {
+    const exp =
+      'sessionId' in subject
+        ? Math.min(nowS + Math.floor(this.ttlMs / 1000), Math.floor(subject.notAfterMs / 1000))
+        : nowS + Math.floor(subject.ttlMs / 1000);
+    const claims = 'sessionId' in subject ? { sid: subject.sessionId } : { dev: subject.device.id, dg: subject.device.generation };
+    const token = jwt.sign({ sub: user.id, tv: user.token_version, ...claims, iat: nowS, exp }, this.secret, {
       algorithm: ALGORITHM,
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -45,7 +57,7 @@ export class SessionTokens {
     return { token, expiresMs: exp * 1000 };
   }
 
-  /** The claims of a valid, unexpired token of ours; null for anything else. */
+  /** The claims of a valid, unexpired token of ours (bound to a session or a device); null for anything else. */
   verify(token: string): TokenClaims | null {
     try {
       const payload = jwt.verify(token, this.secret, {
@@ -57,12 +69,13 @@ export class SessionTokens {
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
         return null;
       }
-      let device: DeviceClaim | null = null;
+      const base = { userId: payload.sub, tokenVersion: payload.tv, expiresMs: payload.exp * 1000 };
       if (payload.dev !== undefined || payload.dg !== undefined) {
-        if (typeof payload.dev !== 'string' || typeof payload.dg !== 'number') return null;
-        device = { id: payload.dev, generation: payload.dg };
+        if (typeof payload.dev !== 'string' || typeof payload.dg !== 'number' || payload.sid !== undefined) return null;
+        return { ...base, sessionId: null, device: { id: payload.dev, generation: payload.dg } };
       }
-      return { userId: payload.sub, tokenVersion: payload.tv, expiresMs: payload.exp * 1000, device };
+      if (typeof payload.sid !== 'string') return null;
+      return { ...base, sessionId: payload.sid, device: null };
     } catch {
       return null;
     }

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticator.js';
+import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
@@ -25,9 +26,20 @@ export interface AppDeps {
   trpcRouter: AppRouter;
   /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
   routes: express.Router[];
+  /** Who reads /metrics: anyone, or an admin session / the scraper's token. */
+  metricsAccess: 'admin' | 'public';
+  metricsToken?: string;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hashing first gives equal lengths, so the comparison time says nothing about the token.
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
 const HEALTH_TIMEOUT_MS = 2000;
+/** Calls in one tRPC batch: the console batches a screen's few queries; more is abuse (a batch of sign-ins). */
+const TRPC_MAX_BATCH = 16;
+const TRPC_MAX_BODY_BYTES = 1024 * 1024;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -69,18 +81,45 @@ export function createApp(deps: AppDeps): express.Express {
   };
   app.get('/health', health);
   app.get('/healthz', health);
-  app.get('/metrics', (_req, res) => {
-    res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
+  // Metrics name users, hosts and queue depths: not for whoever reaches the port, unless configured so.
+  app.get('/metrics', async (req, res, next) => {
+    try {
+      if (deps.metricsAccess !== 'public') {
+        const token = bearerToken(req);
+        const scraper = token !== null && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken);
+        if (!scraper) {
+          const user = token ? await deps.authenticator.authenticate(token) : null;
+          if (!user) throw new AppError('auth/unauthorized', 'Sign in as an admin or send the metrics token');
+          if (user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
+        }
+      }
+      res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
+    } catch (err) {
+      next(err);
+    }
   });
 
   app.use(
     '/trpc',
-    express.json({ limit: '1mb' }),
+    // tRPC also reads form-data and octet-stream bodies itself, without express.json's limit:
+    // the console sends JSON only, so anything else with a body is refused before it is read.
+    (req: Request, res: Response, next: NextFunction) => {
+      const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+      if (hasBody && !req.is('application/json')) {
+        sendJson(res, 415, errorBody('request/unsupported_media_type', 'tRPC calls take application/json bodies only'));
+        return;
+      }
+      next();
+    },
+    express.json({ limit: TRPC_MAX_BODY_BYTES }),
     createExpressMiddleware({
       router: deps.trpcRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      maxBodySize: TRPC_MAX_BODY_BYTES,
       createContext: async ({ req }) => {
         const token = bearerToken(req);
         return {
+          token,
           user: token ? await deps.authenticator.authenticate(token) : null,
           ip: req.socket.remoteAddress,
           requestId: randomUUID(),

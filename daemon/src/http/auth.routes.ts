@@ -3,10 +3,13 @@ import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/in
 import type { AuthService } from '../auth/index.js';
 import type { UsersService } from '../users/index.js';
 import { sendJson } from './http-errors.js';
-import { currentUser, requireUser, restActor } from './rest-auth.js';
+import { bearerToken, currentUser, requireUser, restActor } from './rest-auth.js';
 import { parseInput } from './validate.js';
 
-/** `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/password` (own password; answers a new session). */
+/**
+ * `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/logout`
+ * (revokes the session on the server; 204), `POST /api/v1/auth/password` (own password; answers a new token).
+ */
 export function createAuthRoutes(auth: AuthService, users: UsersService): express.Router {
   const r = express.Router();
   r.post('/api/v1/auth/login', async (req, res) => {
@@ -15,13 +18,17 @@ export function createAuthRoutes(auth: AuthService, users: UsersService): expres
   r.get('/api/v1/auth/me', requireUser(auth, 'operator'), (_req, res) => {
     sendJson(res, 200, { user: currentUser(res) });
   });
-  r.post('/api/v1/auth/renew', requireUser(auth, 'operator'), async (_req, res) => {
-    sendJson(res, 200, await auth.renew(currentUser(res)));
+  r.post('/api/v1/auth/renew', requireUser(auth, 'operator'), async (req, res) => {
+    sendJson(res, 200, await auth.renew(bearerToken(req) ?? ''));
+  });
+  r.post('/api/v1/auth/logout', requireUser(auth, 'operator'), async (req, res) => {
+    await auth.logout(bearerToken(req) ?? '', restActor(req, res));
+    res.status(204).end();
   });
   r.post('/api/v1/auth/password', requireUser(auth, 'operator'), async (req, res) => {
     auth.consoleOnly(currentUser(res));
     await users.changeOwnPassword(currentUser(res), parseInput(PasswordChangeSchema, req.body), restActor(req, res));
-    sendJson(res, 200, await auth.renew(currentUser(res)));
+    sendJson(res, 200, await auth.renew(bearerToken(req) ?? ''));
   });
   return r;
 }

@@ -14,11 +14,14 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'request/invalid_parameter': 400,
   'request/invalid_json': 400,
   'request/too_large': 413,
+  'request/unsupported_media_type': 415,
+  'request/host_not_allowed': 421,
   'route/not_found': 404,
   'auth/unauthorized': 401,
   'auth/invalid_credentials': 401,
   'auth/forbidden': 403,
   'auth/too_many_attempts': 429,
+  'auth/busy': 503,
   'user/weak_password': 400,
   'user/wrong_password': 400,
   'user/not_found': 404,
@@ -83,6 +86,9 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'mobile/device_not_found': 404,
   'mobile/user_inactive': 409,
   'mobile/not_a_device': 409,
+  'notify/push_endpoint_refused': 400,
+  'notify/push_endpoint_taken': 409,
+  'notify/too_many_subscriptions': 409,
 };
 
 /** HTTP status of an AppError, from its kind and the table above. */

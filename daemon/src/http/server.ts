@@ -1,15 +1,24 @@
 import http from 'node:http';
 import type { Express } from 'express';
+import { errorBody } from './error-map.js';
+import { sendJson } from './http-errors.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /**
  * The HTTP front: `POST /api/v1/events` goes straight to the lean ingest handler, everything
  * else to the Express app. With a base path, routes answer both under it and at the root.
+ * Every answer carries `X-Content-Type-Options: nosniff`; a `Host` the allow-list refuses gets
+ * 421 before any route runs (see host-allow.ts).
  */
-export function createHttpServer(opts: { app: Express; ingest: Handler; basePath: string }): http.Server {
-  const { app, ingest, basePath } = opts;
+export function createHttpServer(opts: { app: Express; ingest: Handler; basePath: string; allowHost: (host: string | undefined) => boolean }): http.Server {
+  const { app, ingest, basePath, allowHost } = opts;
   const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 30_000 }, (req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!allowHost(req.headers.host)) {
+      sendJson(res, 421, errorBody('request/host_not_allowed', 'This host name is not served here (SAC_ALLOWED_HOSTS)'));
+      return;
+    }
     if (basePath && req.url && (req.url === basePath || req.url.startsWith(`${basePath}/`) || req.url.startsWith(`${basePath}?`))) {
       req.url = req.url.slice(basePath.length) || '/';
     }

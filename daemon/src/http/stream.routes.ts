@@ -1,5 +1,7 @@
 import express from 'express';
+import type { SessionUser } from '../../../shared/src/index.js';
 import type { Authenticator } from '../auth/index.js';
+import type { TicketSession } from '../store/index.js';
 import type { StreamHub, StreamTickets } from '../stream/index.js';
 import { errorBody } from './error-map.js';
 import { sendJson } from './http-errors.js';
@@ -11,18 +13,28 @@ import { bearerToken, currentUser, requireUser } from './rest-auth.js';
  */
 export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator): express.Router {
   const r = express.Router();
-  r.post('/api/v1/stream/ticket', requireUser(authenticator, 'operator'), async (_req, res) => {
-    sendJson(res, 201, await tickets.issue(currentUser(res)));
+  r.post('/api/v1/stream/ticket', requireUser(authenticator, 'operator'), async (req, res) => {
+    const session = authenticator.tokenSession(bearerToken(req) ?? '');
+    sendJson(res, 201, await tickets.issue(currentUser(res), session && { session_id: session.sessionId, ends_ms: session.expiresMs }));
   });
   r.get('/api/v1/stream/events', async (req, res) => {
     const token = bearerToken(req);
     const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : null;
-    const user = token ? await authenticator.authenticate(token) : ticket ? await tickets.redeem(ticket) : null;
-    if (!user) return sendJson(res, 401, errorBody('auth/unauthorized', 'Sign in first, or pass a fresh stream ticket'));
+    let client: { user: SessionUser; session: TicketSession | null } | null = null;
+    if (token) {
+      const user = await authenticator.authenticate(token);
+      const session = authenticator.tokenSession(token);
+      client = user && { user, session: session && { session_id: session.sessionId, ends_ms: session.expiresMs } };
+    } else if (ticket) {
+      client = await tickets.redeem(ticket);
+    }
+    if (!client) return sendJson(res, 401, errorBody('auth/unauthorized', 'Sign in first, or pass a fresh stream ticket'));
     const header = req.headers['last-event-id'];
     const query = req.query.last_event_id;
     const lastEventId = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
-    hub.attach(res, user, lastEventId);
+    // The stream lives as long as the token that opened it (or asked for its ticket), not longer.
+    const end = client.session && { sessionId: client.session.session_id, inMs: tickets.remainingMs(client.session.ends_ms) };
+    hub.attach(res, client.user, lastEventId, end);
   });
   return r;
 }

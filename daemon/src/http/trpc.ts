@@ -6,6 +6,8 @@ import { statusOf } from './error-map.js';
 /** What every tRPC call knows about its caller. */
 export interface TrpcContext {
   user: SessionUser | null;
+  /** The bearer token the call came with (renewal and sign-out act on its session). */
+  token: string | null;
   ip: string | undefined;
   requestId: string;
 }

@@ -287,7 +287,7 @@ export class MobileService implements DeviceGate {
       expires_ms: now + this.deps.policy.refreshTtlMs,
       used_ms: null,
     });
-    const access = this.deps.tokens.issue(user, { id: device.id, generation: device.generation }, this.deps.policy.accessTtlMs);
+    const access = this.deps.tokens.issue(user, { device: { id: device.id, generation: device.generation }, ttlMs: this.deps.policy.accessTtlMs });
     return {
       access_token: access.token,
       refresh_token: refresh,

@@ -8,6 +8,7 @@ import { mailMessage, pushMessage, telegramKeyboard, telegramMessage, webhookBod
 import { afterFailure, type RetryPolicy } from './notify.rules.js';
 import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
 import { sendPush, type VapidKeys } from './push.client.js';
+import type { PushEndpointPolicy } from './push.policy.js';
 import { sendMail } from './smtp.client.js';
 import { sendTelegramMessage } from './telegram.client.js';
 import { postWebhook } from './webhook.client.js';
@@ -57,6 +58,7 @@ export class Dispatcher {
       metrics: Metrics;
       settings: () => NotifySettings;
       vapid: () => VapidKeys | null;
+      pushPolicy: PushEndpointPolicy;
       options: DispatcherOptions;
     },
   ) {}
@@ -196,8 +198,15 @@ export class Dispatcher {
         const vapid = this.deps.vapid();
         const sub = row.target ? await this.deps.store.push.byId(row.target) : null;
         if (!vapid || !sub) throw new DeliveryError('the push subscription no longer exists', { permanent: true });
+        // A user deactivated or deleted on another daemon (or before its subscriptions were removed) gets nothing.
+        const owner = sub.user_id ? await this.deps.store.users.byId(sub.user_id) : null;
+        if (!owner?.active) {
+          await this.deps.store.push.remove(sub.id);
+          throw new DeliveryError('the push subscription belongs to an inactive or deleted user', { permanent: true });
+        }
         const cfg = { vapid, subject: s.push.subject, timeoutMs, ttlSeconds: PUSH_TTL_SECONDS };
-        return sendPush(cfg, { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, pushMessage(row.content, fmt));
+        const target = { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } };
+        return sendPush(cfg, target, pushMessage(row.content, fmt), this.deps.pushPolicy);
       }
     }
   }

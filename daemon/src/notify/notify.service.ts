@@ -19,6 +19,7 @@ import {
 import type { NotifySettingsSource } from './notify.settings.js';
 import type { Channel, NotificationContent, NotifySettings, ProblemNotice } from './notify.types.js';
 import { generateVapidKeys, type VapidKeys } from './push.client.js';
+import { pushEndpointProblem, type PushEndpointPolicy } from './push.policy.js';
 
 /** How often the cached settings are re-read even without a change notice (other daemons may change them). */
 const SETTINGS_REFRESH_MS = 5000;
@@ -68,6 +69,8 @@ export class NotifyService {
       options: DispatcherOptions;
       /** Maintenance windows that can be in force now or later (matching notifications are held back). */
       windows?: () => Promise<MaintenanceWindowRecord[]>;
+      /** Where push endpoints may point, and how many subscriptions one user may have. */
+      push: PushEndpointPolicy & { maxPerUser: number };
     },
   ) {
     this.dispatcher = new Dispatcher({
@@ -77,6 +80,7 @@ export class NotifyService {
       metrics: deps.metrics,
       settings: () => this.current(),
       vapid: () => this.vapid(),
+      pushPolicy: deps.push,
       options: deps.options,
     });
   }
@@ -285,17 +289,40 @@ export class NotifyService {
     input: { endpoint: string; keys: { p256dh: string; auth: string }; label?: string | null },
     userId: string,
   ): Promise<PushSubscriptionRecord> {
-    const record = await this.deps.store.push.upsert({
-      id: randomUUID(),
-      endpoint: input.endpoint,
-      p256dh: input.keys.p256dh,
-      auth: input.keys.auth,
-      user_id: userId,
-      label: input.label ?? null,
-      created_ms: this.deps.clock.now(),
-    });
+    const problem = pushEndpointProblem(input.endpoint, this.deps.push);
+    if (problem) throw new AppError('notify/push_endpoint_refused', `The push endpoint ${problem}`);
+    const result = await this.deps.store.push.upsert(
+      {
+        id: randomUUID(),
+        endpoint: input.endpoint,
+        p256dh: input.keys.p256dh,
+        auth: input.keys.auth,
+        user_id: userId,
+        label: input.label ?? null,
+        created_ms: this.deps.clock.now(),
+      },
+      this.deps.push.maxPerUser,
+    );
+    if (result.status === 'other_user') {
+      // Not moved: whoever knows an endpoint must not take over its notifications. The browser's
+      // first user unsubscribes (or is removed) before another user registers the same one.
+      throw new AppError('notify/push_endpoint_taken', 'This push endpoint is registered to another user');
+    }
+    if (result.status === 'limit') {
+      throw new AppError('notify/too_many_subscriptions', `At most ${this.deps.push.maxPerUser} push subscriptions per user`);
+    }
     await this.refresh();
-    return record;
+    return result.record;
+  }
+
+  /**
+   * Called after any change to a user: a deactivated or deleted user's subscriptions are removed,
+   * so nothing more is pushed to their devices.
+   */
+  async userChanged(userId: string): Promise<void> {
+    const user = await this.deps.store.users.byId(userId);
+    if (user?.active) return;
+    if ((await this.deps.store.push.removeByUser(userId)) > 0) await this.refresh();
   }
 
   listPushSubscriptions(): Promise<PushSubscriptionRecord[]> {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import { DeliveryError } from './delivery-error.js';
 
@@ -16,6 +17,20 @@ export interface MailContent {
 }
 
 /**
+ * Whether an `smtp://` URL must upgrade with STARTTLS before AUTH and DATA. Always, so a server or
+ * a man in the middle that drops STARTTLS cannot get the password and mail in clear text, except
+ * for a literal loopback address (a local relay): that traffic never leaves the machine. The name
+ * `localhost` is not exempt, since resolution could point it elsewhere. `smtps://` is TLS anyway.
+ */
+export function smtpRequiresStartTls(url: string): boolean {
+  const u = new URL(url);
+  if (u.protocol !== 'smtp:') return false;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const loopback = (isIP(host) === 4 && host.startsWith('127.')) || (isIP(host) === 6 && host === '::1');
+  return !loopback;
+}
+
+/**
  * Sends one message (HTML with a plain-text alternative) to every recipient. A 5xx reply from the
  * server is permanent; connection problems and 4xx replies are retried. The URL's credentials
  * never appear in the error message.
@@ -23,6 +38,7 @@ export interface MailContent {
 export async function sendMail(cfg: SmtpConfig, mail: MailContent): Promise<void> {
   const transport = nodemailer.createTransport({
     url: cfg.url,
+    requireTLS: smtpRequiresStartTls(cfg.url),
     connectionTimeout: cfg.timeoutMs,
     greetingTimeout: cfg.timeoutMs,
     socketTimeout: cfg.timeoutMs,

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.js';
+import { restrictFiles, writeSecretFile } from '../secret-files.js';
 
 const PREFIX = 'v1';
 
@@ -56,13 +57,9 @@ export const MASTER_KEY_FILE = 'master-key';
 export function loadMasterKey(given: string | undefined, dataDir: string): { key: string; file: string | null } {
   if (given) return { key: given, file: null };
   const file = path.join(dataDir, MASTER_KEY_FILE);
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  // Exclusive: two daemons starting on one data dir keep the first key written.
+  writeSecretFile(file, `${randomBytes(32).toString('base64url')}\n`, { exclusive: true });
+  restrictFiles([file]);
   const key = readFileSync(file, 'utf8').trim();
   if (key.length < 32) throw new AppError('settings/master_key_invalid', `${file} holds fewer than 32 characters`, { kind: 'unexpected' });
   return { key, file };

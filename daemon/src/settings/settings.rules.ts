@@ -1,6 +1,7 @@
 /**
  * Pure helpers over the secret fields of a settings value. Paths are dotted, `*` meaning every
- * array item (`repos.*.token`); the callback gets the concrete path (`repos.0.token`).
+ * array item (`repos.*.token`) or every value of a map (`headers.*`); the callback gets the
+ * concrete path (`repos.0.token`, `headers.Authorization`).
  */
 export function mapSecrets(
   value: Record<string, unknown>,
@@ -16,7 +17,10 @@ function mapPath(node: unknown, rest: string[], done: string[], fn: (secret: unk
   if (rest.length === 0) return fn(node, done.join('.'));
   const [head, ...tail] = rest;
   if (head === '*') {
-    return Array.isArray(node) ? node.map((item, i) => mapPath(item, tail, [...done, String(i)], fn)) : node;
+    if (Array.isArray(node)) return node.map((item, i) => mapPath(item, tail, [...done, String(i)], fn));
+    // On an object (a map such as webhook headers) `*` is every value.
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, mapPath(v, tail, [...done, k], fn)]));
   }
   if (node === null || typeof node !== 'object' || Array.isArray(node) || !(head in node)) return node;
   const obj = node as Record<string, unknown>;
@@ -50,4 +54,42 @@ export function resolveKeepMarkers(
   paths: readonly string[],
 ): Record<string, unknown> {
   return mapSecrets(update, paths, (v, path) => (isKeepMarker(v) ? (valueAt(current, path) ?? null) : v));
+}
+
+/**
+ * Fields that say where a stored secret is sent: changing one requires the secret again, or an
+ * admin session (or whoever holds it) could point the stored secret at a host of their choosing
+ * with a test send. Field → the top-level secret fields it carries away.
+ */
+export const SECRET_DESTINATIONS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  telegram: { api_base: ['bot_token'] },
+  webhook: { url: ['headers'] },
+};
+
+function hasSecret(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return false;
+  if (typeof v === 'object' && !Array.isArray(v)) return Object.values(v).some(hasSecret);
+  return true;
+}
+
+function carriesMarker(v: unknown): boolean {
+  if (isKeepMarker(v)) return true;
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).some(carriesMarker);
+}
+
+/**
+ * The secret fields an update must carry anew because it changes where they go: those whose
+ * destination field changes while a secret is stored and the update keeps it (`{ set: true }` or absent).
+ */
+export function secretsToResend(category: string, update: Record<string, unknown>, current: Record<string, unknown>): string[] {
+  const rules = SECRET_DESTINATIONS[category] ?? {};
+  const missing: string[] = [];
+  for (const [field, secrets] of Object.entries(rules)) {
+    if (!(field in update) || update[field] === current[field]) continue;
+    for (const secret of secrets) {
+      if (!hasSecret(current[secret])) continue;
+      if (!(secret in update) || carriesMarker(update[secret])) missing.push(secret);
+    }
+  }
+  return missing;
 }

@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { SettingsRepo, StoredSetting } from '../store/index.js';
 import type { SecretBox } from './secret-box.js';
-import { mapSecrets, maskSecrets, resolveKeepMarkers } from './settings.rules.js';
+import { mapSecrets, maskSecrets, resolveKeepMarkers, secretsToResend } from './settings.rules.js';
 
 /** How long an effective value is reused; a change through this daemon takes effect at once. */
 const CACHE_TTL_MS = 5_000;
@@ -105,6 +105,11 @@ export class SettingsService {
     const paths = SETTINGS_SECRET_PATHS[cat];
     const { fields } = await this.stored(cat);
     const current = this.effective(cat, fields);
+    const resend = secretsToResend(cat, values, current);
+    if (resend.length > 0) {
+      const issues = resend.map((field) => ({ path: field, message: 'must be given again when its destination changes' }));
+      throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: issues });
+    }
     const resolved = resolveKeepMarkers(values, current, paths);
     const parsed = SETTINGS_SCHEMAS[cat].safeParse({ ...current, ...resolved });
     if (!parsed.success) {

@@ -60,11 +60,18 @@ export interface LoginThrottleRepo {
   clear(key: string): Promise<void>;
 }
 
+/** The console session a stream ticket was issued from: the stream ends with that session's token. */
+export interface TicketSession {
+  session_id: string;
+  /** When the token that asked for the ticket expires. */
+  ends_ms: number;
+}
+
 /** Single-use tickets for the live stream (EventSource cannot send an Authorization header). */
 export interface StreamTicketsRepo {
-  insert(hash: string, userId: string, expiresMs: number): Promise<void>;
-  /** Deletes the ticket and returns its user id when it existed and had not expired; atomic. */
-  consume(hash: string, nowMs: number): Promise<string | null>;
+  insert(hash: string, userId: string, expiresMs: number, session: TicketSession | null): Promise<void>;
+  /** Deletes the ticket and returns its user and session when it existed and had not expired; atomic. */
+  consume(hash: string, nowMs: number): Promise<{ user_id: string; session: TicketSession | null } | null>;
   /** Removes expired tickets. */
   prune(nowMs: number): Promise<void>;
 }

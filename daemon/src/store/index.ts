@@ -7,6 +7,7 @@ import type { Store } from './store.types.js';
 export type * from './store.types.js';
 export type * from './notify.types.js';
 export type * from './auth.types.js';
+export type * from './sessions.types.js';
 export type * from './settings.types.js';
 export type * from './audit.types.js';
 export type * from './correlation.types.js';

@@ -87,9 +87,17 @@ export interface PushSubscriptionRecord {
   created_ms: number;
 }
 
+/** `other_user`: the endpoint is registered to someone else; `limit`: the user has `maxPerUser` already. */
+export type PushUpsert = { status: 'ok'; record: PushSubscriptionRecord } | { status: 'other_user' } | { status: 'limit' };
+
 export interface PushRepo {
-  /** Inserts, or refreshes the keys of the subscription with the same endpoint (keeping its id). */
-  upsert(record: PushSubscriptionRecord): Promise<PushSubscriptionRecord>;
+  /**
+   * Inserts, or refreshes the keys of the same user's subscription with the same endpoint (keeping
+   * its id). Never moves an endpoint to another user, and never gives a user more than `maxPerUser`.
+   */
+  upsert(record: PushSubscriptionRecord, maxPerUser: number): Promise<PushUpsert>;
+  /** Removes every subscription of the user; returns how many. */
+  removeByUser(userId: string): Promise<number>;
   list(): Promise<PushSubscriptionRecord[]>;
   byId(id: string): Promise<PushSubscriptionRecord | null>;
   remove(id: string): Promise<boolean>;

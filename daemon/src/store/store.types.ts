@@ -2,6 +2,7 @@ import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
 import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
+import type { SessionsRepo } from './sessions.types.js';
 import type { SettingsRepo } from './settings.types.js';
 import type { MaintenanceRepo } from './maintenance.types.js';
 import type { EscalationRepo } from './escalation.types.js';
@@ -29,6 +30,7 @@ export interface Store {
   readonly users: UsersRepo;
   readonly loginThrottle: LoginThrottleRepo;
   readonly streamTickets: StreamTicketsRepo;
+  readonly sessions: SessionsRepo;
   readonly settings: SettingsRepo;
   readonly audit: AuditRepo;
   readonly problems: ProblemsRepo;

@@ -37,6 +37,10 @@ const FANOUT_SLICE = 500;
 interface Client {
   userId: string;
   username: string;
+  /** The console session the stream belongs to (signing out ends it), or null. */
+  sessionId: string | null;
+  /** Ends the stream when its token expires. */
+  endTimer: NodeJS.Timeout | null;
   /** The newest seq `attach` replayed while later ones were still pending; 0 once caught up. */
   joinedAt: number;
 }
@@ -93,6 +97,8 @@ export class StreamHub {
     this.ring = new Array<Buffer>(opts.bufferSize);
     const clients = this.clients;
     this.onSocketClose = function onSocketClose(this: Socket) {
+      const client = clients.get(this);
+      if (client?.endTimer) clearTimeout(client.endTimer);
       clients.delete(this);
     };
   }
@@ -127,7 +133,10 @@ export class StreamHub {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = null;
-    for (const socket of this.clients.keys()) socket.end();
+    for (const [socket, client] of this.clients) {
+      if (client.endTimer) clearTimeout(client.endTimer);
+      socket.end();
+    }
     this.clients.clear();
   }
 
@@ -140,8 +149,11 @@ export class StreamHub {
     return this.dropped;
   }
 
-  /** Starts streaming to an authorised client: headers, replay after `lastEventId`, current counters. */
-  attach(res: ServerResponse, user: SessionUser, lastEventId: string | null): void {
+  /**
+   * Starts streaming to an authorised client: headers, replay after `lastEventId`, current counters.
+   * `end`: the session the client's token belongs to and the ms until that token expires, when the stream ends.
+   */
+  attach(res: ServerResponse, user: SessionUser, lastEventId: string | null, end: { sessionId: string; inMs: number } | null = null): void {
     // No chunked coding: the body ends with the connection, so every client gets the same bytes.
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
@@ -164,7 +176,17 @@ export class StreamHub {
     if (from !== null) parts.push(...this.frames(from, this.seq));
     parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
     // Frames still pending are in the replay (or predate the client): its first tick skips them.
-    const client: Client = { userId: user.id, username: user.username, joinedAt: this.seq > this.sentSeq ? this.seq : 0 };
+    const client: Client = {
+      userId: user.id,
+      username: user.username,
+      sessionId: end?.sessionId ?? null,
+      endTimer: null,
+      joinedAt: this.seq > this.sentSeq ? this.seq : 0,
+    };
+    if (end) {
+      client.endTimer = setTimeout(() => this.drop(socket), Math.max(0, end.inMs));
+      client.endTimer.unref();
+    }
     this.clients.set(socket, client);
     socket.on('close', this.onSocketClose);
     this.write(socket, client, Buffer.concat(parts));
@@ -172,12 +194,24 @@ export class StreamHub {
 
   /** Ends the streams of a user (after any change to it: deactivation, deletion, new password). */
   dropUser(userId: string): void {
-    for (const [socket, client] of this.clients) {
-      if (client.userId === userId) {
-        this.clients.delete(socket);
-        socket.end();
-      }
-    }
+    for (const [socket, client] of this.clients) if (client.userId === userId) this.drop(socket);
+  }
+
+  /** Ends the streams opened with the tokens of one session (after it signed out). */
+  dropSession(sessionId: string): void {
+    for (const [socket, client] of this.clients) if (client.sessionId === sessionId) this.drop(socket);
+  }
+
+  private drop(socket: Socket): void {
+    const client = this.clients.get(socket);
+    if (!client) return;
+    this.forget(socket, client);
+    socket.end();
+  }
+
+  private forget(socket: Socket, client: Client): void {
+    if (client.endTimer) clearTimeout(client.endTimer);
+    this.clients.delete(socket);
   }
 
   private async revalidate(): Promise<void> {
@@ -267,13 +301,13 @@ export class StreamHub {
 
   private write(socket: Socket, client: Client, data: Buffer): void {
     if (socket.destroyed || socket.writableEnded) {
-      this.clients.delete(socket);
+      this.forget(socket, client);
       return;
     }
     // The same Buffer goes to every socket; a socket that cannot take it now only keeps a reference.
     socket.write(data);
     if (socket.writableLength > this.opts.maxUnsentBytes) {
-      this.clients.delete(socket);
+      this.forget(socket, client);
       this.dropped++;
       this.logger.warn({ user: client.username, unsent: socket.writableLength }, 'stream client dropped: too far behind');
       socket.destroy();

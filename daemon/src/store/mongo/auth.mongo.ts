@@ -2,6 +2,7 @@ import { MongoServerError, type Db } from 'mongodb';
 import type {
   LoginThrottleRepo,
   StreamTicketsRepo,
+  TicketSession,
   UserChange,
   UserPatch,
   UserRecord,
@@ -124,16 +125,16 @@ export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
 }
 
 export function mongoStreamTickets(db: Db): StreamTicketsRepo {
-  const tickets = db.collection<{ hash: string; user_id: string; expires_ms: number }>('stream_tickets');
+  const tickets = db.collection<{ hash: string; user_id: string; expires_ms: number; session?: TicketSession | null }>('stream_tickets');
   return {
-    async insert(hash, userId, expiresMs) {
-      await tickets.insertOne({ hash, user_id: userId, expires_ms: expiresMs });
+    async insert(hash, userId, expiresMs, session) {
+      await tickets.insertOne({ hash, user_id: userId, expires_ms: expiresMs, session });
     },
     async consume(hash, nowMs) {
       // findOneAndDelete is not atomic on FerretDB; deleteOne's count is, so it picks the one user.
       const doc = await tickets.findOne({ hash });
       if (!doc || (await tickets.deleteOne({ hash })).deletedCount !== 1) return null;
-      return doc.expires_ms > nowMs ? doc.user_id : null;
+      return doc.expires_ms > nowMs ? { user_id: doc.user_id, session: doc.session ?? null } : null;
     },
     async prune(nowMs) {
       await tickets.deleteMany({ expires_ms: { $lte: nowMs } });

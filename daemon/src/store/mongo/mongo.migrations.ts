@@ -124,4 +124,15 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       await hosts.createIndexes([{ key: { agent_instance_id: 1, last_seen_ms: -1 }, name: 'by_agent_instance' }]);
     },
   },
+  {
+    id: 20,
+    name: 'console sessions: server-side sign-out and an absolute lifetime',
+    async up(db) {
+      await db.collection('sessions').createIndexes([
+        { key: { id: 1 }, name: 'id_unique', unique: true },
+        { key: { user_id: 1 }, name: 'by_user' },
+        { key: { expires_ms: 1 }, name: 'by_expiry' },
+      ]);
+    },
+  },
 ];

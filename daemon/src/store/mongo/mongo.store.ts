@@ -17,6 +17,7 @@ import { MONGO_MIGRATIONS } from './mongo.migrations.js';
 import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
+import { mongoSessions } from './sessions.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
@@ -74,6 +75,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     users: mongoUsers(db),
     loginThrottle: mongoLoginThrottle(db),
     streamTickets: mongoStreamTickets(db),
+    sessions: mongoSessions(db),
     settings: mongoSettings(db),
     agentVersions: mongoAgentVersions(db),
     agentUpdates: mongoAgentUpdates(db),

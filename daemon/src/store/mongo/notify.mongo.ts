@@ -1,6 +1,6 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import type { Channel } from '../../notify/notify.types.js';
-import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, ReportsRepo } from '../notify.types.js';
+import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
 import type { StoredEvent } from '../store.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
 import { withLock } from './correlation.mongo.js';
@@ -105,15 +105,25 @@ export function mongoPush(db: Db): PushRepo {
   const subs = db.collection<PushSubscriptionRecord>('push_subscriptions');
   const vapid = db.collection<{ _id: string; public_key: string; private_key: string }>('push_vapid');
   return {
-    async upsert(r) {
-      return withLock(db, `push:${r.endpoint}`, async () => {
-        await subs.updateOne(
-          { endpoint: r.endpoint },
-          { $set: { p256dh: r.p256dh, auth: r.auth, user_id: r.user_id, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms } },
-          { upsert: true },
-        );
-        return (await subs.findOne({ endpoint: r.endpoint }, NO_ID))!;
-      });
+    async upsert(r, maxPerUser) {
+      // The user's lock bounds their count; the endpoint's lock keeps two users from claiming one endpoint.
+      // Always taken in this order (user, then endpoint), so waiting for the second cannot deadlock.
+      return withLock(db, `push-user:${r.user_id ?? ''}`, () =>
+        withLock(db, `push:${r.endpoint}`, async (): Promise<PushUpsert> => {
+          const existing = await subs.findOne({ endpoint: r.endpoint }, NO_ID);
+          if (existing && existing.user_id !== r.user_id) return { status: 'other_user' };
+          if (!existing && (await subs.countDocuments({ user_id: r.user_id })) >= maxPerUser) return { status: 'limit' };
+          await subs.updateOne(
+            { endpoint: r.endpoint },
+            { $set: { p256dh: r.p256dh, auth: r.auth, label: r.label }, $setOnInsert: { id: r.id, created_ms: r.created_ms, user_id: r.user_id } },
+            { upsert: true },
+          );
+          return { status: 'ok', record: (await subs.findOne({ endpoint: r.endpoint }, NO_ID))! };
+        }),
+      );
+    },
+    async removeByUser(userId) {
+      return (await subs.deleteMany({ user_id: userId })).deletedCount;
     },
     async list() {
       return subs.find({}, NO_ID).sort({ created_ms: 1 }).toArray();

@@ -118,14 +118,23 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
 
 export function sqliteStreamTickets(db: Db): StreamTicketsRepo {
   return {
-    async insert(hash, userId, expiresMs) {
-      db.prepare('INSERT INTO stream_tickets (hash, user_id, expires_ms) VALUES (?, ?, ?)').run(hash, userId, expiresMs);
+    async insert(hash, userId, expiresMs, session) {
+      db.prepare('INSERT INTO stream_tickets (hash, user_id, expires_ms, session_id, ends_ms) VALUES (?, ?, ?, ?, ?)').run(
+        hash,
+        userId,
+        expiresMs,
+        session?.session_id ?? null,
+        session?.ends_ms ?? null,
+      );
     },
     async consume(hash, nowMs) {
       const row = db
-        .prepare<[string], { user_id: string; expires_ms: number }>('DELETE FROM stream_tickets WHERE hash = ? RETURNING user_id, expires_ms')
+        .prepare<[string], { user_id: string; expires_ms: number; session_id: string | null; ends_ms: number | null }>(
+          'DELETE FROM stream_tickets WHERE hash = ? RETURNING user_id, expires_ms, session_id, ends_ms',
+        )
         .get(hash);
-      return row && row.expires_ms > nowMs ? row.user_id : null;
+      if (!row || row.expires_ms <= nowMs) return null;
+      return { user_id: row.user_id, session: row.session_id !== null && row.ends_ms !== null ? { session_id: row.session_id, ends_ms: row.ends_ms } : null };
     },
     async prune(nowMs) {
       db.prepare('DELETE FROM stream_tickets WHERE expires_ms <= ?').run(nowMs);

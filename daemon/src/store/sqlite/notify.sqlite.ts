@@ -7,6 +7,7 @@ import type {
   OutboxRepo,
   PushRepo,
   PushSubscriptionRecord,
+  PushUpsert,
   ReportsRepo,
 } from '../notify.types.js';
 import { eventFromRow, type EventRow } from './sqlite.store.js';
@@ -109,16 +110,22 @@ export function sqliteOutbox(db: Db): OutboxRepo {
 
 export function sqlitePush(db: Db): PushRepo {
   const byEndpoint = db.prepare<[string], PushSubscriptionRecord>('SELECT * FROM push_subscriptions WHERE endpoint = ?');
-  const upsert = db.transaction((r: PushSubscriptionRecord) => {
+  const countOf = db.prepare<[string | null], { n: number }>('SELECT count(*) AS n FROM push_subscriptions WHERE user_id IS ?');
+  const upsert = db.transaction((r: PushSubscriptionRecord, maxPerUser: number): PushUpsert => {
+    const existing = byEndpoint.get(r.endpoint);
+    if (existing && existing.user_id !== r.user_id) return { status: 'other_user' };
+    if (!existing && countOf.get(r.user_id)!.n >= maxPerUser) return { status: 'limit' };
     db.prepare(`INSERT INTO push_subscriptions (id, endpoint, p256dh, auth, user_id, label, created_ms)
         VALUES (@id, @endpoint, @p256dh, @auth, @user_id, @label, @created_ms)
-      ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, user_id = excluded.user_id,
-        label = excluded.label`).run(r);
-    return byEndpoint.get(r.endpoint)!;
+      ON CONFLICT (endpoint) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth, label = excluded.label`).run(r);
+    return { status: 'ok', record: byEndpoint.get(r.endpoint)! };
   });
   return {
-    async upsert(r) {
-      return upsert.immediate(r);
+    async upsert(r, maxPerUser) {
+      return upsert.immediate(r, maxPerUser);
+    },
+    async removeByUser(userId) {
+      return db.prepare('DELETE FROM push_subscriptions WHERE user_id = ?').run(userId).changes;
     },
     async list() {
       return db.prepare<[], PushSubscriptionRecord>('SELECT * FROM push_subscriptions ORDER BY created_ms').all();

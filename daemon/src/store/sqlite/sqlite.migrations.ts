@@ -255,4 +255,28 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX hosts_by_agent_instance ON hosts (agent_instance_id, last_seen_ms);
     `,
   },
+  {
+    id: 20,
+    name: 'console sessions: server-side sign-out and an absolute lifetime',
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        revoked_ms INTEGER,
+        ip TEXT
+      );
+      CREATE INDEX sessions_by_user ON sessions (user_id);
+      CREATE INDEX sessions_by_expiry ON sessions (expires_ms);
+    `,
+  },
+  {
+    id: 21,
+    name: 'stream tickets remember the session and when its token ends',
+    sql: `
+      ALTER TABLE stream_tickets ADD COLUMN session_id TEXT;
+      ALTER TABLE stream_tickets ADD COLUMN ends_ms INTEGER;
+    `,
+  },
 ];

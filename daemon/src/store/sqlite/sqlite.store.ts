@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Event } from '../../../../shared/src/index.js';
+import { restrictFiles } from '../../secret-files.js';
 import { appendUnique, foldObservations, hostNeedsWrite } from '../host-merge.js';
 import type {
   ApiKeyRecord,
@@ -20,6 +21,7 @@ import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
+import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
@@ -97,7 +99,12 @@ export function eventFromRow(row: EventRow): StoredEvent {
  * `checkpoints: false`.
  */
 export function openSqliteStore(file: string, opts: { checkpoints: boolean } = { checkpoints: true }): Store {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Created owner-only before SQLite opens it: SQLite gives its -wal and -shm files the same mode.
+    closeSync(openSync(file, 'a', 0o600));
+    restrictFiles([file, `${file}-wal`, `${file}-shm`]);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL: a commit survives a kill of the process at once (its WAL frames are in the OS) and
@@ -125,6 +132,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     users: sqliteUsers(db),
     loginThrottle: sqliteLoginThrottle(db),
     streamTickets: sqliteStreamTickets(db),
+    sessions: sqliteSessions(db),
     settings: sqliteSettings(db),
     agentVersions: sqliteAgentVersions(db),
     agentUpdates: sqliteAgentUpdates(db),

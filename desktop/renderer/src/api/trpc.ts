@@ -9,6 +9,8 @@ export const trpc = createTRPCClient<AppRouter>({
     httpBatchLink({
       url: apiUrl('trpc'),
       maxURLLength: 4000,
+      // The daemon refuses larger batches (TRPC_MAX_BATCH in daemon/src/http/app.ts).
+      maxItems: 16,
       headers: () => (session.token ? { Authorization: `Bearer ${session.token}` } : {}),
       fetch: (input, init) => tracked(() => fetch(input, init)),
     }),

@@ -69,11 +69,16 @@ export function formatWait(seconds: number, locale: string): string {
   return rest === 0 ? `${m} ${mu}` : `${m} ${mu} ${rest} ${su}`;
 }
 
-/** One CSV field (RFC 4180), with formula-looking cells defused for spreadsheet programs. */
+/**
+ * One CSV field (RFC 4180), with formula-looking cells defused for spreadsheet programs. A program
+ * that splits on `;` (the list separator of many locales, Russian among them) or ignores quotes
+ * would start a new cell after a `;` or `,` inside the value, so a formula character there is
+ * defused too, and `;` forces quoting like `,` does.
+ */
 export function csvField(value: unknown): string {
   let s = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  s = s.replace(/(^|[;,])(\s*)(?=[=+\-@\t\r])/g, "$1$2'");
+  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvRow(values: unknown[]): string {

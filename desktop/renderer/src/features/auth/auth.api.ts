@@ -18,6 +18,8 @@ export const authApi = {
   loginEnrollConfirm: (ticket: string, code: string) =>
     requestJson<LoginResult & { recovery_codes: string[] }>('POST', 'api/v1/auth/login/enroll/confirm', { body: { ticket, code }, auth: false }),
   renew: () => requestJson<LoginResult>('POST', 'api/v1/auth/renew'),
+  /** Revokes the session on the daemon, so a copy of the token stops working too. */
+  logout: () => requestJson<null>('POST', 'api/v1/auth/logout'),
   me: () => requestJson<{ user: SessionUser } | SessionUser>('GET', 'api/v1/auth/me'),
 };
 

@@ -90,7 +90,14 @@ export const useAuthStore = defineStore('auth', () => {
     await platform.tokens.clear();
   }
 
-  const logout = () => end(null);
+  async function logout() {
+    try {
+      if (session.token) await authApi.logout();
+    } catch {
+      // Signed out here either way; an unreachable daemon lets the token expire on its own.
+    }
+    await end(null);
+  }
 
   onUnauthorized(() => {
     if (user.value) void end('expired');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SETTINGS_CATEGORIES } from '../../../../../shared/src/settings.schema';
-import { checkField, fieldsOf, fromInput, mapHasNumbers, toInput } from './settings.fields';
+import { checkField, fieldsOf, fromInput, KEPT_SECRET, mapHasNumbers, toInput } from './settings.fields';
 
 describe('settings forms from the shared schemas', () => {
   it('derives a field for every key of every category, secrets write-only', () => {
@@ -27,6 +27,14 @@ describe('settings forms from the shared schemas', () => {
     const tz = fieldsOf('notification_policy').find((f) => f.key === 'report_timezone')!;
     expect(fromInput(tz, '  ')).toBeNull();
     expect(() => fromInput(fieldsOf('git_repos')[0], '[{')).toThrow(/JSON/);
+  });
+
+  it('shows stored webhook header values masked and sends them back as keep-markers', () => {
+    const headers = fieldsOf('webhook').find((f) => f.key === 'headers')!;
+    expect(headers.kind).toBe('map');
+    const text = String(toInput(headers, { Authorization: { set: true }, 'X-Team': { set: true } }));
+    expect(text).toBe(`Authorization = ${KEPT_SECRET}\nX-Team = ${KEPT_SECRET}`);
+    expect(fromInput(headers, `${text.split('\n')[0]}\nX-Team = blue`)).toEqual({ Authorization: { set: true }, 'X-Team': 'blue' });
   });
 
   it('validates with the same schema the daemon uses', () => {

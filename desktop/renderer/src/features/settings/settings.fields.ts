@@ -54,6 +54,16 @@ export function fieldsOf(category: SettingsCategory): FieldSpec[] {
   });
 }
 
+/**
+ * How a stored secret value of a map (a webhook header) shows in its input; left as it is, the
+ * daemon keeps the stored value (`{ set: true }`).
+ */
+export const KEPT_SECRET = '•••••• (kept)';
+
+function isSetMarker(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && (v as { set?: unknown }).set === true;
+}
+
 /** The text a field shows in its input. */
 export function toInput(spec: FieldSpec, value: unknown): string | boolean | string[] {
   switch (spec.kind) {
@@ -67,7 +77,7 @@ export function toInput(spec: FieldSpec, value: unknown): string | boolean | str
       return Array.isArray(value) ? value.join('\n') : '';
     case 'map':
       return Object.entries((value ?? {}) as Record<string, unknown>)
-        .map(([k, v]) => `${k} = ${v}`)
+        .map(([k, v]) => `${k} = ${isSetMarker(v) ? KEPT_SECRET : v}`)
         .join('\n');
     case 'json':
       return JSON.stringify(value ?? null, null, 2);
@@ -94,14 +104,19 @@ export function fromInput(spec: FieldSpec, input: string | boolean | string[], n
         .filter(Boolean);
     case 'map': {
       const out: Record<string, string | number> = {};
+      const keep: Record<string, { set: true }> = {};
       for (const line of String(input).split('\n')) {
         if (!line.trim()) continue;
         const i = line.indexOf('=');
         if (i < 1) throw new Error(`"${line.trim()}": use "key = value"`);
         const v = line.slice(i + 1).trim();
+        if (v === KEPT_SECRET) {
+          keep[line.slice(0, i).trim()] = { set: true };
+          continue;
+        }
         out[line.slice(0, i).trim()] = numericMapValues && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
       }
-      return out;
+      return { ...out, ...keep };
     }
     case 'json':
       try {
