@@ -1,5 +1,5 @@
 import type { Severity } from '../../../shared/src/index.js';
-import type { StoredEvent } from './store.types.js';
+import type { StoredEvent } from './events.types.js';
 
 /** Problem statuses: `open` → `acknowledged` → `resolved` (or `open` → `resolved`). */
 export type ProblemStatusValue = 'open' | 'acknowledged' | 'resolved';

@@ -5,6 +5,7 @@ import { openSqliteStore } from './sqlite/sqlite.store.js';
 import type { Store } from './store.types.js';
 
 export type * from './store.types.js';
+export type * from './events.types.js';
 export type * from './notify.types.js';
 export type * from './auth.types.js';
 export type * from './sessions.types.js';

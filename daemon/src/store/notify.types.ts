@@ -1,5 +1,5 @@
 import type { Channel, NotificationContent, ReportSummary } from '../notify/notify.types.js';
-import type { StoredEvent } from './store.types.js';
+import type { StoredEvent } from './events.types.js';
 
 /**
  * Outbox lifecycle: `pending` (waiting for its next attempt) → `sending` (claimed under a lease) → `sent` | `failed`.

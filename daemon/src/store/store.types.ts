@@ -1,4 +1,5 @@
-import type { Event, OsFamily, Severity } from '../../../shared/src/index.js';
+import type { Event, OsFamily } from '../../../shared/src/index.js';
+import type { StoredEvent } from './events.types.js';
 import type { OutboxRepo, PushRepo, ReportsRepo } from './notify.types.js';
 import type { AuditRepo } from './audit.types.js';
 import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.types.js';
@@ -89,18 +90,6 @@ export interface NewEvent {
  */
 export type InsertOutcome = { status: 'inserted'; host_id: string } | { status: 'duplicate' } | { status: 'rejected'; reason: string };
 
-export interface StoredEvent {
-  event_id: string;
-  host_id: string;
-  type: string;
-  severity: Severity;
-  occurred_at: string;
-  occurred_ms: number;
-  received_ms: number;
-  actor_user: string | null;
-  agent_version: string;
-  event: Event;
-}
 
 export interface EventsRepo {
   /**

@@ -14,7 +14,7 @@ import type {
   RollupRow,
 } from '../correlation.types.js';
 import { foldRollups } from '../rollup-fold.js';
-import type { StoredEvent } from '../store.types.js';
+import type { StoredEvent } from '../events.types.js';
 
 const DUPLICATE_KEY = 11000;
 const ACTIVE: Problem['status'][] = ['open', 'acknowledged'];

@@ -1,6 +1,6 @@
 import { MongoServerError, type Db } from 'mongodb';
 import type { DeviceRecord, DevicesRepo, EnrollmentCodeRecord, RefreshTokenRecord } from '../devices.types.js';
-import type { MongoMigration } from './mongo.migrations.js';
+import type { MongoMigration } from './mongo-migration.js';
 
 const DUPLICATE_KEY = 11000;
 const NO_ID = { projection: { _id: 0 } } as const;

@@ -1,20 +1,10 @@
-import type { Db } from 'mongodb';
+import type { MongoMigration } from './mongo-migration.js';
 import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 
-/**
- * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
- * daemons starting together may both run it before one of them records it. No TTL indexes:
- * retention is an explicit job.
- */
-export interface MongoMigration {
-  id: number;
-  name: string;
-  up(db: Db): Promise<void>;
-}
 
 /** Applied in id order, whatever the order here. */
 export const MONGO_MIGRATIONS: readonly MongoMigration[] = [

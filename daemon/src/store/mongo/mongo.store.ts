@@ -11,8 +11,8 @@ import type {
   InsertOutcome,
   NewEvent,
   Store,
-  StoredEvent,
 } from '../store.types.js';
+import type { StoredEvent } from '../events.types.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
 import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';

@@ -1,7 +1,7 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import type { Channel } from '../../notify/notify.types.js';
 import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
-import type { StoredEvent } from '../store.types.js';
+import type { StoredEvent } from '../events.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
 import { withLock } from './correlation.mongo.js';
 

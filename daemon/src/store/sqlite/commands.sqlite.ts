@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { CommandCompletion, CommandRecord, CommandResult, CommandsRepo } from '../commands.types.js';
-import type { SqliteMigration } from './sqlite.migrations.js';
+import type { SqliteMigration } from './sqlite-migration.js';
 
 export const COMMANDS_SQLITE_MIGRATION: SqliteMigration = {
   id: 18,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
+import { SEVERITIES, type Severity } from '../../../../shared/src/index.js';
 import type {
   CorrelationRepo,
   EventQuery,
@@ -13,8 +13,8 @@ import type {
   ProblemsRepo,
   RollupRow,
 } from '../correlation.types.js';
+import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
-import type { StoredEvent } from '../store.types.js';
 
 type Db = Database.Database;
 
@@ -426,24 +426,6 @@ export function sqliteHostState(db: Db): HostStateRepo {
   };
 }
 
-interface EventRow {
-  event_id: string;
-  host_id: string;
-  type: string;
-  severity: Severity;
-  occurred_ms: number;
-  received_ms: number;
-  actor_user: string | null;
-  agent_version: string;
-  doc: string;
-}
-
-function storedFromRow(row: EventRow): StoredEvent {
-  const event = JSON.parse(row.doc) as Event;
-  const { doc: _doc, ...rest } = row;
-  return { ...rest, occurred_at: event.occurred_at, event };
-}
-
 export function sqliteCorrelation(db: Db): CorrelationRepo {
   // SQLite's lower() folds ASCII only; titles are often Cyrillic.
   db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
@@ -509,7 +491,7 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
         FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms ${dir}, event_id ${dir} LIMIT ?`;
-      return db.prepare<unknown[], EventRow>(sql).all(...params).map(storedFromRow);
+      return db.prepare<unknown[], EventRow>(sql).all(...params).map(eventFromRow);
     },
     async countMatching(q: EventQuery) {
       const { where, params } = searchWhere(q, false);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DeviceRecord, DevicesRepo, EnrollInput, EnrollmentCodeRecord, RefreshTokenRecord } from '../devices.types.js';
-import type { SqliteMigration } from './sqlite.migrations.js';
+import type { SqliteMigration } from './sqlite-migration.js';
 
 type Db = Database.Database;
 

@@ -10,7 +10,7 @@ import type {
   PushUpsert,
   ReportsRepo,
 } from '../notify.types.js';
-import { eventFromRow, type EventRow } from './sqlite.store.js';
+import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 
 type Db = Database.Database;
 

@@ -1,3 +1,4 @@
+import type { SqliteMigration } from './sqlite-migration.js';
 import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
@@ -5,15 +6,6 @@ import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 
 
-/**
- * Numbered schema migrations of the embedded store. Append only: a released migration never changes.
- * Each runs in one transaction together with its record in `schema_migrations`.
- */
-export interface SqliteMigration {
-  id: number;
-  name: string;
-  sql: string;
-}
 
 /** Applied in id order, whatever the order here. */
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [

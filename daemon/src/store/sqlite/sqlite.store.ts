@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Event } from '../../../../shared/src/index.js';
 import { restrictFiles } from '../../secret-files.js';
 import { appendUnique, foldObservations, hostNeedsWrite } from '../host-merge.js';
 import type {
@@ -14,8 +13,8 @@ import type {
   InsertOutcome,
   NewEvent,
   Store,
-  StoredEvent,
 } from '../store.types.js';
+import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 import { openWalSync, type WalSync } from './wal-sync.sqlite.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
@@ -56,17 +55,6 @@ interface HostRow {
   last_seen_ms: number;
 }
 
-export interface EventRow {
-  event_id: string;
-  host_id: string;
-  type: string;
-  severity: StoredEvent['severity'];
-  occurred_ms: number;
-  received_ms: number;
-  actor_user: string | null;
-  agent_version: string;
-  doc: string;
-}
 
 function hostFromRow(row: HostRow): Host {
   return {
@@ -77,21 +65,6 @@ function hostFromRow(row: HostRow): Host {
   };
 }
 
-export function eventFromRow(row: EventRow): StoredEvent {
-  const event = JSON.parse(row.doc) as Event;
-  return {
-    event_id: row.event_id,
-    host_id: row.host_id,
-    type: row.type,
-    severity: row.severity,
-    occurred_at: event.occurred_at,
-    occurred_ms: row.occurred_ms,
-    received_ms: row.received_ms,
-    actor_user: row.actor_user,
-    agent_version: row.agent_version,
-    event,
-  };
-}
 
 /**
  * Opens (creating if needed) the embedded store: one SQLite file in WAL mode. One connection per
