@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
+import { ApiKeysAdmin, ApiKeyService, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens } from './auth/index.js';
 import { Bus } from './bus.js';
@@ -218,7 +218,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const server = createHttpServer({
     app,
     basePath: config.basePath,
-    ingest: createIngestHandler({ apiKeys, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'user/last_admin': 409,
   'user/duplicate': 409,
   'apikey/not_found': 404,
+  'apikey/host_mismatch': 403,
   'event/not_found': 404,
   'event/duplicate': 409,
   'event/invalid': 422,

@@ -236,6 +236,11 @@ function mongoHosts(db: Db): HostsRepo {
   };
 }
 
+/** Keys stored before host binding existed are unbound. */
+function withBinding(doc: ApiKeyDoc): ApiKeyRecord {
+  return { ...doc, bound_hostname: doc.bound_hostname ?? null, bound_instance_id: doc.bound_instance_id ?? null, on_mismatch: doc.on_mismatch ?? 'refuse' };
+}
+
 function mongoApiKeys(db: Db): ApiKeysRepo {
   const keys = db.collection<ApiKeyDoc>('api_keys');
   return {
@@ -243,10 +248,11 @@ function mongoApiKeys(db: Db): ApiKeysRepo {
       await keys.insertOne({ ...r });
     },
     async byHash(hash) {
-      return keys.findOne({ hash }, { projection: { _id: 0 } });
+      const doc = await keys.findOne({ hash }, { projection: { _id: 0 } });
+      return doc && withBinding(doc);
     },
     async list() {
-      return keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray();
+      return (await keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray()).map(withBinding);
     },
     async touch(id, atMs) {
       await keys.updateOne({ id }, { $max: { last_used_ms: atMs } });

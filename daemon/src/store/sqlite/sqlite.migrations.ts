@@ -188,4 +188,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_reports_by_received ON events (received_ms) WHERE type IN ('report.daily.ssh', 'report.daily.rdp');
     `,
   },
+  {
+    id: 22,
+    name: 'agent API keys bound to a host or agent installation',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN bound_hostname TEXT;
+      ALTER TABLE api_keys ADD COLUMN bound_instance_id TEXT;
+      ALTER TABLE api_keys ADD COLUMN on_mismatch TEXT NOT NULL DEFAULT 'refuse';
+    `,
+  },
 ];
