@@ -39,7 +39,7 @@ import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { StreamHub, StreamTickets } from './stream/index.js';
+import { DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { UsersService } from './users/index.js';
 import { SAC_VERSION } from './version.js';
 
@@ -115,7 +115,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     policy: config.auth,
     logger: logger.child({ scope: 'auth' }),
   });
-  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true);
+  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+    ...DEFAULT_STREAM_OPTIONS,
+    ...config.stream,
+  });
   stream.start();
   const streamTickets = new StreamTickets(store.streamTickets, store.users, clock);
   users.onChange((userId) => {

@@ -33,6 +33,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'problem/not_found': 404,
   'problem/invalid_transition': 409,
   'report/not_found': 404,
+  'stream/too_many_per_user': 429,
   'settings/invalid': 400,
   'settings/unknown_category': 404,
   'notify/channel_not_configured': 409,
