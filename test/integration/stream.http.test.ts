@@ -117,14 +117,14 @@ describe('live stream connection caps', () => {
     const overUser = await fetch(`${sac.url}/api/v1/stream/events`, { headers: { Authorization: `Bearer ${admin}` } });
     expect(overUser.status).toBe(429);
     expect(overUser.headers.get('retry-after')).toBe('30');
-    expect((await overUser.json()).error.code).toBe('stream/too_many_per_user');
+    expect(((await overUser.json()) as { error: { code: string } }).error.code).toBe('stream/too_many_per_user');
 
     const other = await openStream(sac, { token: monitor });
     expect(other.status).toBe(200);
     const overTotal = await fetch(`${sac.url}/api/v1/stream/events`, { headers: { Authorization: `Bearer ${monitor}` } });
     expect(overTotal.status).toBe(503);
     expect(overTotal.headers.get('retry-after')).toBe('30');
-    expect((await overTotal.json()).error.code).toBe('stream/too_many_clients');
+    expect(((await overTotal.json()) as { error: { code: string } }).error.code).toBe('stream/too_many_clients');
 
     // a closed stream frees its place at once
     mine[0].close();
