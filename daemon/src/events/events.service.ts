@@ -6,6 +6,9 @@ import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
 import { dayRange, decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
 
+/** Time a free-text search may take before it is refused as too broad. */
+export const SEARCH_BUDGET_MS = 2000;
+
 /** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;
 
@@ -32,7 +35,10 @@ export class EventsService {
     }
     if (query.severity?.length) q.severities = query.severity;
     if (query.type) q.type_prefix = query.type;
-    if (query.q) q.q = query.q;
+    if (query.q) {
+      q.q = query.q;
+      q.budget_ms = SEARCH_BUDGET_MS;
+    }
     if (query.tz && !query.date) throw invalidParameter('tz', 'is only used with date');
     const bounds: { from_ms?: number; to_ms?: number }[] = [];
     if (query.date) bounds.push(dayRange(query.date, query.tz));

@@ -29,6 +29,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'event/not_found': 404,
   'event/duplicate': 409,
   'event/invalid': 422,
+  'event/search_too_broad': 400,
   'host/not_found': 404,
   'problem/not_found': 404,
   'problem/invalid_transition': 409,

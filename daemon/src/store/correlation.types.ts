@@ -185,6 +185,8 @@ export interface EventQuery {
   to_ms?: number;
   /** Case-insensitive text in title or summary. */
   q?: string;
+  /** Time the search may take; past it, it fails with `event/search_too_broad`. */
+  budget_ms?: number;
   hidden: string[];
   limit: number;
   after?: { occurred_ms: number; event_id: string };

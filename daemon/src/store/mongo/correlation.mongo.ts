@@ -13,6 +13,7 @@ import type {
   ProblemsRepo,
   RollupRow,
 } from '../correlation.types.js';
+import { searchTooBroad } from '../../errors.js';
 import { foldRollups } from '../rollup-fold.js';
 import type { StoredEvent } from '../store.types.js';
 
@@ -573,11 +574,19 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
           $or: [{ occurred_ms: { $lt: q.after.occurred_ms } }, { occurred_ms: q.after.occurred_ms, event_id: { $lt: q.after.event_id } }],
         });
       }
-      const docs = await events
+      const cursor = events
         .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
         .sort({ occurred_ms: -1, event_id: -1 })
-        .limit(q.limit)
-        .toArray();
+        .limit(q.limit);
+      // The server stops the scan when the budget is spent (MaxTimeMSExpired, code 50).
+      if (q.budget_ms !== undefined) cursor.maxTimeMS(q.budget_ms);
+      let docs: EventDoc[];
+      try {
+        docs = await cursor.toArray();
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 50) throw searchTooBroad();
+        throw err;
+      }
       return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
     },
     async eventDetails(q) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   ProblemsRepo,
   RollupRow,
 } from '../correlation.types.js';
+import { searchTooBroad } from '../../errors.js';
 import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
 import type { StoredEvent } from '../store.types.js';
 
@@ -447,6 +449,10 @@ function storedFromRow(row: EventRow): StoredEvent {
 export function sqliteCorrelation(db: Db): CorrelationRepo {
   // SQLite's lower() folds ASCII only; titles are often Cyrillic.
   db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+  db.function('sac_search_budget', { deterministic: false }, (deadline: unknown) => {
+    if (performance.now() > Number(deadline)) throw searchTooBroad();
+    return 1;
+  });
   // The fingerprint covers the host, so (host_id, fp) is as unique as fp, and deleting a host's is a key range.
   const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES (?, ?, ?)');
   const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
@@ -532,15 +538,28 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
         params.push(q.to_ms);
       }
       if (q.q) {
-        const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
-        params.push(like, like);
+        if ([...q.q].length >= 3) {
+          // A phrase of the trigram index: any substring of title or summary, case-insensitive.
+          where.push('seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)');
+          params.push(`"${q.q.replace(/"/g, '""')}"`);
+        } else {
+          // Shorter than one trigram: the index cannot answer it, so rows are scanned — under the budget below.
+          const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+          where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+          params.push(like, like);
+        }
       }
       const hidden = hiddenSql('type', q.hidden, params);
       if (hidden) where.push(hidden);
       if (q.after) {
         where.push('(occurred_ms < ? OR (occurred_ms = ? AND event_id < ?))');
         params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
+      }
+      if (q.budget_ms !== undefined) {
+        // Last, so it runs for every row the other terms let through: the statement is aborted
+        // from inside once the budget is spent (better-sqlite3 has no interrupt from outside).
+        where.push('sac_search_budget(?)');
+        params.push(performance.now() + q.budget_ms);
       }
       params.push(q.limit);
       const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
