@@ -37,6 +37,7 @@ import { Metrics } from './metrics.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
+import { RetentionService } from './retention/index.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
@@ -54,6 +55,7 @@ export interface RunningSac {
   /** Events, hosts, problems and dashboard services (issue #4). */
   read: ReadServices;
   jobs: JobRunner;
+  retention: RetentionService;
   notify: NotifyService;
   reports: ReportsService;
   bus: Bus;
@@ -138,7 +140,16 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
   };
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
-  jobs.start([{ name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() }]);
+  const retention = new RetentionService({
+    store,
+    clock,
+    logger: logger.child({ scope: 'retention' }),
+    options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
+  });
+  jobs.start([
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
+    { name: 'retention', intervalMs: config.retention.intervalMs, run: async () => void (await retention.run()) },
+  ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
@@ -155,6 +166,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       timeoutMs: config.notify.delivery.timeoutMs,
       retentionMs: config.notify.delivery.retentionMs,
     },
+    audit,
   });
   await notify.start();
   const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
@@ -189,6 +201,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     notify,
     source: notifySource,
     checkMs: config.notify.report.checkMs,
+    audit,
   });
   reports.start();
 
@@ -244,6 +257,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ingest,
     read,
     jobs,
+    retention,
     notify,
     reports,
     bus,

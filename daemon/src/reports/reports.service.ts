@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import { dueReportDay, localParts, type Channel, type NotifyService, type NotifySettingsSource } from '../notify/index.js';
@@ -34,6 +35,7 @@ export class ReportsService {
       notify: NotifyService;
       source: NotifySettingsSource;
       checkMs: number;
+      audit: AuditService;
     },
   ) {}
 
@@ -61,18 +63,19 @@ export class ReportsService {
     const day = dueReportDay(now, s.report.time, s.report.timezone);
     if (!day) return null;
     if (!(await this.deps.store.reports.claimDay(day, this.instanceId, now, now + CLAIM_LEASE_MS))) return null;
-    const generated = await this.generate('schedule', null, day);
+    const generated = await this.generate('schedule', { user: null, ip: undefined }, day);
     await this.deps.store.reports.finishDay(day, this.instanceId, generated.report.id);
     return generated;
   }
 
   /** An admin's "generate now": the last 24 h up to now, sent like the scheduled one. */
-  async trigger(requestedBy: string): Promise<GeneratedReport> {
+  async trigger(actor: Actor): Promise<GeneratedReport> {
     const s = await this.deps.source.load();
-    return this.generate('manual', requestedBy, localParts(this.deps.clock.now(), s.report.timezone).day);
+    return this.generate('manual', actor, localParts(this.deps.clock.now(), s.report.timezone).day);
   }
 
-  private async generate(trigger: 'schedule' | 'manual', requestedBy: string | null, day: string): Promise<GeneratedReport> {
+  private async generate(trigger: 'schedule' | 'manual', actor: Actor, day: string): Promise<GeneratedReport> {
+    const requestedBy = actor.user?.username ?? null;
     const s = await this.deps.source.load();
     const to = this.deps.clock.now();
     const from = to - DAY_MS;
@@ -91,6 +94,7 @@ export class ReportsService {
     await this.deps.store.reports.insert(report);
     const channels = await this.deps.notify.sendReport(report);
     this.deps.logger.info({ report_id: report.id, day, trigger, hosts: summary.hosts.length, channels }, 'daily report generated');
+    await this.deps.audit.record({ action: 'report.generated', actor, target: `report:${report.id}`, details: { day, trigger, hosts: summary.hosts.length, channels } });
     return { report, channels };
   }
 

@@ -58,6 +58,8 @@ export interface LoginThrottleRepo {
   lock(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   /** Forgets failures after a successful sign-in. */
   clear(key: string): Promise<void>;
+  /** Deletes keys with no failure since `failuresBeforeMs` and no lock at `nowMs`; returns how many. */
+  prune(failuresBeforeMs: number, nowMs: number): Promise<number>;
 }
 
 /** Single-use tickets for the live stream (EventSource cannot send an Authorization header). */

@@ -243,6 +243,11 @@ export interface CorrelationRepo {
   sumRollups(fromMs: number, toMs: number): Promise<RollupRow[]>;
   /** Deletes a host with its events (and their counters), problems, timelines, marks and state. False when unknown. */
   deleteHost(hostId: string): Promise<boolean>;
+  /**
+   * Deletes up to `limit` events that occurred before `beforeMs`, oldest first, with their flap
+   * marks; the dashboard counters (rollups) and problems keep counting them. Returns how many.
+   */
+  pruneEvents(beforeMs: number, limit: number): Promise<number>;
 }
 
 export interface LeasesRepo {

@@ -617,6 +617,14 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
       }
       return [...sums.values()].filter((r) => r.n > 0);
     },
+    async pruneEvents(beforeMs, limit) {
+      const ids = (await events.find({ occurred_ms: { $lt: beforeMs } }, { projection: { _id: 0, event_id: 1 } }).sort({ occurred_ms: 1 }).limit(limit).toArray()).map(
+        (d) => d.event_id,
+      );
+      if (ids.length === 0) return 0;
+      await flaps.deleteMany({ _id: { $in: ids } });
+      return (await events.deleteMany({ event_id: { $in: ids } })).deletedCount;
+    },
     async deleteHost(hostId) {
       const res = await db.collection('hosts').deleteOne({ id: hostId });
       // The dashboard's type counters lose this host's events; its host counters go altogether.

@@ -482,6 +482,16 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     db.prepare('DELETE FROM host_state WHERE host_id = ?').run(hostId);
     return gone;
   });
+  const pruneOldest = db.transaction((beforeMs: number, limit: number) => {
+    const ids = db
+      .prepare<[number, number], { event_id: string }>('SELECT event_id FROM events WHERE occurred_ms < ? ORDER BY occurred_ms LIMIT ?')
+      .all(beforeMs, limit)
+      .map((r) => r.event_id);
+    if (ids.length === 0) return 0;
+    const ph = placeholders(ids.length);
+    db.prepare(`DELETE FROM rdg_flaps WHERE closed_event_id IN (${ph})`).run(...ids);
+    return db.prepare(`DELETE FROM events WHERE event_id IN (${ph})`).run(...ids).changes;
+  });
   const markFlapStmt = db.prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)');
   const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
   // eventDetails statements by SQL text (one per shape of query; ingest asks the same few).
@@ -586,6 +596,9 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     },
     async addRollups(rows) {
       if (rows.length > 0) addAll.immediate(rows);
+    },
+    async pruneEvents(beforeMs, limit) {
+      return pruneOldest.immediate(beforeMs, limit);
     },
     async sumRollups(fromMs, toMs) {
       return db
