@@ -15,3 +15,8 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 bash scripts/install-ferretdb.sh
+
+# OpenAPI fuzzing (issue 17, item 9): schemathesis from PyPI, run by test/integration/openapi.schemathesis.test.ts.
+if ! command -v st >/dev/null 2>&1; then
+  python3 -m pip install --quiet 'schemathesis>=4.3,<5'
+fi

@@ -9,6 +9,7 @@ import type { AppRouter } from './app-router.js';
 import { errorBody } from './error-map.js';
 import { sendError, sendJson } from './http-errors.js';
 import { bearerToken } from './rest-auth.js';
+import { openApiRoute } from './openapi.js';
 
 export interface AppDeps {
   store: Store;
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
   app.get('/health', health);
   app.get('/healthz', health);
+  app.get('/api/v1/openapi.json', openApiRoute(deps.version));
   app.get('/metrics', (_req, res) => {
     res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
   });
