@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError, type Db, type Filter, type ObjectId, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Filter, type ObjectId, type WriteError } from 'mongodb';
 import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
 import type {
   CorrelationRepo,
@@ -103,6 +103,26 @@ type LockDoc = { _id: string; token: string; expires_ms: number };
  * are tried again (with backoff) only after that. Never waiting for a lock while holding one keeps
  * two callers with overlapping names from deadlocking.
  */
+/**
+ * Deletes lock documents now or, when the store does not answer (an outage), retries in the
+ * background until it does or the locks expire: otherwise every lock held when the store went
+ * away would block its key — one host's ingest — for the whole LOCK_TTL_MS after it came back.
+ */
+async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>, expiresMs: number): Promise<void> {
+  try {
+    await locks.deleteMany(filter);
+  } catch (err) {
+    const retry = () => {
+      if (Date.now() > expiresMs) return;
+      locks.deleteMany(filter).catch(() => setTimeout(retry, RELEASE_RETRY_MS).unref());
+    };
+    setTimeout(retry, RELEASE_RETRY_MS).unref();
+    throw err;
+  }
+}
+
+const RELEASE_RETRY_MS = 100;
+
 export async function withLocks(db: Db, names: string[], fn: (acquired: string[]) => Promise<void>): Promise<void> {
   const locks = db.collection<LockDoc>('locks');
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -117,17 +137,23 @@ export async function withLocks(db: Db, names: string[], fn: (acquired: string[]
       const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
       if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) {
         // Some names may have been taken before the failure: free them now, not in LOCK_TTL_MS.
-        await locks.deleteMany({ token }).catch(() => undefined);
+        await releaseLocks(locks, { token }, expires).catch(() => undefined);
         throw err;
       }
       for (const e of errors) held.add(e.index);
+      // A retried insert whose first try landed (its answer lost to a dropped connection) finds
+      // our own token: those names are ours, not another holder's.
+      if (held.size > 0) {
+        const mine = await locks.find({ _id: { $in: waiting.filter((_, i) => held.has(i)) }, token }).toArray();
+        for (const doc of mine) held.delete(waiting.indexOf(doc._id));
+      }
     }
     const acquired = waiting.filter((_, i) => !held.has(i));
     if (acquired.length > 0) {
       try {
         await fn(acquired);
       } finally {
-        await locks.deleteMany({ _id: { $in: acquired }, token });
+        await releaseLocks(locks, { _id: { $in: acquired }, token }, expires);
       }
     }
     waiting = waiting.filter((_, i) => held.has(i));
