@@ -67,8 +67,12 @@ function isDuplicateKey(err: unknown): boolean {
 }
 
 /** The write errors of a bulk write (the driver gives one error as an object, several as an array). */
+/**
+ * The write errors of a bulk error. Empty means the failure was not per document (a lost
+ * connection, a write concern): callers must treat that as a failed write, never as "all stored".
+ */
 function writeErrorsOf(err: MongoBulkWriteError): WriteError[] {
-  return ([] as WriteError[]).concat(err.writeErrors);
+  return ([] as WriteError[]).concat(err.writeErrors ?? []);
 }
 
 function escapeRegex(text: string): string {
@@ -191,7 +195,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
       await links.insertMany(rows, { ordered: false });
     } catch (err) {
       // Already linked (a retried batch): the unique index keeps one link.
-      if (!(err instanceof MongoBulkWriteError) || writeErrorsOf(err).some((e) => e.code !== DUPLICATE_KEY)) throw err;
+      const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
+      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
     }
   }
 
@@ -558,8 +563,9 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
           { ordered: false },
         );
       } catch (err) {
-        if (!(err instanceof MongoBulkWriteError)) throw err;
-        for (const e of writeErrorsOf(err)) {
+        const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
+        if (errors.length === 0) throw err;
+        for (const e of errors) {
           if (e.code !== DUPLICATE_KEY) throw err;
           claimed[e.index] = false;
         }

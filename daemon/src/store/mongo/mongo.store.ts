@@ -164,8 +164,9 @@ function mongoEvents(db: Db): EventsRepo {
       await Promise.all([
         created.length > 0
           ? hosts.insertMany(created.map((c) => ({ ...c.host })), { ordered: false }).catch((err: unknown) => {
-              if (!(err instanceof MongoBulkWriteError)) throw err;
-              for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
+              const writeErrors = err instanceof MongoBulkWriteError ? ([] as WriteError[]).concat(err.writeErrors ?? []) : [];
+              if (writeErrors.length === 0) throw err;
+              for (const we of writeErrors) {
                 if (we.code !== DUPLICATE_KEY) throw err;
                 lost.add(we.index);
               }
@@ -202,7 +203,12 @@ function mongoEvents(db: Db): EventsRepo {
         await events.insertMany(docs, { ordered: false });
       } catch (err) {
         if (!(err instanceof MongoBulkWriteError)) throw err;
-        for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
+        const writeErrors = ([] as WriteError[]).concat(err.writeErrors ?? []);
+        // A bulk error without write errors is a lost connection or write concern: nothing is
+        // known to be stored, so the batch fails (503) rather than answering 201 for events
+        // that may not exist.
+        if (writeErrors.length === 0) throw err;
+        for (const we of writeErrors) {
           if (we.code !== DUPLICATE_KEY) throw err;
           duplicates.add(we.index);
         }
