@@ -25,7 +25,10 @@ export async function freePort(): Promise<number> {
 export interface RunningFerretDb {
   uri: string;
   pid: number;
-  stop(): Promise<void>;
+  dir: string;
+  port: number;
+  /** Stops the server and deletes its data, unless `keepData`. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
@@ -34,10 +37,13 @@ export interface RunningFerretDb {
  * vendor's server — and waits until it answers a ping. Used by the MongoDB store tests and by
  * `bench:ingest --store=mongodb`.
  */
-export async function startFerretDb(opts: { logLevel?: 'warn' | 'error' } = {}): Promise<RunningFerretDb> {
+export async function startFerretDb(
+  opts: { logLevel?: 'warn' | 'error'; dir?: string; port?: number } = {},
+): Promise<RunningFerretDb> {
   if (!existsSync(FERRETDB_BIN)) throw new Error(`FerretDB not found at ${FERRETDB_BIN}: run scripts/install-ferretdb.sh`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sac-ferretdb-'));
-  const port = await freePort();
+  // Given both, a stopped server comes back on its port with its data (the store outage test).
+  const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sac-ferretdb-'));
+  const port = opts.port ?? (await freePort());
   const child = spawn(
     FERRETDB_BIN,
     [
@@ -76,12 +82,14 @@ export async function startFerretDb(opts: { logLevel?: 'warn' | 'error' } = {}):
   return {
     uri,
     pid: child.pid!,
-    async stop() {
+    dir,
+    port,
+    async stop(stopOpts = {}) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!stopOpts.keepData) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

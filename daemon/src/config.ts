@@ -282,6 +282,16 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true')
     .describe('Also accept http(s) push endpoints on 127.0.0.1 (a local test push service). Never in production.'),
   SAC_PUSH_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(5).describe('Push subscriptions one user may register.'),
+  SAC_STREAM_MAX_CLIENTS: z.coerce.number().int().min(1).max(100_000).default(2000).describe('Open live streams (SSE) on this daemon before new ones get 503.'),
+  SAC_STREAM_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10).describe('Open live streams of one console user before new ones get 429.'),
+  SAC_AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(365).describe('Audit log entries older than this many days are deleted.'),
+  SAC_EVENT_RETENTION_DAYS: z.coerce
+    .number()
+    .min(1)
+    .max(36_500)
+    .optional()
+    .describe('Set: events older than this many days (by occurred time) are deleted; dashboard counters are kept. Unset: events are kept.'),
+  SAC_RETENTION_INTERVAL_MINUTES: z.coerce.number().min(0.01).max(1440).default(60).describe('How often the retention job runs (one daemon at a time, under a store lease).'),
 });
 
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
@@ -351,6 +361,10 @@ export interface Config {
     redeliverAfterMs: number;
     expireAfterMs: number;
   };
+  /** Live stream (SSE) connection caps. */
+  stream: { maxClients: number; maxPerUser: number };
+  /** What the retention job prunes and how often; `eventMs` null keeps events. */
+  retention: { auditMs: number; eventMs: number | null; intervalMs: number };
   /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
   webDir?: string;
 }
@@ -375,6 +389,8 @@ export function mongoDbFromUri(uri: string): string | undefined {
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** Parses the environment; on failure returns every problem found, one line each. */
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
@@ -475,6 +491,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
         timeoutMs: Math.round(e.SAC_ACTIONS_TIMEOUT_SECONDS * 1000),
         redeliverAfterMs: Math.round(e.SAC_COMMAND_REDELIVER_SECONDS * 1000),
         expireAfterMs: Math.round(e.SAC_COMMAND_EXPIRE_MINUTES * 60_000),
+      },
+      stream: { maxClients: e.SAC_STREAM_MAX_CLIENTS, maxPerUser: e.SAC_STREAM_MAX_PER_USER },
+      retention: {
+        auditMs: Math.round(e.SAC_AUDIT_RETENTION_DAYS * DAY_MS),
+        eventMs: e.SAC_EVENT_RETENTION_DAYS === undefined ? null : Math.round(e.SAC_EVENT_RETENTION_DAYS * DAY_MS),
+        intervalMs: Math.round(e.SAC_RETENTION_INTERVAL_MINUTES * 60_000),
       },
       webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
     },

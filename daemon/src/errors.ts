@@ -46,6 +46,11 @@ export function isEventFault(err: unknown): boolean {
   return err instanceof RangeError || (err instanceof Error && err.name === 'DataCloneError');
 }
 
+/** A free-text search ran past its time budget: the caller narrows it (time range, longer text). */
+export function searchTooBroad(): AppError {
+  return new AppError('event/search_too_broad', 'The text search took too long; narrow it with a time range or a longer text');
+}
+
 /** Name, message and code of an error for a log line, without payloads or stacks of user data. */
 export function errorSummary(err: unknown): { message: string; code?: unknown; name?: string } {
   if (err instanceof Error) return { name: err.name, message: err.message, code: (err as { code?: unknown }).code };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, createWinRmClient, probeSshAdmin, RemoteActionsService } from './actions/index.js';
-import { ApiKeysAdmin, ApiKeyService } from './apikeys/index.js';
+import { ApiKeysAdmin, ApiKeyService, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
@@ -44,9 +44,10 @@ import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobi
 import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
+import { RetentionService } from './retention/index.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { StreamHub, StreamTickets } from './stream/index.js';
+import { DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
 import { SAC_VERSION } from './version.js';
@@ -62,6 +63,7 @@ export interface RunningSac {
   /** Events, hosts, problems and dashboard services (issue #4). */
   read: ReadServices;
   jobs: JobRunner;
+  retention: RetentionService;
   notify: NotifyService;
   reports: ReportsService;
   bus: Bus;
@@ -143,7 +145,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'auth' }),
     secondFactor: totp,
   });
-  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true);
+  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+    ...DEFAULT_STREAM_OPTIONS,
+    ...config.stream,
+  });
   stream.start();
   const streamTickets = new StreamTickets(store.streamTickets, store.users, clock);
   users.onChange((userId) => {
@@ -183,6 +188,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     timeoutMs: config.actions.timeoutMs,
   });
   const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
+  const retention = new RetentionService({
+    store,
+    clock,
+    logger: logger.child({ scope: 'retention' }),
+    options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
+  });
   const agentVersions = new AgentVersionsService({
     repo: store.agentVersions,
     gitRepos: () => settings.get('git_repos'),
@@ -215,6 +226,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
     { name: 'command_expiry', intervalMs: 30_000, run: () => commands.expireDue() },
+    { name: 'retention', intervalMs: config.retention.intervalMs, run: async () => void (await retention.run()) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -234,6 +246,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       retentionMs: config.notify.delivery.retentionMs,
     },
     windows: () => maintenance.current(),
+    audit,
   });
   await notify.start();
   maintenance.onChange(() => notify.refresh());
@@ -321,6 +334,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     notify,
     source: notifySource,
     checkMs: config.notify.report.checkMs,
+    audit,
   });
   reports.start();
 
@@ -382,7 +396,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     app,
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
-    ingest: createIngestHandler({ apiKeys, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -405,6 +419,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ingest,
     read,
     jobs,
+    retention,
     notify,
     reports,
     bus,

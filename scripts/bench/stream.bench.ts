@@ -32,7 +32,11 @@ async function main(): Promise<void> {
   const dataDir = tempDir('sac-bench-stream-');
   const apiKey = `sac_${randomBytes(24).toString('hex')}`;
   const password = randomBytes(18).toString('base64url');
-  const sac = await startDaemon({ SAC_DATA_DIR: dataDir, SAC_BOOTSTRAP_API_KEY: apiKey, SAC_ADMIN_PASSWORD: password, SAC_LOG_LEVEL: 'warn' });
+  // One admin opens every stream here: lift the per-user and total caps above the client count.
+  const sac = await startDaemon({
+    SAC_DATA_DIR: dataDir, SAC_BOOTSTRAP_API_KEY: apiKey, SAC_ADMIN_PASSWORD: password, SAC_LOG_LEVEL: 'warn',
+    SAC_STREAM_MAX_CLIENTS: String(MANY + 100), SAC_STREAM_MAX_PER_USER: String(MANY + 100),
+  });
   const gen = new LoadGenerator();
   const streams = new StreamClients();
   try {

@@ -215,6 +215,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
       return row.status === 'sent' ? row : null;
     });
     expect(after.attempts).toBe(5);
+    const retriedAudit = await t.sac.store.audit.list({ action: 'notify.retried', target: `delivery:${target.id}`, limit: 5 });
+    expect(retriedAudit).toHaveLength(1);
+    expect(retriedAudit[0]).toMatchObject({ actor_username: t.adminUsername, details: { channel: 'webhook' } });
     const sent = await trpc(t, token, 'mutation', 'notifications.retry', { id: target.id });
     expect(sent.status).toBe(409);
     expect(sent.error.data.appCode).toBe('notify/not_retryable');
@@ -240,6 +243,11 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     expect(failed.data.deliveries[0].error).toContain('500');
     expect((await trpc(t, token, 'mutation', 'notifications.test', { channel: 'fax' })).status).toBe(400);
     expect((await trpc(t, await userToken(t, 'monitor'), 'mutation', 'notifications.test', { channel: 'webhook' })).status).toBe(403);
+    const audited = await t.sac.store.audit.list({ action: 'notify.test_sent', limit: 10 });
+    expect(audited.map((a) => [a.target, a.outcome])).toEqual(
+      expect.arrayContaining([['channel:webhook', 'failed'], ['channel:webhook', 'ok'], ['channel:telegram', 'ok'], ['channel:smtp', 'ok'], ['channel:push', 'ok']]),
+    );
+    expect(audited.every((a) => a.actor_username === t.adminUsername)).toBe(true);
   });
 
   it('sends a new problem and its resolution to the channels that carried the opening', async () => {

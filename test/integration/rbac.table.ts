@@ -18,6 +18,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /health': 'public',
   'GET /healthz': 'public',
   'GET /metrics': 'admin',
+  'GET /api/v1/openapi.json': 'public',
   'GET /': 'public',
   'GET /index.html': 'public',
   'GET /.*/': 'public',

@@ -70,6 +70,9 @@ describe.each(STORE_KINDS)('daily SSH/RDP reports on %s', (kind) => {
     const report = created.body.report;
     expect(created.body.channels).toEqual(['telegram', 'webhook', 'smtp']);
     expect(report.trigger).toBe('manual');
+    const audited = await t.sac.store.audit.list({ action: 'report.generated', target: `report:${report.id}`, limit: 5 });
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actor_username: t.adminUsername, details: { trigger: 'manual', hosts: 2 } });
     expect(report.summary.totals).toEqual({ hosts: 2, ssh_hosts: 1, rdp_hosts: 1, successful_logins: 26, failed_logins: 277, active_bans: 4 });
     expect(report.summary.top_failed_ips.slice(0, 2)).toEqual([
       { ip: '203.0.113.9', count: 120 },

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, api, createUser, login } from '../helpers/auth.js';
+import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { openStream } from '../helpers/stream.js';
@@ -96,5 +96,43 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     expect(sac.sac.stream.droppedCount).toBe(dropped + 1);
     expect(sac.sac.stream.clientCount).toBe(before);
     socket.destroy();
+  });
+});
+
+describe('live stream connection caps', () => {
+  let sac: TestSac;
+  beforeAll(async () => {
+    sac = await startTestSac('sqlite', { SAC_STREAM_MAX_PER_USER: '2', SAC_STREAM_MAX_CLIENTS: '3' });
+  });
+  afterAll(async () => {
+    await sac?.close();
+  });
+
+  it('refuses a user past their cap with 429 and anyone past the total with 503, both with Retry-After', async () => {
+    const admin = await adminToken(sac);
+    const monitor = await userToken(sac, 'monitor');
+    const mine = [await openStream(sac, { token: admin }), await openStream(sac, { token: admin })];
+    expect(mine.map((s) => s.status)).toEqual([200, 200]);
+
+    const overUser = await fetch(`${sac.url}/api/v1/stream/events`, { headers: { Authorization: `Bearer ${admin}` } });
+    expect(overUser.status).toBe(429);
+    expect(overUser.headers.get('retry-after')).toBe('30');
+    expect(((await overUser.json()) as { error: { code: string } }).error.code).toBe('stream/too_many_per_user');
+
+    const other = await openStream(sac, { token: monitor });
+    expect(other.status).toBe(200);
+    const overTotal = await fetch(`${sac.url}/api/v1/stream/events`, { headers: { Authorization: `Bearer ${monitor}` } });
+    expect(overTotal.status).toBe(503);
+    expect(overTotal.headers.get('retry-after')).toBe('30');
+    expect(((await overTotal.json()) as { error: { code: string } }).error.code).toBe('stream/too_many_clients');
+
+    // a closed stream frees its place at once
+    mine[0].close();
+    await expect.poll(() => sac.sac.stream.clientCount).toBe(2);
+    const again = await openStream(sac, { token: admin });
+    expect(again.status).toBe(200);
+    again.close();
+    mine[1].close();
+    other.close();
   });
 });

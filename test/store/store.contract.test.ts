@@ -115,7 +115,18 @@ describe.each(STORE_KINDS)('store contract: %s', (kind) => {
 
   it('keeps agent API keys by hash, records use and revocation', async () => {
     store = await openFreshStore(kind);
-    const record = { id: 'k1', prefix: 'sac_abcdefgh', hash: 'f'.repeat(64), label: 'test', created_ms: 1, last_used_ms: null, revoked_ms: null };
+    const record = {
+      id: 'k1',
+      prefix: 'sac_abcdefgh',
+      hash: 'f'.repeat(64),
+      label: 'test',
+      bound_hostname: null,
+      bound_instance_id: null,
+      on_mismatch: 'refuse' as const,
+      created_ms: 1,
+      last_used_ms: null,
+      revoked_ms: null,
+    };
     await store.apiKeys.insert(record);
     expect(await store.apiKeys.byHash(record.hash)).toEqual(record);
     await store.apiKeys.touch('k1', 50);
@@ -125,6 +136,9 @@ describe.each(STORE_KINDS)('store contract: %s', (kind) => {
     expect(await store.apiKeys.revoke('k1', 70)).toBe(false);
     expect((await store.apiKeys.list()).map((k) => k.revoked_ms)).toEqual([60]);
     await expect(store.apiKeys.insert({ ...record, id: 'k2' })).rejects.toThrow();
+    const bound = { ...record, id: 'k3', hash: 'e'.repeat(64), bound_hostname: 'rds01', bound_instance_id: 'inst-1', on_mismatch: 'flag' as const };
+    await store.apiKeys.insert(bound);
+    expect(await store.apiKeys.byHash(bound.hash)).toEqual(bound);
   });
 });
 

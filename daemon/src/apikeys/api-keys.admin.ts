@@ -1,12 +1,19 @@
 import type { ApiKeyCreated, ApiKeyView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import { AppError } from '../errors.js';
-import type { ApiKeyInfo, ApiKeyService } from './api-keys.service.js';
+import type { ApiKeyInfo, ApiKeyService, KeyBinding } from './api-keys.service.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function view(k: ApiKeyInfo): ApiKeyView {
-  return { id: k.id, prefix: k.prefix, label: k.label, created_at: iso(k.created_ms)!, last_used_at: iso(k.last_used_ms), revoked_at: iso(k.revoked_ms) };
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    label: k.label,
+    hostname: k.bound_hostname,
+    agent_instance_id: k.bound_instance_id,
+    on_mismatch: k.on_mismatch,
+    created_at: iso(k.created_ms)!, last_used_at: iso(k.last_used_ms), revoked_at: iso(k.revoked_ms) };
 }
 
 /** Agent API key management for admins (console and REST): list, create (secret shown once), revoke; audited. */
@@ -20,9 +27,15 @@ export class ApiKeysAdmin {
     return (await this.keys.list()).map(view);
   }
 
-  async create(label: string, actor: Actor): Promise<ApiKeyCreated> {
-    const { key, info } = await this.keys.create(label);
-    await this.audit.record({ action: 'apikey.created', actor, target: `apikey:${info.id}`, details: { prefix: info.prefix, label } });
+  async create(input: { label: string } & KeyBinding, actor: Actor): Promise<ApiKeyCreated> {
+    const { label, ...binding } = input;
+    const { key, info } = await this.keys.create(label, undefined, binding);
+    await this.audit.record({
+      action: 'apikey.created',
+      actor,
+      target: `apikey:${info.id}`,
+      details: { prefix: info.prefix, label, hostname: info.bound_hostname, agent_instance_id: info.bound_instance_id, on_mismatch: info.on_mismatch },
+    });
     return { key, api_key: view(info) };
   }
 

@@ -23,6 +23,13 @@ export function apiKeyPrefix(key: string): string {
   return key.slice(0, API_KEY_PREFIX_LENGTH);
 }
 
+/** What a key may send for; both unset: any host. */
+export interface KeyBinding {
+  hostname?: string;
+  agent_instance_id?: string;
+  on_mismatch?: 'refuse' | 'flag';
+}
+
 /** An API key as listed: never the secret or its hash. */
 export type ApiKeyInfo = Omit<ApiKeyRecord, 'hash'>;
 
@@ -42,12 +49,15 @@ export class ApiKeyService {
     private readonly clock: Clock,
   ) {}
 
-  async create(label: string, secret: string = generateApiKey()): Promise<{ key: string; info: ApiKeyInfo }> {
+  async create(label: string, secret: string = generateApiKey(), binding: KeyBinding = {}): Promise<{ key: string; info: ApiKeyInfo }> {
     const record: ApiKeyRecord = {
       id: randomUUID(),
       prefix: apiKeyPrefix(secret),
       hash: hashApiKey(secret),
       label,
+      bound_hostname: binding.hostname?.trim().toLowerCase() || null,
+      bound_instance_id: binding.agent_instance_id?.trim() || null,
+      on_mismatch: binding.on_mismatch ?? 'refuse',
       created_ms: this.clock.now(),
       last_used_ms: null,
       revoked_ms: null,

@@ -7,6 +7,9 @@ import { eventView } from './event.views.js';
 import { dayRange } from '../../../shared/src/index.js';
 import { decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
 
+/** Time a free-text search may take before it is refused as too broad. */
+export const SEARCH_BUDGET_MS = 2000;
+
 /** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;
 
@@ -33,7 +36,10 @@ export class EventsService {
     }
     if (query.severity?.length) q.severities = query.severity;
     if (query.type) q.type_prefix = query.type;
-    if (query.q) q.q = query.q;
+    if (query.q) {
+      q.q = query.q;
+      q.budget_ms = SEARCH_BUDGET_MS;
+    }
     if (query.user) q.actor = query.user;
     if (query.ip) q.ip = query.ip;
     if (query.order === 'asc') q.order = 'asc';

@@ -7,7 +7,7 @@ import { adminProcedure, router } from './trpc.js';
 export function apiKeysRouter(keys: ApiKeysAdmin) {
   return router({
     list: adminProcedure.query(() => keys.list()),
-    create: adminProcedure.input(ApiKeyCreateSchema).mutation(({ input, ctx }) => keys.create(input.label, ctx)),
+    create: adminProcedure.input(ApiKeyCreateSchema).mutation(({ input, ctx }) => keys.create(input, ctx)),
     revoke: adminProcedure.input(z.strictObject({ id: z.string().min(1).max(64) })).mutation(async ({ input, ctx }) => {
       await keys.revoke(input.id, ctx);
       return { revoked: true };

@@ -14,7 +14,7 @@ export function createApiKeysRoutes(keys: ApiKeysAdmin, authenticator: Authentic
     sendJson(res, 200, { api_keys: await keys.list() });
   });
   r.post('/api/v1/api-keys', admin, async (req, res) => {
-    sendJson(res, 201, await keys.create(parseInput(ApiKeyCreateSchema, req.body).label, restActor(req, res)));
+    sendJson(res, 201, await keys.create(parseInput(ApiKeyCreateSchema, req.body), restActor(req, res)));
   });
   r.delete('/api/v1/api-keys/:id', admin, async (req, res) => {
     await keys.revoke(String(req.params.id), restActor(req, res));

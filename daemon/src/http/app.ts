@@ -10,6 +10,7 @@ import type { AppRouter } from './app-router.js';
 import { errorBody } from './error-map.js';
 import { sendError, sendJson } from './http-errors.js';
 import { bearerToken } from './rest-auth.js';
+import { openApiRoute } from './openapi.js';
 
 export interface AppDeps {
   store: Store;
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
   app.get('/health', health);
   app.get('/healthz', health);
+  app.get('/api/v1/openapi.json', openApiRoute(deps.version));
   // Metrics name users, hosts and queue depths: not for whoever reaches the port, unless configured so.
   app.get('/metrics', async (req, res, next) => {
     try {

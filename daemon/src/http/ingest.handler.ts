@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { parseEvent, type ValidationIssue } from '../../../shared/src/index.js';
-import type { ApiKeyService } from '../apikeys/index.js';
+import type { ApiKeyService, KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
@@ -43,11 +43,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  */
 export function createIngestHandler(deps: {
   apiKeys: ApiKeyService;
+  keyBinding: KeyBindingGuard;
   ingest: IngestService;
   metrics: Metrics;
   logger: Logger;
 }): (req: IncomingMessage, res: ServerResponse) => void {
-  const { apiKeys, ingest, metrics, logger } = deps;
+  const { apiKeys, keyBinding, ingest, metrics, logger } = deps;
 
   const reject = (res: ServerResponse, reason: string, status: number, body: unknown, headers?: Record<string, string>) => {
     metrics.inc('sac_ingest_rejected_total', 'Ingest requests answered with an error status', { reason });
@@ -118,6 +119,12 @@ export function createIngestHandler(deps: {
           ...log,
           event_id: event.event_id,
         });
+        return;
+      }
+      if ((await keyBinding.check(key, event, ip)) === 'refuse') {
+        logger.warn({ ...log, event_id: event.event_id, hostname: event.host.hostname }, 'event refused: key bound to another host');
+        const refused = mapError(new AppError('apikey/host_mismatch', 'This API key is bound to another host or agent installation'));
+        reject(res, 'host_mismatch', refused.status, refused.body);
         return;
       }
 

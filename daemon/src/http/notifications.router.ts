@@ -15,10 +15,10 @@ export function notificationsRouter(notify: NotifyService) {
     deliveries: adminProcedure
       .input(DeliveryFilterSchema.optional())
       .query(async ({ input }) => (await notify.listDeliveries(DeliveryFilterSchema.parse(input ?? {}))).map(deliveryView)),
-    retry: adminProcedure.input(ById).mutation(async ({ input }) => deliveryView(await notify.retryNow(input.id))),
+    retry: adminProcedure.input(ById).mutation(async ({ input, ctx }) => deliveryView(await notify.retryNow(input.id, ctx))),
     test: adminProcedure
       .input(z.strictObject({ channel: z.enum(NOTIFY_CHANNELS) }))
-      .mutation(({ input, ctx }) => notify.testSend(input.channel, ctx.user.username)),
+      .mutation(({ input, ctx }) => notify.testSend(input.channel, ctx)),
     vapidPublicKey: operatorProcedure.query(() => ({ public_key: notify.vapidPublicKey() })),
     subscribePush: operatorProcedure
       .input(PushSubscriptionInputSchema)

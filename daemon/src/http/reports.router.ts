@@ -22,7 +22,7 @@ export function reportsRouter(reports: ReportsService) {
       return { ...reportView(r), html: r.html };
     }),
     generate: adminProcedure.mutation(async ({ ctx }) => {
-      const { report, channels } = await reports.trigger(ctx.user.username);
+      const { report, channels } = await reports.trigger(ctx);
       return { report: reportView(report), channels };
     }),
   });

@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { ReportsService } from '../reports/index.js';
 import { sendJson } from './http-errors.js';
 import { reportView } from './notifications.views.js';
-import { currentUser, requireUser } from './rest-auth.js';
+import { requireUser, restActor } from './rest-auth.js';
 import { parseInput } from './validate.js';
 
 const ListQuery = z.object({
@@ -27,8 +27,8 @@ export function createReportsRoutes(reports: ReportsService, authenticator: Auth
     const q = parseInput(ListQuery, req.query);
     sendJson(res, 200, { reports: (await reports.list(q.limit, q.before_ms)).map(reportView) });
   });
-  r.post('/api/v1/reports', admin, async (_req, res) => {
-    const { report, channels } = await reports.trigger(currentUser(res).username);
+  r.post('/api/v1/reports', admin, async (req, res) => {
+    const { report, channels } = await reports.trigger(restActor(req, res));
     sendJson(res, 201, { report: reportView(report), channels });
   });
   r.get('/api/v1/reports/:id', operator, async (req, res) => {

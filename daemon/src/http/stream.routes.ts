@@ -3,9 +3,13 @@ import type { SessionUser } from '../../../shared/src/index.js';
 import type { Authenticator } from '../auth/index.js';
 import type { TicketSession } from '../store/index.js';
 import type { StreamHub, StreamTickets } from '../stream/index.js';
+import { AppError } from '../errors.js';
 import { errorBody } from './error-map.js';
 import { sendJson } from './http-errors.js';
 import { bearerToken, currentUser, requireUser } from './rest-auth.js';
+
+/** A refused stream's client (EventSource retries on its own) is told to wait this long. */
+const STREAM_RETRY_AFTER_S = 30;
 
 /**
  * `POST /api/v1/stream/ticket` (any signed-in user) and `GET /api/v1/stream/events` (SSE),
@@ -32,6 +36,18 @@ export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authe
     const header = req.headers['last-event-id'];
     const query = req.query.last_event_id;
     const lastEventId = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
+    const full = hub.capacityProblem(client.user.id);
+    if (full === 'per_user') {
+      throw new AppError('stream/too_many_per_user', 'Too many open live streams for this user; close one first', {
+        details: { retry_after_s: STREAM_RETRY_AFTER_S },
+      });
+    }
+    if (full === 'total') {
+      throw new AppError('stream/too_many_clients', 'Too many open live streams on this server; retry later', {
+        kind: 'operational',
+        details: { retry_after_s: STREAM_RETRY_AFTER_S },
+      });
+    }
     // The stream lives as long as the token that opened it (or asked for its ticket), not longer.
     const end = client.session && { sessionId: client.session.session_id, inMs: tickets.remainingMs(client.session.ends_ms) };
     hub.attach(res, client.user, lastEventId, end);

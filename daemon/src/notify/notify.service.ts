@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { StreamProblem } from '../../../shared/src/index.js';
+import type { Actor, AuditService } from '../audit/index.js';
 import type { BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
@@ -71,6 +72,7 @@ export class NotifyService {
       windows?: () => Promise<MaintenanceWindowRecord[]>;
       /** Where push endpoints may point, and how many subscriptions one user may have. */
       push: PushEndpointPolicy & { maxPerUser: number };
+      audit: AuditService;
     },
   ) {
     this.dispatcher = new Dispatcher({
@@ -238,7 +240,8 @@ export class NotifyService {
   }
 
   /** Sends a test message through one channel now, to each of its targets, and reports what happened. */
-  async testSend(channel: Channel, requestedBy: string): Promise<TestSendResult> {
+  async testSend(channel: Channel, actor: Actor): Promise<TestSendResult> {
+    const requestedBy = actor.user?.username ?? 'system';
     await this.refresh();
     const s = this.current();
     if (!this.configured(s).includes(channel)) {
@@ -255,15 +258,25 @@ export class NotifyService {
     const deliveries = await Promise.all(
       rows.map(async (r) => ({ outbox_id: r.id, target: r.target, ...(await this.dispatcher.attempt(r)) })),
     );
-    return { channel, ok: deliveries.every((d) => d.ok), deliveries };
+    const result = { channel, ok: deliveries.every((d) => d.ok), deliveries };
+    // Names and outcomes only: a test send goes to configured targets, whose addresses may be secret.
+    await this.deps.audit.record({
+      action: 'notify.test_sent',
+      actor,
+      target: `channel:${channel}`,
+      outcome: result.ok ? 'ok' : 'failed',
+      details: { deliveries: deliveries.length, delivered: deliveries.filter((d) => d.ok).length },
+    });
+    return result;
   }
 
   listDeliveries(filter: OutboxFilter): Promise<OutboxRecord[]> {
     return this.deps.store.outbox.list(filter);
   }
 
-  async retryNow(id: string): Promise<OutboxRecord> {
+  async retryNow(id: string, actor: Actor): Promise<OutboxRecord> {
     const row = await this.deps.store.outbox.retryNow(id, this.deps.clock.now());
+    if (row) await this.deps.audit.record({ action: 'notify.retried', actor, target: `delivery:${id}`, details: { channel: row.channel, topic: row.topic } });
     if (!row) {
       const exists = await this.deps.store.outbox.byId(id);
       if (!exists) throw new AppError('notify/delivery_not_found', 'No such delivery');

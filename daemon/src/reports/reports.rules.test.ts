@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../store/index.js';
-import { aggregateDailyReports, parseIpCount } from './reports.rules.js';
+import { MAX_IP_LINE, aggregateDailyReports, parseIpCount } from './reports.rules.js';
 import { renderReportHtml } from './reports.render.js';
 
 function report(host: string, type: 'report.daily.ssh' | 'report.daily.rdp', stats: Record<string, unknown>, occurred_ms: number, received_ms = occurred_ms): StoredEvent {
@@ -25,9 +25,30 @@ describe('parseIpCount', () => {
     ['  12 198.51.100.4', { ip: '198.51.100.4', count: 12 }],
     ['2001:db8::1 — 3', { ip: '2001:db8::1', count: 3 }],
     ['10.0.0.1', { ip: '10.0.0.1', count: 1 }],
+    ['203.0.113.45:29', { ip: '203.0.113.45', count: 29 }],
+    ['2001:db8:: (4)', { ip: '2001:db8::', count: 4 }],
+    ['[2001:db8::7]: 15', { ip: '2001:db8::7', count: 15 }],
+    ['999.1.1.1 — 3', null],
     ['no address here', null],
   ])('%s', (line, expected) => {
     expect(parseIpCount(line)).toEqual(expected);
+  });
+
+  // An 80k-character entry took 11 s through the old regular expression. The parser reads a
+  // bounded head of the line: the answer for the whole line is the answer for its head.
+  it.each([
+    ['hex run', 'a'.repeat(80_000) + ' 203.0.113.9 — 4'],
+    ['colon run', '1:'.repeat(40_000)],
+    ['digits', '1'.repeat(80_000)],
+    ['address then junk', '203.0.113.9 — 4 ' + 'f:'.repeat(40_000)],
+  ])('reads only a bounded head of an 80k-character entry (%s)', (_name, line) => {
+    expect(line.length).toBeGreaterThanOrEqual(80_000);
+    expect(parseIpCount(line)).toEqual(parseIpCount(line.slice(0, MAX_IP_LINE)));
+  });
+
+  it('finds the address and count in a long entry whose head holds them', () => {
+    expect(parseIpCount('203.0.113.9 — 4 ' + 'f:'.repeat(40_000))).toEqual({ ip: '203.0.113.9', count: 4 });
+    expect(parseIpCount('a'.repeat(80_000) + ' 203.0.113.9 — 4')).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { StoredEvent } from '../store/index.js';
 import type { ReportHostRow, ReportSummary } from '../notify/index.js';
 
@@ -12,17 +13,63 @@ function count(v: unknown): number {
   return Number.isFinite(n) && n >= 0 ? Math.round(n) : 0;
 }
 
+/** Entries of an agent's list that are kept: a real report lists about ten. */
+export const MAX_LIST_ITEMS = 100;
+/** Characters of one top-IP line that are read: a real one is an address, a separator and a count. */
+export const MAX_IP_LINE = 256;
+
 function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : [];
+  if (!Array.isArray(v)) return [];
+  return v
+    .slice(0, MAX_LIST_ITEMS)
+    .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+    .map((x) => x.trim().slice(0, MAX_IP_LINE));
 }
 
-/** Parses an agent's top-IP line such as `203.0.113.45 — 29`, `203.0.113.45: 29` or `29 203.0.113.45`. */
+/** Characters that can appear in an IPv4 or IPv6 literal; anything else separates tokens. */
+function isAddressChar(c: number): boolean {
+  return (c >= 48 && c <= 58) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) || c === 46; // 0-9 : A-F a-f .
+}
+
+/**
+ * Parses an agent's top-IP line such as `203.0.113.45 — 29`, `203.0.113.45: 29` or `29 203.0.113.45`.
+ * One linear pass over at most MAX_IP_LINE characters, addresses checked by `net.isIP`: a regular
+ * expression here backtracked quadratically on a long entry (80k characters took 11 s), so one
+ * agent key could stall the report job.
+ */
 export function parseIpCount(line: string): { ip: string; count: number } | null {
-  const ip = /(\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]*:[0-9a-f:]+)/i.exec(line)?.[1];
-  if (!ip) return null;
-  const rest = line.replace(ip, ' ');
-  const n = /(\d+)/.exec(rest)?.[1];
-  return { ip, count: n ? Number(n) : 1 };
+  const head = line.slice(0, MAX_IP_LINE);
+  const tokens: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= head.length; i++) {
+    const inToken = i < head.length && isAddressChar(head.charCodeAt(i));
+    if (inToken && start < 0) start = i;
+    else if (!inToken && start >= 0) {
+      tokens.push(head.slice(start, i));
+      start = -1;
+    }
+  }
+  let ip: string | null = null;
+  let count: number | null = null;
+  for (const token of tokens) {
+    if (ip === null) {
+      // `203.0.113.45:` — a trailing colon is the separator, unless it belongs to an IPv6 `::`.
+      const candidate = isIP(token) ? token : token.replace(/:+$/, '');
+      if (isIP(candidate)) {
+        ip = candidate;
+        continue;
+      }
+      // `203.0.113.45:29` — an IPv4 address and its count joined by the colon.
+      const colon = token.lastIndexOf(':');
+      if (colon > 0 && isIP(token.slice(0, colon)) === 4 && /^\d{1,9}$/.test(token.slice(colon + 1))) {
+        ip = token.slice(0, colon);
+        count ??= Number.parseInt(token.slice(colon + 1), 10);
+        continue;
+      }
+    }
+    if (count === null && /^\d{1,9}:?$/.test(token)) count = Number.parseInt(token, 10);
+  }
+  return ip === null ? null : { ip, count: count ?? 1 };
 }
 
 /** Most IPs listed in the overall top. */

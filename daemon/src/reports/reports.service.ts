@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import { localParts } from '../../../shared/src/index.js';
@@ -35,6 +36,7 @@ export class ReportsService {
       notify: NotifyService;
       source: NotifySettingsSource;
       checkMs: number;
+      audit: AuditService;
     },
   ) {}
 
@@ -65,18 +67,19 @@ export class ReportsService {
     // an empty one at once); the check repeats, so the day's report follows the first agent report.
     if ((await this.deps.store.reports.agentReports(now - DAY_MS, now)).length === 0) return null;
     if (!(await this.deps.store.reports.claimDay(day, this.instanceId, now, now + CLAIM_LEASE_MS))) return null;
-    const generated = await this.generate('schedule', null, day);
+    const generated = await this.generate('schedule', { user: null, ip: undefined }, day);
     await this.deps.store.reports.finishDay(day, this.instanceId, generated.report.id);
     return generated;
   }
 
   /** An admin's "generate now": the last 24 h up to now, sent like the scheduled one. */
-  async trigger(requestedBy: string): Promise<GeneratedReport> {
+  async trigger(actor: Actor): Promise<GeneratedReport> {
     const s = await this.deps.source.load();
-    return this.generate('manual', requestedBy, localParts(this.deps.clock.now(), s.report.timezone).day);
+    return this.generate('manual', actor, localParts(this.deps.clock.now(), s.report.timezone).day);
   }
 
-  private async generate(trigger: 'schedule' | 'manual', requestedBy: string | null, day: string): Promise<GeneratedReport> {
+  private async generate(trigger: 'schedule' | 'manual', actor: Actor, day: string): Promise<GeneratedReport> {
+    const requestedBy = actor.user?.username ?? null;
     const s = await this.deps.source.load();
     const to = this.deps.clock.now();
     const from = to - DAY_MS;
@@ -95,6 +98,7 @@ export class ReportsService {
     await this.deps.store.reports.insert(report);
     const channels = await this.deps.notify.sendReport(report);
     this.deps.logger.info({ report_id: report.id, day, trigger, hosts: summary.hosts.length, channels }, 'daily report generated');
+    await this.deps.audit.record({ action: 'report.generated', actor, target: `report:${report.id}`, details: { day, trigger, hosts: summary.hosts.length, channels } });
     return { report, channels };
   }
 

@@ -31,4 +31,6 @@ export interface AuditRepo {
   insert(entry: AuditEntry): Promise<void>;
   /** Newest first. */
   list(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Deletes entries recorded before `beforeMs`; returns how many. */
+  prune(beforeMs: number): Promise<number>;
 }

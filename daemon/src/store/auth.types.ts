@@ -58,6 +58,8 @@ export interface LoginThrottleRepo {
   lock(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   /** Forgets failures after a successful sign-in. */
   clear(key: string): Promise<void>;
+  /** Deletes keys with no failure since `failuresBeforeMs` and no lock at `nowMs`; returns how many. */
+  prune(failuresBeforeMs: number, nowMs: number): Promise<number>;
 }
 
 /** The console session a stream ticket was issued from: the stream ends with that session's token. */

@@ -189,6 +189,8 @@ export interface EventQuery {
   actor?: string;
   /** Exact address in details.ip_address, source_ip or external_ip. */
   ip?: string;
+  /** Time the search may take; past it, it fails with `event/search_too_broad`. */
+  budget_ms?: number;
   hidden: string[];
   limit: number;
   /** Newest first unless 'asc'; `after` continues in the same order. */
@@ -249,6 +251,11 @@ export interface CorrelationRepo {
   sumRollups(fromMs: number, toMs: number): Promise<RollupRow[]>;
   /** Deletes a host with its events (and their counters), problems, timelines, marks and state. False when unknown. */
   deleteHost(hostId: string): Promise<boolean>;
+  /**
+   * Deletes up to `limit` events that occurred before `beforeMs`, oldest first, with their flap
+   * marks; the dashboard counters (rollups) and problems keep counting them. Returns how many.
+   */
+  pruneEvents(beforeMs: number, limit: number): Promise<number>;
 }
 
 export interface LeasesRepo {

@@ -153,6 +153,11 @@ export interface ApiKeyRecord {
   /** SHA-256 of the whole key, hex. */
   hash: string;
   label: string;
+  /** Lower-cased `host.hostname` the key may send for, or null (any host). */
+  bound_hostname: string | null;
+  /** `source.agent_instance_id` the key may send for, or null (any). */
+  bound_instance_id: string | null;
+  on_mismatch: 'refuse' | 'flag';
   created_ms: number;
   last_used_ms: number | null;
   revoked_ms: number | null;

@@ -19,6 +19,10 @@ export interface StreamOptions {
   maxUnsentBytes: number;
   /** One tick: everything published within it goes out as one buffer, written once to each client. */
   batchMs: number;
+  /** Open streams on this daemon; past it new ones are refused (each holds a socket and buffers). */
+  maxClients: number;
+  /** Open streams of one user; past it new ones are refused, so one account cannot take them all. */
+  maxPerUser: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -28,6 +32,8 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   maxUnsentBytes: 1024 * 1024,
   // At most 10 writes per client per second however busy ingest is (5,000 clients: 50k/s at most).
   batchMs: 100,
+  maxClients: 2000,
+  maxPerUser: 10,
 };
 
 /** Clients written per event-loop turn during a fan-out, so ingest I/O is served in between. */
@@ -147,6 +153,14 @@ export class StreamHub {
   /** Slow clients dropped since start (for /metrics). */
   get droppedCount(): number {
     return this.dropped;
+  }
+
+  /** Why another stream of this user cannot be opened now, or null when it can. */
+  capacityProblem(userId: string): 'per_user' | 'total' | null {
+    if (this.clients.size >= this.opts.maxClients) return 'total';
+    let mine = 0;
+    for (const c of this.clients.values()) if (c.userId === userId && ++mine >= this.opts.maxPerUser) return 'per_user';
+    return null;
   }
 
   /**

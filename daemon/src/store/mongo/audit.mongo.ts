@@ -26,5 +26,8 @@ export function mongoAudit(db: Db): AuditRepo {
       }
       return audit.find(filter, { projection: { _id: 0 } }).sort({ at_ms: -1, _id: -1 }).limit(q.limit).toArray();
     },
+    async prune(beforeMs) {
+      return (await audit.deleteMany({ at_ms: { $lt: beforeMs } })).deletedCount;
+    },
   };
 }

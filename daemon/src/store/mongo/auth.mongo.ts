@@ -121,6 +121,13 @@ export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
     async clear(key) {
       await throttle.updateOne({ key }, { $set: { failures: [] } });
     },
+    async prune(failuresBeforeMs, nowMs) {
+      const locksGone = (await locks.deleteMany({ until_ms: { $lte: nowMs } })).deletedCount;
+      // No element at or after the cutoff: matches empty lists too. In one filter, so a failure
+      // recorded meanwhile keeps its document.
+      const keysGone = (await throttle.deleteMany({ failures: { $not: { $gte: failuresBeforeMs } } })).deletedCount;
+      return locksGone + keysGone;
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError, type Db, type Filter, type ObjectId, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Filter, type ObjectId, type WriteError } from 'mongodb';
 import { SEVERITIES, type Event, type Severity } from '../../../../shared/src/index.js';
 import type {
   CorrelationRepo,
@@ -13,6 +13,7 @@ import type {
   ProblemsRepo,
   RollupRow,
 } from '../correlation.types.js';
+import { searchTooBroad } from '../../errors.js';
 import { foldRollups } from '../rollup-fold.js';
 import type { StoredEvent } from '../events.types.js';
 
@@ -66,8 +67,12 @@ function isDuplicateKey(err: unknown): boolean {
 }
 
 /** The write errors of a bulk write (the driver gives one error as an object, several as an array). */
+/**
+ * The write errors of a bulk error. Empty means the failure was not per document (a lost
+ * connection, a write concern): callers must treat that as a failed write, never as "all stored".
+ */
 function writeErrorsOf(err: MongoBulkWriteError): WriteError[] {
-  return ([] as WriteError[]).concat(err.writeErrors);
+  return ([] as WriteError[]).concat(err.writeErrors ?? []);
 }
 
 function escapeRegex(text: string): string {
@@ -102,6 +107,26 @@ type LockDoc = { _id: string; token: string; expires_ms: number };
  * are tried again (with backoff) only after that. Never waiting for a lock while holding one keeps
  * two callers with overlapping names from deadlocking.
  */
+/**
+ * Deletes lock documents now or, when the store does not answer (an outage), retries in the
+ * background until it does or the locks expire: otherwise every lock held when the store went
+ * away would block its key — one host's ingest — for the whole LOCK_TTL_MS after it came back.
+ */
+async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>, expiresMs: number): Promise<void> {
+  try {
+    await locks.deleteMany(filter);
+  } catch (err) {
+    const retry = () => {
+      if (Date.now() > expiresMs) return;
+      locks.deleteMany(filter).catch(() => setTimeout(retry, RELEASE_RETRY_MS).unref());
+    };
+    setTimeout(retry, RELEASE_RETRY_MS).unref();
+    throw err;
+  }
+}
+
+const RELEASE_RETRY_MS = 100;
+
 export async function withLocks(db: Db, names: string[], fn: (acquired: string[]) => Promise<void>): Promise<void> {
   const locks = db.collection<LockDoc>('locks');
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -116,17 +141,23 @@ export async function withLocks(db: Db, names: string[], fn: (acquired: string[]
       const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
       if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) {
         // Some names may have been taken before the failure: free them now, not in LOCK_TTL_MS.
-        await locks.deleteMany({ token }).catch(() => undefined);
+        await releaseLocks(locks, { token }, expires).catch(() => undefined);
         throw err;
       }
       for (const e of errors) held.add(e.index);
+      // A retried insert whose first try landed (its answer lost to a dropped connection) finds
+      // our own token: those names are ours, not another holder's.
+      if (held.size > 0) {
+        const mine = await locks.find({ _id: { $in: waiting.filter((_, i) => held.has(i)) }, token }).toArray();
+        for (const doc of mine) held.delete(waiting.indexOf(doc._id));
+      }
     }
     const acquired = waiting.filter((_, i) => !held.has(i));
     if (acquired.length > 0) {
       try {
         await fn(acquired);
       } finally {
-        await locks.deleteMany({ _id: { $in: acquired }, token });
+        await releaseLocks(locks, { _id: { $in: acquired }, token }, expires);
       }
     }
     waiting = waiting.filter((_, i) => held.has(i));
@@ -164,7 +195,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
       await links.insertMany(rows, { ordered: false });
     } catch (err) {
       // Already linked (a retried batch): the unique index keeps one link.
-      if (!(err instanceof MongoBulkWriteError) || writeErrorsOf(err).some((e) => e.code !== DUPLICATE_KEY)) throw err;
+      const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
+      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
     }
   }
 
@@ -531,8 +563,9 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
           { ordered: false },
         );
       } catch (err) {
-        if (!(err instanceof MongoBulkWriteError)) throw err;
-        for (const e of writeErrorsOf(err)) {
+        const errors = err instanceof MongoBulkWriteError ? writeErrorsOf(err) : [];
+        if (errors.length === 0) throw err;
+        for (const e of errors) {
           if (e.code !== DUPLICATE_KEY) throw err;
           claimed[e.index] = false;
         }
@@ -557,11 +590,19 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
     async search(q: EventQuery) {
       const and = searchFilter(q, true);
       const dir = q.order === 'asc' ? 1 : -1;
-      const docs = await events
+      const cursor = events
         .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
         .sort({ occurred_ms: dir, event_id: dir })
-        .limit(q.limit)
-        .toArray();
+        .limit(q.limit);
+      // The server stops the scan when the budget is spent (MaxTimeMSExpired, code 50).
+      if (q.budget_ms !== undefined) cursor.maxTimeMS(q.budget_ms);
+      let docs: EventDoc[];
+      try {
+        docs = await cursor.toArray();
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 50) throw searchTooBroad();
+        throw err;
+      }
       return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
     },
     async countMatching(q: EventQuery) {
@@ -595,6 +636,14 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
         else sums.set(id, { bucket_ms: 0, dim: d.dim, key: d.key, severity: d.severity, n: d.n });
       }
       return [...sums.values()].filter((r) => r.n > 0);
+    },
+    async pruneEvents(beforeMs, limit) {
+      const ids = (await events.find({ occurred_ms: { $lt: beforeMs } }, { projection: { _id: 0, event_id: 1 } }).sort({ occurred_ms: 1 }).limit(limit).toArray()).map(
+        (d) => d.event_id,
+      );
+      if (ids.length === 0) return 0;
+      await flaps.deleteMany({ _id: { $in: ids } });
+      return (await events.deleteMany({ event_id: { $in: ids } })).deletedCount;
     },
     async deleteHost(hostId) {
       const res = await db.collection('hosts').deleteOne({ id: hostId });

@@ -191,8 +191,9 @@ function mongoEvents(db: Db): EventsRepo {
       await Promise.all([
         created.length > 0
           ? hosts.insertMany(created.map((c) => ({ ...c.host })), { ordered: false }).catch((err: unknown) => {
-              if (!(err instanceof MongoBulkWriteError)) throw err;
-              for (const we of ([] as WriteError[]).concat(err.writeErrors)) {
+              const writeErrors = err instanceof MongoBulkWriteError ? ([] as WriteError[]).concat(err.writeErrors ?? []) : [];
+              if (writeErrors.length === 0) throw err;
+              for (const we of writeErrors) {
                 if (we.code !== DUPLICATE_KEY) throw err;
                 lost.add(we.index);
               }
@@ -230,7 +231,10 @@ function mongoEvents(db: Db): EventsRepo {
         await events.insertMany(docs, { ordered: false });
       } catch (err) {
         if (!(err instanceof MongoBulkWriteError)) throw err;
-        const writeErrors = ([] as WriteError[]).concat(err.writeErrors);
+        const writeErrors = ([] as WriteError[]).concat(err.writeErrors ?? []);
+        // A bulk error without write errors is a lost connection or write concern: nothing is
+        // known to be stored, so the batch fails (503) rather than answering 201 for events
+        // that may not exist.
         if (writeErrors.length === 0) throw err;
         for (const we of writeErrors) {
           if (we.code === DUPLICATE_KEY) duplicates.add(we.index);
@@ -276,6 +280,11 @@ function mongoHosts(db: Db): HostsRepo {
   };
 }
 
+/** Keys stored before host binding existed are unbound. */
+function withBinding(doc: ApiKeyDoc): ApiKeyRecord {
+  return { ...doc, bound_hostname: doc.bound_hostname ?? null, bound_instance_id: doc.bound_instance_id ?? null, on_mismatch: doc.on_mismatch ?? 'refuse' };
+}
+
 function mongoApiKeys(db: Db): ApiKeysRepo {
   const keys = db.collection<ApiKeyDoc>('api_keys');
   return {
@@ -283,10 +292,11 @@ function mongoApiKeys(db: Db): ApiKeysRepo {
       await keys.insertOne({ ...r });
     },
     async byHash(hash) {
-      return keys.findOne({ hash }, { projection: { _id: 0 } });
+      const doc = await keys.findOne({ hash }, { projection: { _id: 0 } });
+      return doc && withBinding(doc);
     },
     async list() {
-      return keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray();
+      return (await keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray()).map(withBinding);
     },
     async touch(id, atMs) {
       await keys.updateOne({ id }, { $max: { last_used_ms: atMs } });

@@ -47,5 +47,8 @@ export function sqliteAudit(db: Database.Database): AuditRepo {
       const rows = db.prepare<unknown[], AuditRow>(sql).all(...params, q.limit);
       return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
     },
+    async prune(beforeMs) {
+      return db.prepare('DELETE FROM audit_log WHERE at_ms < ?').run(beforeMs).changes;
+    },
   };
 }

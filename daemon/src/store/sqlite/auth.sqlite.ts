@@ -113,6 +113,12 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
     async clear(key) {
       db.prepare("UPDATE login_throttle SET failures = '[]' WHERE key = ?").run(key);
     },
+    async prune(failuresBeforeMs, nowMs) {
+      return db
+        .prepare(`DELETE FROM login_throttle WHERE (locked_until_ms IS NULL OR locked_until_ms <= ?)
+          AND coalesce((SELECT max(value) FROM json_each(failures)), 0) < ?`)
+        .run(nowMs, failuresBeforeMs).changes;
+    },
   };
 }
 

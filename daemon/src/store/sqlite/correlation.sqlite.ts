@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import { SEVERITIES, type Severity } from '../../../../shared/src/index.js';
 import type {
@@ -14,6 +15,7 @@ import type {
   RollupRow,
 } from '../correlation.types.js';
 import { eventFromRow, type EventRow } from './event-row.sqlite.js';
+import { searchTooBroad } from '../../errors.js';
 import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
 
 type Db = Database.Database;
@@ -429,6 +431,10 @@ export function sqliteHostState(db: Db): HostStateRepo {
 export function sqliteCorrelation(db: Db): CorrelationRepo {
   // SQLite's lower() folds ASCII only; titles are often Cyrillic.
   db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+  db.function('sac_search_budget', { deterministic: false }, (deadline: unknown) => {
+    if (performance.now() > Number(deadline)) throw searchTooBroad();
+    return 1;
+  });
   // The fingerprint covers the host, so (host_id, fp) is as unique as fp, and deleting a host's is a key range.
   const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES (?, ?, ?)');
   const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
@@ -457,6 +463,16 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     db.prepare('DELETE FROM rdg_flaps WHERE host_id = ?').run(hostId);
     db.prepare('DELETE FROM host_state WHERE host_id = ?').run(hostId);
     return gone;
+  });
+  const pruneOldest = db.transaction((beforeMs: number, limit: number) => {
+    const ids = db
+      .prepare<[number, number], { event_id: string }>('SELECT event_id FROM events WHERE occurred_ms < ? ORDER BY occurred_ms LIMIT ?')
+      .all(beforeMs, limit)
+      .map((r) => r.event_id);
+    if (ids.length === 0) return 0;
+    const ph = placeholders(ids.length);
+    db.prepare(`DELETE FROM rdg_flaps WHERE closed_event_id IN (${ph})`).run(...ids);
+    return db.prepare(`DELETE FROM events WHERE event_id IN (${ph})`).run(...ids).changes;
   });
   const markFlapStmt = db.prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)');
   const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
@@ -519,6 +535,9 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
     async addRollups(rows) {
       if (rows.length > 0) addAll.immediate(rows);
     },
+    async pruneEvents(beforeMs, limit) {
+      return pruneOldest.immediate(beforeMs, limit);
+    },
     async sumRollups(fromMs, toMs) {
       return db
         .prepare<[number, number], RollupRow>(
@@ -579,9 +598,16 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
     params.push(q.to_ms);
   }
   if (q.q) {
-    const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
-    params.push(like, like);
+    if ([...q.q].length >= 3) {
+      // A phrase of the trigram index: any substring of title or summary, case-insensitive.
+      where.push('seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)');
+      params.push(`"${q.q.replace(/"/g, '""')}"`);
+    } else {
+      // Shorter than one trigram: the index cannot answer it, so rows are scanned — under the budget below.
+      const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+      params.push(like, like);
+    }
   }
   if (q.actor !== undefined) {
     where.push('actor_user = ?');
@@ -597,6 +623,12 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
     const op = q.order === 'asc' ? '>' : '<';
     where.push(`(occurred_ms ${op} ? OR (occurred_ms = ? AND event_id ${op} ?))`);
     params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
+  }
+  if (q.budget_ms !== undefined) {
+    // Last, so it runs for every row the other terms let through: the statement is aborted
+    // from inside once the budget is spent (better-sqlite3 has no interrupt from outside).
+    where.push('sac_search_budget(?)');
+    params.push(performance.now() + q.budget_ms);
   }
   return { where, params };
 }

@@ -271,4 +271,32 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE stream_tickets ADD COLUMN ends_ms INTEGER;
     `,
   },
+  {
+    id: 22,
+    name: 'agent API keys bound to a host or agent installation',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN bound_hostname TEXT;
+      ALTER TABLE api_keys ADD COLUMN bound_instance_id TEXT;
+      ALTER TABLE api_keys ADD COLUMN on_mismatch TEXT NOT NULL DEFAULT 'refuse';
+    `,
+  },
+  {
+    id: 23,
+    // The free-text filter scanned every event's JSON through a JavaScript function on the main
+    // thread. A trigram index answers substring queries of 3+ characters; contentless, so the text
+    // is not stored twice, and kept in step with events by triggers on every connection.
+    name: 'trigram full-text index of event titles and summaries',
+    sql: `
+      CREATE VIRTUAL TABLE events_fts USING fts5(title, summary, content='', contentless_delete=1, tokenize='trigram');
+      INSERT INTO events_fts (rowid, title, summary)
+        SELECT seq, json_extract(doc, '$.title'), coalesce(json_extract(doc, '$.summary'), '') FROM events;
+      CREATE TRIGGER events_fts_insert AFTER INSERT ON events BEGIN
+        INSERT INTO events_fts (rowid, title, summary)
+          VALUES (new.seq, json_extract(new.doc, '$.title'), coalesce(json_extract(new.doc, '$.summary'), ''));
+      END;
+      CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN
+        DELETE FROM events_fts WHERE rowid = old.seq;
+      END;
+    `,
+  },
 ];

@@ -294,8 +294,8 @@ function sqliteHosts(db: Db): HostsRepo {
 function sqliteApiKeys(db: Db): ApiKeysRepo {
   return {
     async insert(r) {
-      db.prepare(`INSERT INTO api_keys (id, prefix, hash, label, created_ms, last_used_ms, revoked_ms)
-        VALUES (@id, @prefix, @hash, @label, @created_ms, @last_used_ms, @revoked_ms)`).run(r);
+      db.prepare(`INSERT INTO api_keys (id, prefix, hash, label, bound_hostname, bound_instance_id, on_mismatch, created_ms, last_used_ms, revoked_ms)
+        VALUES (@id, @prefix, @hash, @label, @bound_hostname, @bound_instance_id, @on_mismatch, @created_ms, @last_used_ms, @revoked_ms)`).run(r);
     },
     async byHash(hash) {
       return db.prepare<[string], ApiKeyRecord>('SELECT * FROM api_keys WHERE hash = ?').get(hash) ?? null;

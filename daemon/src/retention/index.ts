@@ -1,0 +1,2 @@
+/** Retention: the leader-only job pruning sign-in throttle rows, expired tickets, old audit entries and (optionally) old events. */
+export { RetentionService, type RetentionOptions, type RetentionResult } from './retention.service.js';

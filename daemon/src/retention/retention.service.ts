@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Store } from '../store/index.js';
+
+export interface RetentionOptions {
+  /** Audit entries older than this are deleted. */
+  auditMs: number;
+  /** Events that occurred longer ago than this are deleted; null keeps them. */
+  eventMs: number | null;
+  /** Sign-in failures older than this no longer count (the throttle window): their rows can go. */
+  loginWindowMs: number;
+}
+
+export interface RetentionResult {
+  audit: number;
+  events: number;
+  login_throttle: number;
+  stream_tickets: 'pruned';
+}
+
+/** Events deleted per transaction: a short write lock at a time, so ingest keeps flowing. */
+const EVENT_CHUNK = 2000;
+/** Chunks per run; what is left waits for the next run. */
+const MAX_EVENT_CHUNKS = 50;
+
+/**
+ * The retention job's work (run leader-only under a store lease by the job runner): prunes
+ * sign-in throttle rows that no longer count, expired stream tickets, the audit log past its
+ * retention, and — only when configured — old events. Dashboard counters (rollups) are kept, so
+ * long-range charts stay whole after their events are gone.
+ */
+export class RetentionService {
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; logger: Logger; options: RetentionOptions },
+  ) {}
+
+  async run(): Promise<RetentionResult> {
+    const { store, clock, logger, options } = this.deps;
+    const now = clock.now();
+    const loginThrottle = await store.loginThrottle.prune(now - options.loginWindowMs, now);
+    await store.streamTickets.prune(now);
+    const audit = await store.audit.prune(now - options.auditMs);
+    let events = 0;
+    if (options.eventMs !== null) {
+      const before = now - options.eventMs;
+      for (let i = 0; i < MAX_EVENT_CHUNKS; i++) {
+        const n = await store.correlation.pruneEvents(before, EVENT_CHUNK);
+        events += n;
+        if (n < EVENT_CHUNK) break;
+      }
+    }
+    const result: RetentionResult = { audit, events, login_throttle: loginThrottle, stream_tickets: 'pruned' };
+    if (audit + events + loginThrottle > 0) logger.info(result, 'retention pruned');
+    return result;
+  }
+}

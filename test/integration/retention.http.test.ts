@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../daemon/src/config.js';
+import { api, login } from '../helpers/auth.js';
+import { ManualClock } from '../helpers/clock.js';
+import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+
+const NOW = Date.parse('2026-06-03T12:00:00.000Z');
+const DAY = 24 * 3600 * 1000;
+
+it('keeps events by default and audit entries for a year', () => {
+  const result = loadConfig({});
+  expect(result.ok && result.config.retention).toEqual({ auditMs: 365 * DAY, eventMs: null, intervalMs: 3600_000 });
+});
+
+describe.each(STORE_KINDS)('retention job on %s', (kind) => {
+  let t: TestSac;
+  const clock = new ManualClock(NOW);
+  beforeAll(async () => {
+    t = await startTestSac(kind, { SAC_EVENT_RETENTION_DAYS: '30', SAC_AUDIT_RETENTION_DAYS: '90' }, { clock });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('prunes old events (keeping their dashboard counters), old audit entries, stale throttle rows and tickets', async () => {
+    const old = await ingestEvent(t, { occurred_at: isoAt(NOW - 40 * DAY), title: 'old one' });
+    const recent = await ingestEvent(t, { occurred_at: isoAt(NOW - DAY), title: 'recent one' });
+    const counters = async () => (await t.sac.store.correlation.sumRollups(NOW - 60 * DAY, NOW)).reduce((n, r) => (r.dim === 'type' ? n + r.n : n), 0);
+    const countedBefore = await counters();
+    expect(countedBefore).toBeGreaterThanOrEqual(2);
+
+    const actor = { actor_id: null, actor_username: 'someone', ip: null, action: 'test.entry', target: null, outcome: 'ok' as const, details: {} };
+    await t.sac.store.audit.insert({ ...actor, id: 'old-audit', at_ms: NOW - 100 * DAY });
+    await t.sac.store.audit.insert({ ...actor, id: 'new-audit', at_ms: NOW - 10 * DAY });
+    expect((await login(t, 'nobody-here', 'wrong-password-1')).status).toBe(401);
+    expect(await t.sac.store.loginThrottle.state('nobody-here')).not.toBeNull();
+    await t.sac.store.streamTickets.insert('expired-ticket', 'u1', NOW - 1, null);
+
+    // Nothing is old enough yet for the throttle row: its failure is inside the window.
+    const first = await t.sac.retention.run();
+    expect(first).toMatchObject({ events: 1, audit: 1, login_throttle: 0 });
+    expect(await t.sac.store.events.byId(old)).toBeNull();
+    expect(await t.sac.store.events.byId(recent)).not.toBeNull();
+    expect((await t.sac.store.audit.list({ action: 'test.entry', limit: 10 })).map((a) => a.id)).toEqual(['new-audit']);
+    expect(await t.sac.store.streamTickets.consume('expired-ticket', 0)).toBeNull();
+    // The dashboard's long-range counters still count the pruned event.
+    expect(await counters()).toBe(countedBefore);
+    // The search index forgets it too.
+    expect((await api(t, 'GET', '/api/v1/events?q=old%20one', { token: await adminTokenAfter() })).body.items).toEqual([]);
+
+    clock.advance(DAY);
+    const second = await t.sac.retention.run();
+    expect(second.login_throttle).toBeGreaterThanOrEqual(1);
+    expect(await t.sac.store.loginThrottle.state('nobody-here')).toBeNull();
+    expect(second.events).toBe(0);
+  });
+
+  async function adminTokenAfter(): Promise<string> {
+    const res = await login(t, t.adminUsername, t.adminPassword);
+    return res.body.token as string;
+  }
+
+});
+
+describe('retention job scheduling', () => {
+  let t: TestSac;
+  const clock = new ManualClock(NOW);
+  beforeAll(async () => {
+    t = await startTestSac('sqlite', { SAC_AUDIT_RETENTION_DAYS: '90', SAC_RETENTION_INTERVAL_MINUTES: '0.01' }, { clock });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('runs on its interval only on the daemon holding the retention lease', async () => {
+    // This daemon leads once its first run (600 ms after start) has taken the lease.
+    await new Promise((r) => setTimeout(r, 1000));
+    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(false);
+    // Its lease runs out (clock time); another daemon takes over: this one must not prune now.
+    clock.advance(31_000);
+    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(true);
+    const entry = { actor_id: null, actor_username: 'x', ip: null, action: 'test.entry', target: null, outcome: 'ok' as const, details: {}, id: 'old', at_ms: NOW - 100 * DAY };
+    await t.sac.store.audit.insert(entry);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await t.sac.store.audit.list({ action: 'test.entry', limit: 5 })).toHaveLength(1);
+    await t.sac.store.leases.release('retention', 'another-daemon');
+    await expect.poll(async () => (await t.sac.store.audit.list({ action: 'test.entry', limit: 5 })).length, { timeout: 5000 }).toBe(0);
+  });
+});
