@@ -4,19 +4,10 @@ import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
+import { waitFor } from '../peers/util.js';
 
 const AGENT_A = '0b8c6f2e-1d3a-4e5f-9a7b-2c4d6e8f0a1b';
 const AGENT_B = '1c9d7a3f-2e4b-4f6a-8b8c-3d5e7f9a1b2c';
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
   let sac: TestSac;
@@ -43,6 +34,12 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
       details: { generated_by: 'agent', ...details },
     });
   const job = async (hostId: string) => (await api(sac, 'GET', `/api/v1/agent-updates?host_id=${hostId}`, { token })).body.jobs[0];
+  /** The host's job once it has reached `state` (jobs move on the daemon's bus, just after the 201). */
+  const jobIn = (hostname: string, state: string) =>
+    waitFor(`${hostname} ${state}`, async () => {
+      const j = await job(hostIds[hostname]);
+      return j.state === state ? j : null;
+    });
 
   beforeAll(async () => {
     repos = await startGitRepos();
@@ -101,13 +98,13 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
 
   it('moves the job with the agent events: started, then success when the new version is reported', async () => {
     await sendFrom('WS-A', AGENT_A, 'agent.update.started', '2.1.7-SAC');
-    await until(() => job(hostIds['WS-A']), (j) => j.state === 'started', 'started');
+    await jobIn('WS-A', 'started');
     await sendFrom('WS-A', AGENT_A, 'agent.lifecycle', '2.1.8-SAC', { lifecycle: 'updated', version: '2.1.8-SAC' });
-    await until(() => job(hostIds['WS-A']), (j) => j.state === 'success', 'success');
+    await jobIn('WS-A', 'success');
     // The slot is free: the second host gets its update now.
     expect((await poll(AGENT_B)).update).toMatchObject({ version: '2.1.8-SAC' });
     await sendFrom('WS-B', AGENT_B, 'agent.update.failed', '2.1.7-SAC');
-    const failed = await until(() => job(hostIds['WS-B']), (j) => j.state === 'failed', 'failed');
+    const failed = await jobIn('WS-B', 'failed');
     expect(failed.output).toMatch(/access denied/);
     const audit = await api(sac, 'GET', '/api/v1/audit?action=agent_update.success', { token });
     expect(audit.body.entries).toHaveLength(1);

@@ -7,19 +7,10 @@ import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
+import { waitFor } from '../peers/util.js';
 
 const USER = 'CORP\\svc-sac';
 const PASSWORD = 'Winrm-Pass-42';
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is silent, on %s', (kind) => {
   let sac: TestSac;
@@ -74,7 +65,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     expect((await jobOf('WS-SILENT')).state).toBe('pending');
 
     clock.advance(31 * 60_000);
-    await until(async () => winrm.recordedScripts().length, (n) => n > before, 'the fallback push');
+    await waitFor('the fallback push', () => winrm.recordedScripts().length > before, 20_000);
     const pushed = await jobOf('WS-SILENT');
     expect(pushed).toMatchObject({ state: 'fallback', path: 'winrm' });
     const script = winrm.recordedScripts().at(-1)!;
@@ -88,7 +79,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     expect((await fetch(url)).status).toBe(404);
 
     await sendFrom('WS-SILENT', 'agent.lifecycle', '2.1.8-SAC', { lifecycle: 'updated', version: '2.1.8-SAC' });
-    await until(() => jobOf('WS-SILENT'), (j) => j.state === 'success', 'success after the push');
+    await waitFor('success after the push', async () => (await jobOf('WS-SILENT')).state === 'success', 20_000);
     const host = (await api(sac, 'GET', `/api/v1/hosts/${hostIds['WS-SILENT']}`, { token })).body;
     expect(host.agent_version).toBe('2.1.8-SAC');
   });
