@@ -161,7 +161,17 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
-  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, maintenance);
+  const agentVersions = new AgentVersionsService({
+    repo: store.agentVersions,
+    gitRepos: () => settings.get('git_repos'),
+    mirrorsDir: path.join(config.dataDir, 'git-mirrors'),
+    clock,
+    audit,
+    logger: logger.child({ scope: 'agent-versions' }),
+  });
+  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, maintenance, () =>
+    agentVersions.latest(),
+  );
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const read: ReadServices = {
     events,
@@ -193,14 +203,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     clock,
     logger: logger.child({ scope: 'retention' }),
     options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
-  });
-  const agentVersions = new AgentVersionsService({
-    repo: store.agentVersions,
-    gitRepos: () => settings.get('git_repos'),
-    mirrorsDir: path.join(config.dataDir, 'git-mirrors'),
-    clock,
-    audit,
-    logger: logger.child({ scope: 'agent-versions' }),
   });
   const agentUpdates = new AgentUpdatesService({
     repo: store.agentUpdates,

@@ -82,6 +82,8 @@ export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
 /** `GET /api/v1/hosts` and `hosts.list`. */
 export const HostListQuerySchema = z.strictObject({
   q: z.string().max(255).optional(),
+  /** `true`: only hosts whose agent is older than its product's latest version. */
+  outdated: z.enum(['true', 'false']).optional(),
 });
 
 /** Optional comment of acknowledge/resolve. */
@@ -138,6 +140,10 @@ export interface HostView {
   os_version: string | null;
   agent_product: string;
   agent_version: string;
+  /** The product's latest version read from git; null until read. */
+  latest_version: string | null;
+  /** The one outdated rule: the agent's version is older than `latest_version`. */
+  outdated: boolean;
   /** Agent installation that sent the latest event. */
   agent_instance_id: string | null;
   /** Result of the last SSH administrator access probe; null until one has run. */
@@ -208,7 +214,7 @@ export interface DashboardSummary {
   open_problems: number;
   problems_24h: number;
   resolved_24h: number;
-  hosts: { total: number; online: number; stale: number };
+  hosts: { total: number; online: number; stale: number; outdated: number };
   recent_events: EventView[];
   top_hosts: { host_id: string; hostname: string; count: number }[];
   top_types: { type: string; count: number }[];

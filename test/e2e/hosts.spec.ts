@@ -11,6 +11,8 @@ test.beforeAll(async () => {
   const token = await sac.token('admin', ADMIN_PASSWORD);
   const res = await sac.api('POST', '/api/v1/users', { token, body: { username: 'night', password: MONITOR_PASSWORD, role: 'monitor' } });
   expect(res.status).toBe(201);
+  // The fixtures' Windows agent runs 2.1.7-SAC; git is said to have 2.1.8-SAC.
+  await sac.sac.store.agentVersions.record({ product: 'rdp-login-monitor', latest_version: '2.1.8-SAC', commit: 'a'.repeat(40), checked_ms: Date.now(), error: null });
 });
 test.afterAll(async () => {
   await sac?.close();
@@ -22,8 +24,10 @@ test('a monitor sees hosts and inventory but no delete and no admin pages', asyn
   await expect(app.nav(/settings/i)).toHaveCount(0);
   await expect(app.nav(/users/i)).toHaveCount(0);
   await app.nav(/hosts/i).click();
+  await expect(page.locator('tr[data-host="RDS01"]')).toContainText('outdated');
   await page.locator('tr[data-host="RDS01"]').click();
   await expect(page.getByTestId('host-detail')).toContainText('Inventory');
+  await expect(page.getByTestId('host-detail')).toContainText('outdated');
   await expect(page.getByTestId('host-agent-instance')).toHaveText('6c1d2f0a-7b3e-4f59-a8d2-0e4b9c7f1a23');
   await expect(page.getByTestId('host-ssh-admin')).toHaveText('not checked yet');
   await expect(page.getByTestId('delete-host')).toHaveCount(0);

@@ -59,6 +59,15 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
     await repos?.close();
   });
 
+  it('shows one outdated badge: on the host, in the outdated filter and as a dashboard count', async () => {
+    const host = (await api(sac, 'GET', `/api/v1/hosts/${hostIds['WS-A']}`, { token })).body;
+    expect(host).toMatchObject({ agent_version: '2.1.7-SAC', latest_version: '2.1.8-SAC', outdated: true });
+    const outdated = await api(sac, 'GET', '/api/v1/hosts?outdated=true', { token });
+    expect(outdated.body.items.map((h: { hostname: string }) => h.hostname).sort()).toEqual(['WS-A', 'WS-B']);
+    expect((await api(sac, 'GET', '/api/v1/hosts?outdated=false', { token })).body.items).toEqual([]);
+    expect((await api(sac, 'GET', '/api/v1/dashboards/summary', { token })).body.hosts.outdated).toBe(2);
+  });
+
   it('lets only admins start updates, and answers an agent without work with an empty poll', async () => {
     const monitor = await userToken(sac, 'monitor');
     expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-A']}/agent-update`, { token: monitor })).status).toBe(403);
@@ -101,6 +110,8 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
     await jobIn('WS-A', 'started');
     await sendFrom('WS-A', AGENT_A, 'agent.lifecycle', '2.1.8-SAC', { lifecycle: 'updated', version: '2.1.8-SAC' });
     await jobIn('WS-A', 'success');
+    // The badge goes with the new version.
+    expect((await api(sac, 'GET', `/api/v1/hosts/${hostIds['WS-A']}`, { token })).body).toMatchObject({ agent_version: '2.1.8-SAC', outdated: false });
     // The slot is free: the second host gets its update now.
     expect((await poll(AGENT_B)).update).toMatchObject({ version: '2.1.8-SAC' });
     await sendFrom('WS-B', AGENT_B, 'agent.update.failed', '2.1.7-SAC');

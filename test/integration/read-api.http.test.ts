@@ -225,7 +225,7 @@ describe.each(STORE_KINDS)('read API, overrides and hidden types on %s', (kind) 
     clock.advance(MIN);
     expect([await status('web01'), await status('rds02')]).toEqual(['stale', 'online']);
     const summary = (await get('/api/v1/dashboards/summary')).body;
-    expect(summary.hosts).toEqual({ total: 3, online: 2, stale: 1 });
+    expect(summary.hosts).toEqual({ total: 3, online: 2, stale: 1, outdated: 0 });
   });
 
   it('counts daily reports as the daily report does: by arrival, once per host and platform', async () => {

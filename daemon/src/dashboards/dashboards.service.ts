@@ -71,6 +71,7 @@ export class DashboardsService {
         total: hosts.length,
         online: hosts.filter((h) => h.status === 'online').length,
         stale: hosts.filter((h) => h.status === 'stale').length,
+        outdated: hosts.filter((h) => h.outdated).length,
       },
       recent_events: recent,
       top_hosts: top(byHost, (id, count) => (hostnames.has(id) ? { host_id: id, hostname: hostnames.get(id)!, count } : null)),

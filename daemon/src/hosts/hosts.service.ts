@@ -1,3 +1,4 @@
+import { isOutdated } from '../updates/index.js';
 import type { Logger } from 'pino';
 import type { HostDetailView, HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
@@ -45,6 +46,8 @@ export class HostsService implements LivenessSink {
     private readonly audit: Pick<AuditService, 'record'>,
     /** Hosts whose silence a maintenance window holds back now: no `host_silence` is opened for them. */
     private readonly maintenance?: { silencedHosts(nowMs: number): Promise<(hostname: string) => boolean> },
+    /** Each product's latest agent version read from git (the outdated badge). */
+    private readonly latestVersions: () => Promise<Map<string, string>> = async () => new Map(),
   ) {}
 
   private statusOf(host: Host, state: HostState | undefined, settings: CorrelationSettings, now: number): HostStatus {
@@ -125,7 +128,11 @@ export class HostsService implements LivenessSink {
   private async views(hosts: Host[]): Promise<HostView[]> {
     const settings = await this.settings();
     const now = this.clock.now();
-    const [states, counts] = await Promise.all([this.store.hostState.list(), this.store.problems.activeCountsByHost(settings.hiddenTypes)]);
+    const [states, counts, latest] = await Promise.all([
+      this.store.hostState.list(),
+      this.store.problems.activeCountsByHost(settings.hiddenTypes),
+      this.latestVersions(),
+    ]);
     const stateOf = new Map(states.map((s) => [s.host_id, s]));
     return hosts.map((h) => {
       const state = stateOf.get(h.id);
@@ -140,6 +147,8 @@ export class HostsService implements LivenessSink {
         os_version: h.os_version,
         agent_product: h.agent_product,
         agent_version: h.agent_version,
+        latest_version: latest.get(h.agent_product) ?? null,
+        outdated: isOutdated(h.agent_version, latest.get(h.agent_product)),
         agent_instance_id: h.agent_instance_id,
         ssh_admin_ok: h.ssh_admin_ok,
         ssh_admin_checked_at: h.ssh_admin_checked_at === null ? null : iso(h.ssh_admin_checked_at),
@@ -152,8 +161,11 @@ export class HostsService implements LivenessSink {
     });
   }
 
-  /** All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive). */
-  async list(q?: string): Promise<HostView[]> {
+  /**
+   * All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive);
+   * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version.
+   */
+  async list(q?: string, outdated?: boolean): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
     const hosts = (await this.store.hosts.list()).filter(
       (h) =>
@@ -163,7 +175,8 @@ export class HostsService implements LivenessSink {
         (h.fqdn ?? '').toLowerCase().includes(needle) ||
         h.ips.some((ip) => ip.includes(needle)),
     );
-    return this.views(hosts);
+    const views = await this.views(hosts);
+    return outdated === undefined ? views : views.filter((v) => v.outdated === outdated);
   }
 
   async byId(id: string): Promise<HostDetailView> {

@@ -20,7 +20,9 @@ export function eventsRouter(events: EventsService) {
 /** tRPC `hosts.*`: list (`q`), byId with inventory, delete (admin). */
 export function hostsRouter(hosts: HostsService) {
   return router({
-    list: operatorProcedure.input(HostListQuerySchema.optional()).query(async ({ input }) => ({ items: await hosts.list(input?.q) })),
+    list: operatorProcedure
+      .input(HostListQuerySchema.optional())
+      .query(async ({ input }) => ({ items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true') })),
     byId: operatorProcedure.input(ById).query(({ input }) => hosts.byId(input.id)),
     delete: adminProcedure.input(ById).mutation(async ({ input, ctx }) => {
       await hosts.remove(input.id, ctx);

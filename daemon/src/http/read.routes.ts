@@ -36,7 +36,8 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
   });
 
   r.get('/api/v1/hosts', operator, async (req, res) => {
-    sendJson(res, 200, { items: await hosts.list(parseQuery(HostListQuerySchema, req.query).q) });
+    const query = parseQuery(HostListQuerySchema, req.query);
+    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true') });
   });
   r.get('/api/v1/hosts/:id', operator, async (req, res) => {
     sendJson(res, 200, await hosts.byId(String(req.params.id)));

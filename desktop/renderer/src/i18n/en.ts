@@ -198,6 +198,8 @@ const en = {
   },
   hosts: {
     title: 'Hosts',
+    outdated: 'outdated',
+    outdatedTitle: 'Latest version: {latest}',
     searchPlaceholder: 'Hostname, display name or IP',
     hostname: 'Hostname',
     ip: 'IP',

@@ -200,6 +200,8 @@ const ru: Messages = {
   },
   hosts: {
     title: 'Хосты',
+    outdated: 'устарел',
+    outdatedTitle: 'Последняя версия: {latest}',
     searchPlaceholder: 'Имя, отображаемое имя или IP',
     hostname: 'Имя хоста',
     ip: 'IP',
