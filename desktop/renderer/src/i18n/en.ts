@@ -131,6 +131,7 @@ const en = {
     resolved24h: 'Resolved (24 h)',
     hosts: 'Hosts',
     hostsOnlineStale: '{online} online · {stale} stale',
+    hostsOutdated: '{count} with an outdated agent',
     heartbeats: 'Heartbeats (24 h)',
     hostsReporting: '{count} hosts reporting',
     reports24h: 'Daily reports (24 h)',

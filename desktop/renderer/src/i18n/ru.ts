@@ -133,6 +133,7 @@ const ru: Messages = {
     resolved24h: 'Решено (24 ч)',
     hosts: 'Хосты',
     hostsOnlineStale: '{online} на связи · {stale} молчат',
+    hostsOutdated: 'устаревший агент: {count}',
     heartbeats: 'Heartbeat (24 ч)',
     hostsReporting: 'хостов на связи: {count}',
     reports24h: 'Ежедневные отчёты (24 ч)',
