@@ -10,7 +10,7 @@ describe('passwordProblem', () => {
     ['abababababababab', 'alice', /distinct/],
     ['my-name-is-alice-ok', 'alice', /username/],
     ['Correct-Horse-Battery-9', 'alice', null],
-    // From the shipped list (daemon/data/common-passwords.txt), not the long hand-kept ones.
+    // From the shipped list (daemon/assets/common-passwords.txt), not the long hand-kept ones.
     ['Sunshine2000!', 'alice', /commonly used/],
     ['!!Blink182blink182', 'alice', null],
     ['MonkeyMonkeyMonkey', 'alice', /commonly used/],

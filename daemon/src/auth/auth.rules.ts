@@ -24,7 +24,7 @@ const LONG_COMMON_PASSWORDS = [
   'whatever1234', 'nopassword12', 'mustchangeme', 'correcthorsebatterystaple', 'summer2024!!', 'winter2024!!',
 ];
 
-/** daemon/data/common-passwords.txt, found from this module in the source tree and in dist/ alike. */
+/** daemon/assets/common-passwords.txt, found from this module in the source tree and in dist/ alike. */
 function commonPasswordsFile(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
@@ -32,7 +32,7 @@ function commonPasswordsFile(): string {
     if (up === dir) break;
     dir = up;
   }
-  return path.join(dir, 'daemon', 'data', 'common-passwords.txt');
+  return path.join(dir, 'daemon', 'assets', 'common-passwords.txt');
 }
 
 let commonPasswords: Set<string> | null = null;
