@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
 import type { Severity } from '../../../shared/src/index.js';
-import type { Bus } from '../bus.js';
-import type { Clock } from '../clock.js';
+import type { BusMessage } from '../bus.js';
 import type { CommittedEvent } from '../ingest/index.js';
 import { streamProblem } from '../problems/problem.views.js';
 import type { ProblemLink, ProblemMatchInput, Store } from '../store/index.js';
@@ -17,7 +15,7 @@ import {
   problemKey,
   type ProblemRule,
 } from './correlation.rules.js';
-import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
+import type { CorrelationSettings } from './correlation.settings.js';
 import {
   FLAP_MAX_MS,
   FLAP_MIN_MS,
@@ -33,7 +31,6 @@ import {
   type GatewayRole,
   type GatewaySide,
 } from './flap.rules.js';
-import { isLivenessType } from './hosts.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
 /** Most stored gateway events read around one host's batch when looking for flap counterparts. */
@@ -61,30 +58,24 @@ interface Occurrence {
   counted: boolean;
 }
 
-/** What ingest hands on about hosts that proved alive (heartbeat or daily report). */
-export interface LivenessSink {
-  recordLiveness(items: { host_id: string; hostname: string; at_ms: number }[]): Promise<void>;
+/** What correlating a batch derived besides its writes: the stream messages, and the problems it opened (for the log). */
+export interface CorrelationEffects {
+  published: BusMessage[];
+  opened: { problem_id: string; rule: string; type: string; host_id: string }[];
 }
 
 /**
- * Correlation at ingest, batch-wise: runs as a commit listener after each group commit, before the
- * agents get their answers. Per batch: stored-severity overrides, dashboard rollups, host liveness,
- * inventory snapshots, RD Gateway flaps, replay fingerprints and problem upserts — each a few
- * store round-trips for the whole batch, not per event.
+ * Correlation at ingest, batch-wise: runs in each group commit (ingest's pipeline), before the
+ * agents get their answers. Per batch: stored-severity overrides, dashboard rollups, inventory
+ * snapshots, RD Gateway flaps, replay fingerprints and problem upserts — each a few store
+ * round-trips for the whole batch, not per event. It writes only to the store and returns the rest.
  */
 export class CorrelationService {
-  constructor(
-    private readonly store: Store,
-    private readonly bus: Bus,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly settings: CorrelationSettingsSource,
-    private readonly liveness: LivenessSink,
-  ) {}
+  constructor(private readonly store: Store) {}
 
-  async onCommitted(batch: CommittedEvent[]): Promise<void> {
-    if (batch.length === 0) return;
-    const settings = await this.settings();
+  async onCommitted(batch: CommittedEvent[], settings: CorrelationSettings, nowMs: number): Promise<CorrelationEffects> {
+    const effects: CorrelationEffects = { published: [], opened: [] };
+    if (batch.length === 0) return effects;
     const derived: Derived[] = batch.map((c) => ({
       c,
       severity: effectiveSeverity(c.event.type, c.event.severity, settings.severityOverrides),
@@ -98,16 +89,10 @@ export class CorrelationService {
         (type) => !isHiddenType(type, settings.hiddenTypes),
       ),
     );
-    const alive = derived.filter((d) => isLivenessType(d.c.event.type));
-    if (alive.length > 0) {
-      await this.liveness.recordLiveness(
-        alive.map((d) => ({ host_id: d.c.host_id, hostname: d.c.event.host.hostname, at_ms: d.c.received_ms })),
-      );
-    }
     const visible = derived.filter((d) => !d.hidden);
     // The live stream shows what lists show: hidden types left out, severities as overridden.
     for (const d of visible) {
-      this.bus.publish({
+      effects.published.push({
         type: 'event.ingested',
         data: {
           event_id: d.c.event.event_id,
@@ -127,7 +112,8 @@ export class CorrelationService {
       ...(await this.inventoryOccurrences(visible, settings)),
       ...(await this.flapOccurrences(visible)),
     ];
-    await this.raise(occurrences);
+    await this.raise(occurrences, nowMs, effects);
+    return effects;
   }
 
   /** Events that open problems by severity; replays (equal content fingerprint) are linked but not counted. */
@@ -259,7 +245,7 @@ export class CorrelationService {
   }
 
   /** Groups occurrences per key into window clusters; all clusters of the batch in one store call (atomic per cluster). */
-  private async raise(occurrences: Occurrence[]): Promise<void> {
+  private async raise(occurrences: Occurrence[], now: number, effects: CorrelationEffects): Promise<void> {
     if (occurrences.length === 0) return;
     const byKey = new Map<string, Occurrence[]>();
     for (const o of occurrences) {
@@ -267,7 +253,6 @@ export class CorrelationService {
       if (group) group.push(o);
       else byKey.set(o.key, [o]);
     }
-    const now = this.clock.now();
     const inputs: ProblemMatchInput[] = [];
     for (const group of byKey.values()) {
       for (const cluster of clusterByWindow(group, group[0].window_ms)) {
@@ -293,8 +278,8 @@ export class CorrelationService {
     const results = await this.store.problems.upsertMatchMany(inputs);
     results.forEach(({ problem, created }, i) => {
       if (!problem || (!created && inputs[i].count === 0)) return;
-      this.bus.publish({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
-      if (created) this.logger.info({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id }, 'problem opened');
+      effects.published.push({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
+      if (created) effects.opened.push({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id });
     });
   }
 }

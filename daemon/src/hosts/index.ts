@@ -1,2 +1,3 @@
-/** Hosts: liveness, silence scan, list/detail with inventory, deletion. */
+/** Hosts: list/detail with inventory, deletion, and liveness (status, heartbeats, silence scan). */
 export { HostsService, hostNotFound } from './hosts.service.js';
+export { recordLiveness, SilenceScanner } from './liveness.js';
