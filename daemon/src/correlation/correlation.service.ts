@@ -33,7 +33,7 @@ import {
 } from './flap.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
-/** Most stored gateway events read around one host's batch when looking for flap counterparts. */
+/** Most stored gateway events read per host around a batch when looking for flap counterparts. */
 const FLAP_SCAN_LIMIT = 5000;
 
 /** An event of the batch with what the rules derived for it. */
@@ -175,9 +175,9 @@ export class CorrelationService {
 
   /**
    * RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one
-   * batch): per gateway host and batch, one store query per side present for its counterparts.
-   * The queries are independent, so they go out together (one round trip's wait on MongoDB, not
-   * one per host); the flaps are then marked in a fixed order.
+   * batch): per batch, one store query per side present for the counterparts of all its gateway
+   * hosts (the two go out together: one round trip's wait on MongoDB); the flaps are then marked
+   * in a fixed order.
    */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
     const byHost = new Map<string, Derived[]>();
@@ -187,30 +187,31 @@ export class CorrelationService {
       if (sides) sides.push(d);
       else byHost.set(d.c.host_id, [d]);
     }
-    const lookups = [...byHost].flatMap(([hostId, sides]) =>
-      (['opened', 'closed'] as const)
-        .map((role) => ({ hostId, role, own: sides.filter((d) => gatewayRole(d.c.event.type) === role) }))
-        .filter((l) => l.own.length > 0),
-    );
+    const lookups = (['opened', 'closed'] as const)
+      .map((role) => ({ role, own: [...byHost.values()].flat().filter((d) => gatewayRole(d.c.event.type) === role) }))
+      .filter((l) => l.own.length > 0);
     const found = await Promise.all(
-      lookups.map(({ hostId, role, own }) => {
+      lookups.map(({ role, own }) => {
         // Counterparts only: closed 1–10 s after an opened side, opened 1–10 s before a closed one.
         const times = own.map((d) => d.c.occurred_ms);
+        const hosts = [...new Set(own.map((d) => d.c.host_id))];
         const [from, to] = role === 'opened' ? [FLAP_MIN_MS, FLAP_MAX_MS] : [-FLAP_MAX_MS, -FLAP_MIN_MS];
         return this.store.events.details({
-          host_id: hostId,
+          host_ids: hosts,
           types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
           from_ms: Math.min(...times) + from,
           to_ms: Math.max(...times) + to + 1,
           keys: GATEWAY_DETAIL_KEYS,
-          limit: FLAP_SCAN_LIMIT,
+          limit: FLAP_SCAN_LIMIT * hosts.length,
         });
       }),
     );
     const out: Occurrence[] = [];
-    for (const [i, { hostId, role, own }] of lookups.entries()) {
-      const stored = found[i].map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
-      for (const d of own) out.push(...(await this.flapsOf(hostId, d, role, stored)));
+    for (const [hostId, sides] of byHost) {
+      for (const [i, { role }] of lookups.entries()) {
+        const stored = found[i].filter((e) => e.host_id === hostId).map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
+        for (const d of sides) if (gatewayRole(d.c.event.type) === role) out.push(...(await this.flapsOf(hostId, d, role, stored)));
+      }
     }
     return out;
   }
