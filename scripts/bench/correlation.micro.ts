@@ -3,9 +3,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseEvent } from '../../shared/src/index.js';
 import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
-import type { CommittedEvent } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import { openStore, type NewEvent } from '../../daemon/src/store/index.js';
+import { openStore, type CommittedEvent, type NewEvent } from '../../daemon/src/store/index.js';
 import { createEventFactory } from './lib/event-factory.js';
 import { machineLine, tempDir } from './lib/proc.js';
 

@@ -8,11 +8,11 @@ import {
   problemKey,
   silenceAction,
   staleMinutesFor,
+  streamProblem,
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
 } from '../correlation/index.js';
-import { streamProblem } from '../problems/problem.views.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 /*

@@ -1,10 +1,5 @@
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 
-/** An event that has just been stored for the first time. */
-export interface CommittedEvent extends NewEvent {
-  host_id: string;
-}
-
 /** Stores ingest batches together with what ingest derives from them. */
 export interface BatchCommitter {
   /** Resolves with each item's outcome once the batch and what was derived from it are durable. */

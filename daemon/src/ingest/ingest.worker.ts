@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorSummary, isEventFault } from '../errors.js';
-import { openSqliteStore } from '../store/sqlite/sqlite.store.js';
+import { openSqliteStore } from '../store/index.js';
 import type { FromIngestThread, IngestThreadInit, ToIngestThread } from './ingest-thread.js';
 import { createIngestPipeline } from './pipeline.js';
 

@@ -4,8 +4,8 @@ import { CorrelationService, isLivenessType, type CorrelationSettings } from '..
 import { errorSummary } from '../errors.js';
 import { recordLiveness } from '../hosts/index.js';
 import { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from '../notify/index.js';
-import type { InsertOutcome, NewEvent, OutboxRecord, Store } from '../store/index.js';
-import type { BatchCommitter, CommittedEvent } from './batch-committer.js';
+import type { CommittedEvent, InsertOutcome, NewEvent, OutboxRecord, Store } from '../store/index.js';
+import type { BatchCommitter } from './batch-committer.js';
 
 /** What a batch is correlated and notified with: plain data, read once per batch by the caller. */
 export interface BatchContext {

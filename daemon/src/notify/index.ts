@@ -10,5 +10,7 @@ export { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } 
 export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
-export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';
+export type { Channel, Language, NotifySettings } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';
+export { createNotificationsRoutes } from './notifications.routes.js';
+export { notificationsRouter } from './notifications.router.js';

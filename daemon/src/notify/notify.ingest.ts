@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamProblem } from '../../../shared/src/index.js';
+import type { EventNotice, NotificationContent, ProblemNotice, StreamProblem } from '../../../shared/src/index.js';
 import type { BusMessage } from '../bus.js';
-import type { CommittedEvent } from '../ingest/index.js';
 import { suppressingWindow } from '../maintenance/index.js';
-import type { MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
+import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
-import type { Channel, EventNotice, NotificationContent, ProblemNotice } from './notify.types.js';
+import type { Channel } from './notify.types.js';
 
 /**
  * What ingest needs to turn a batch's events and problems into outbox rows: plain data without
