@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { SessionUser } from '../../../shared/src/index.js';
-import { AppError } from '../errors.js';
+import { AppError, storageFault, storeUnavailable } from '../errors.js';
 import { statusOf } from './error-map.js';
 
 /** What every tRPC call knows about its caller. */
@@ -51,7 +51,11 @@ const t = initTRPC.context<TrpcContext>().create({
 /** Wraps every procedure so an AppError thrown by a service becomes the matching tRPC error. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) throw toTrpcError(result.error.cause);
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) throw toTrpcError(cause);
+  // A store that cannot write is an outage (503, retry), not an internal error.
+  if (storageFault(cause) !== null) throw toTrpcError(storeUnavailable(cause));
   return result;
 });
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus, BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettings } from '../correlation/index.js';
-import { AppError, errorSummary, unprocessableEvent } from '../errors.js';
+import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { EventNotifyPlan } from '../notify/notify.ingest.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -30,7 +30,15 @@ export type ToIngestThread =
 
 export type FromIngestThread =
   | ({ kind: 'done'; id: number; outcomes: InsertOutcome[] } & BatchEffects)
-  | ({ kind: 'failed'; id: number; error: string; /** The batch's content, not the store, failed (`isEventFault`). */ eventFault: boolean } & BatchEffects)
+  | ({
+      kind: 'failed';
+      id: number;
+      error: string;
+      /** The driver's error code (`SQLITE_FULL`…), when it has one: the main thread classifies it (`storageFault`). */
+      code: string | null;
+      /** The batch's content, not the store, failed (`isEventFault`). */
+      eventFault: boolean;
+    } & BatchEffects)
   | { kind: 'ready' }
   | { kind: 'closed' };
 
@@ -187,7 +195,9 @@ export class IngestThread implements BatchCommitter {
     const waiting = this.settle(msg.id);
     if (!waiting) return;
     if (msg.kind === 'done') waiting.resolve(msg.outcomes);
-    else waiting.reject(msg.eventFault ? unprocessableEvent(msg.error) : threadFailed(msg.error));
+    else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
+    else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
+    else waiting.reject(threadFailed(msg.error));
   }
 
   private replay(effects: BatchEffects): void {

@@ -78,7 +78,14 @@ port.on('message', (msg: ToIngestThread) => {
     stored.then(
       (outcomes) => send({ kind: 'done', id: msg.id, outcomes, ...collected }),
       (err: unknown) =>
-        send({ kind: 'failed', id: msg.id, error: err instanceof Error ? err.message : String(err), eventFault: isEventFault(err), ...collected }),
+        send({
+          kind: 'failed',
+          id: msg.id,
+          error: err instanceof Error ? err.message : String(err),
+          code: typeof (err as { code?: unknown } | null)?.code === 'string' ? (err as { code: string }).code : null,
+          eventFault: isEventFault(err),
+          ...collected,
+        }),
     ),
   );
 });
