@@ -40,7 +40,7 @@ import { IngestThread } from './ingest/ingest-thread.js';
 import { IngestService, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
-import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
+import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
@@ -202,7 +202,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     clock,
     logger: logger.child({ scope: 'retention' }),
-    options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
+    options: {
+      auditMs: config.retention.auditMs,
+      eventMs: config.retention.eventMs,
+      loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs),
+      enrollmentCodeHistoryMs: CODE_HISTORY_MS,
+    },
   });
   const agentUpdates = new AgentUpdatesService({
     repo: store.agentUpdates,
@@ -300,7 +305,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       stream.dropUser(userId);
     },
   });
-  jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   users.onChange((userId) => {
     void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
   });
