@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type RunningFerretDb } from '../../scripts/ferretdb.js';
+import { adminToken, api } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { health, load, missingAcknowledged, type Answer } from '../helpers/outage.js';
 
@@ -14,6 +15,7 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
   it('answers 503 with Retry-After (never 500), reports degraded health, loses nothing acknowledged and recovers without a restart', async () => {
     ferret = await startFerretDb({ logLevel: 'error' });
     sac = await startTestSac('mongodb', { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: 'sac_outage' });
+    const token = await adminToken(sac);
     const traffic = load(sac, 4);
     await expect.poll(() => traffic.answers.filter((a) => a.status === 201).length, { timeout: 10_000 }).toBeGreaterThan(20);
 
@@ -24,6 +26,9 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     const degraded = await health(sac);
     expect(degraded.status).toBe(503);
     expect(degraded.body.status).toBe('degraded');
+    // A console write fails as an outage too (503, retry), not as an internal error.
+    const key = await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label: 'during the outage' } });
+    expect([key.status, key.body?.error?.code]).toEqual([503, 'store/unavailable']);
 
     ferret = await startFerretDb({ logLevel: 'error', dir, port });
     const backAt = Date.now();
