@@ -72,9 +72,12 @@ describe.skipIf(!isRoot)('store outage: the SQLite disk full under load', () => 
       await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label: 'during the outage' } }),
       await api(sac, 'PATCH', '/api/v1/settings/security', { token, body: { require_totp: 'none' } }),
       await login(sac, sac.adminUsername, sac.adminPassword),
+      await api(sac, 'POST', '/trpc/apiKeys.create', { token, body: { label: 'through tRPC' } }),
     ];
     for (const res of consoleWrites) {
-      if (res.status === 503) expect([res.body?.error?.code, Number(res.headers.get('retry-after')) > 0]).toEqual(['store/unavailable', true]);
+      // REST names the code in `error.code`, tRPC in `error.data.appCode`.
+      const code = res.body?.error?.data?.appCode ?? res.body?.error?.code;
+      if (res.status === 503) expect([code, Number(res.headers.get('retry-after')) > 0]).toEqual(['store/unavailable', true]);
       else expect(res.status).toBeLessThan(300);
     }
     expect(consoleWrites.some((res) => res.status === 503)).toBe(true);

@@ -29,6 +29,8 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     // A console write fails as an outage too (503, retry), not as an internal error.
     const key = await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label: 'during the outage' } });
     expect([key.status, key.body?.error?.code]).toEqual([503, 'store/unavailable']);
+    const viaTrpc = await api(sac, 'POST', '/trpc/apiKeys.create', { token, body: { label: 'during the outage' } });
+    expect([viaTrpc.status, viaTrpc.body?.error?.data?.appCode, Number(viaTrpc.headers.get('retry-after')) > 0]).toEqual([503, 'store/unavailable', true]);
 
     ferret = await startFerretDb({ logLevel: 'error', dir, port });
     const backAt = Date.now();

@@ -7,10 +7,11 @@ import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
-import { errorBody } from './error-map.js';
+import { errorBody, mapError } from './error-map.js';
 import { sendError, sendJson } from './http-errors.js';
 import { bearerToken } from './rest-auth.js';
 import { openApiRoute } from './openapi.js';
+import { knownTrpcError } from './trpc.js';
 
 export interface AppDeps {
   store: Store;
@@ -122,13 +123,21 @@ export function createApp(deps: AppDeps): express.Express {
         const token = bearerToken(req);
         return {
           token,
-          user: token ? await deps.authenticator.authenticate(token) : null,
+          user: token ? await deps.authenticator.authenticate(token).catch((err: unknown) => Promise.reject(knownTrpcError(err) ?? err)) : null,
           ip: req.socket.remoteAddress,
           requestId: randomUUID(),
         };
       },
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ path, err: { message: error.message } }, 'tRPC call failed');
+      },
+      // A throttled or unavailable tRPC answer says when to retry, as the REST one does.
+      responseMeta: ({ errors }) => {
+        const waits = errors.flatMap((e) => {
+          const wait = e.cause instanceof AppError ? mapError(e.cause).headers['Retry-After'] : undefined;
+          return wait === undefined ? [] : [Number(wait)];
+        });
+        return waits.length > 0 ? { headers: { 'Retry-After': String(Math.max(...waits)) } } : {};
       },
     }),
   );

@@ -48,14 +48,22 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
+/**
+ * The tRPC error for a failure SAC can name: an AppError, or a store that cannot be reached or
+ * cannot write (an outage: 503, retry — not an internal error). Null for anything else.
+ */
+export function knownTrpcError(err: unknown): TRPCError | null {
+  if (err instanceof AppError) return toTrpcError(err);
+  if (storageFault(err) !== null) return toTrpcError(storeUnavailable(err));
+  return null;
+}
+
 /** Wraps every procedure so an AppError thrown by a service becomes the matching tRPC error. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
-  const cause = result.error.cause;
-  if (cause instanceof AppError) throw toTrpcError(cause);
-  // A store that cannot write is an outage (503, retry), not an internal error.
-  if (storageFault(cause) !== null) throw toTrpcError(storeUnavailable(cause));
+  const known = knownTrpcError(result.error.cause);
+  if (known) throw known;
   return result;
 });
 
