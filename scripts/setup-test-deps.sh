@@ -63,3 +63,9 @@ if ! command -v st >/dev/null 2>&1; then
   # A pyenv Python puts new commands on PATH through shims made by a rehash.
   if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
 fi
+
+# SQLite disk outage test (store-outage-sqlite.test.ts): the read-only disk is an ext4 image on a
+# loop device, made with mkfs.ext4 (e2fsprogs). Root only: without root the test skips its disk scenarios.
+if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null && command -v apt-get >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q e2fsprogs >/dev/null
+fi

@@ -42,7 +42,7 @@ import {
 } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
-import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
+import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
 import { createProblemsRoutes, ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
@@ -206,7 +206,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     clock,
     logger: logger.child({ scope: 'retention' }),
-    options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
+    options: {
+      auditMs: config.retention.auditMs,
+      eventMs: config.retention.eventMs,
+      loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs),
+      enrollmentCodeHistoryMs: CODE_HISTORY_MS,
+    },
   });
   const agentUpdates = new AgentUpdatesService({
     repo: store.agentUpdates,
@@ -304,7 +309,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       stream.dropUser(userId);
     },
   });
-  jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   users.onChange((userId) => {
     void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
   });
@@ -368,7 +372,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     version: SAC_VERSION,
     startedMs,
     now: () => clock.now(),
-    ingestProblem: () => committer.problem,
+    ingestProblem: () => committer.problem ?? ingest.problem,
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
