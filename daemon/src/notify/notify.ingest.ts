@@ -5,8 +5,7 @@ import { errorSummary } from '../errors.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, type Policy } from './notify.rules.js';
-import type { EventNotice, NotificationContent } from '../../../shared/src/index.js';
-import type { Channel } from './notify.types.js';
+import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel } from '../../../shared/src/index.js';
 
 /**
  * What the ingest listener needs to turn committed events into outbox rows: plain data without
@@ -15,14 +14,10 @@ import type { Channel } from './notify.types.js';
 export interface EventNotifyPlan {
   policy: Policy;
   /** The configured channels, each with its targets (chat ids, push subscriptions; `null` for one-target channels). */
-  targets: Partial<Record<Channel, (string | null)[]>>;
+  targets: Partial<Record<NotifyChannel, (string | null)[]>>;
   maxAttempts: number;
   /** Maintenance windows that can be in force now or later: matching notifications are recorded as suppressed. */
   windows: MaintenanceWindowRecord[];
-}
-
-function text(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A' ? v : null;
 }
 
 /** The notification view of a committed event. */
@@ -38,15 +33,15 @@ export function eventNotice(c: CommittedEvent): EventNotice {
     host_display: c.event.host.display_name ?? null,
     occurred_at: c.event.occurred_at,
     actor_user: c.actor_user,
-    ip: text(d.ip_address) ?? text(d.source_ip) ?? text(d.external_ip),
+    ip: agentValue(d.ip_address) ?? agentValue(d.source_ip) ?? agentValue(d.external_ip),
   };
 }
 
 /** One pending outbox row per channel and target. */
 export function outboxRows(
   row: { topic: OutboxTopic; ref: string | null; content: NotificationContent },
-  channels: readonly Channel[],
-  targets: Partial<Record<Channel, (string | null)[]>>,
+  channels: readonly NotifyChannel[],
+  targets: Partial<Record<NotifyChannel, (string | null)[]>>,
   maxAttempts: number,
   nowMs: number,
 ): OutboxRecord[] {
@@ -94,7 +89,7 @@ export function eventNotificationListener(deps: {
   return async (committed) => {
     const plan = deps.plan();
     if (!plan) return;
-    const configured = Object.keys(plan.targets) as Channel[];
+    const configured = Object.keys(plan.targets) as NotifyChannel[];
     const now = deps.clock.now();
     const rows: OutboxRecord[] = [];
     for (const c of committed) {
