@@ -1,5 +1,5 @@
 /**
- * Notifications (issue #5): channel clients (Telegram Bot API, webhook, SMTP, web push), the
+ * Notifications: channel clients (Telegram Bot API, webhook, SMTP, web push), the
  * routing policy, message formats in English and Russian, the durable outbox with its dispatcher,
  * push subscriptions and test sends. Other folders import only from here.
  */

@@ -6,7 +6,7 @@ import type { NotifySettings } from './notify.types.js';
 /**
  * Routing and retry rules of the notifier: pure functions, no I/O.
  *
- * Policy (issue #5): an event is sent when its severity (after the per-type overrides) is high or
+ * Policy: an event is sent when its severity (after the per-type overrides) is high or
  * critical and at or above the minimum; a new problem when at or above the minimum. Sent whatever the minimum:
  * `rdp.login.success`, `ssh.login.success`, `rdg.connection.*`, agent lifecycle events (only to
  * the lifecycle channels) and daily reports. Never: hidden types. `details.telegram_via: "agent"`

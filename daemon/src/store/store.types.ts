@@ -24,7 +24,7 @@ export interface Store {
   readonly events: EventsRepo;
   readonly hosts: HostsRepo;
   readonly apiKeys: ApiKeysRepo;
-  /** Notification outbox and delivery log (issue #5). */
+  /** Notification outbox and delivery log. */
   readonly outbox: OutboxRepo;
   readonly push: PushRepo;
   readonly reports: ReportsRepo;
