@@ -57,7 +57,7 @@ if [ ! -x /usr/sbin/sshd ] || [ ! -x /usr/bin/sudo ]; then
   fi
 fi
 
-# OpenAPI fuzzing (issue 17, item 9): schemathesis from PyPI, run by test/integration/openapi.schemathesis.test.ts.
+# OpenAPI fuzzing: schemathesis from PyPI, run by test/integration/openapi.schemathesis.test.ts.
 if ! command -v st >/dev/null 2>&1; then
   python3 -m pip install --quiet 'schemathesis>=4.3,<5' 2>/dev/null || python3 -m pip install --quiet --break-system-packages 'schemathesis>=4.3,<5'
   # A pyenv Python puts new commands on PATH through shims made by a rehash.

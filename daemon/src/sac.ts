@@ -63,7 +63,7 @@ export interface RunningSac {
   port: number;
   store: Store;
   ingest: IngestService;
-  /** Events, hosts, problems and dashboard services (issue #4). */
+  /** Events, hosts, problems and dashboard services (the read API and problem handling). */
   read: ReadServices;
   jobs: JobRunner;
   retention: RetentionService;
