@@ -317,6 +317,7 @@ export class AuthService implements Authenticator {
       ip: ip ?? null,
     };
     await this.deps.sessions.insert(session);
+    await this.deps.users.recordLogin(user.id, now);
     if (now - this.lastPruneMs > PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
       // Ended sessions are kept a day for the audit trail of late sign-outs, then deleted.

@@ -16,6 +16,15 @@ const NO_ID = { projection: { _id: 0, username_key: 0 } } as const;
 
 const isActiveAdmin = (u: Pick<UserRecord, 'role' | 'active'>) => u.role === 'admin' && u.active;
 
+/** Users remember their latest sign-in; users created before have none yet. */
+export const USERS_LAST_LOGIN_MONGO_MIGRATION = {
+  id: 34,
+  name: 'users: time of the latest sign-in',
+  async up(db: Db) {
+    await db.collection('users').updateMany({ last_login_ms: { $exists: false } }, { $set: { last_login_ms: null } });
+  },
+};
+
 export function mongoUsers(db: Db): UsersRepo {
   const users = db.collection<UserDoc>('users');
   const activeAdmins = () => users.countDocuments({ role: 'admin', active: true });
@@ -38,7 +47,7 @@ export function mongoUsers(db: Db): UsersRepo {
     if (!doc) return { status: 'not_found' };
     const { _id, username_key: _key, ...after } = doc;
     if (isActiveAdmin(before) && !isActiveAdmin(after) && (await activeAdmins()) === 0) {
-      const { id: _id, username: _u, created_ms: _c, ...restore } = before;
+      const { id: _id, username: _u, created_ms: _c, last_login_ms: _l, ...restore } = before;
       await users.updateOne({ id }, { $set: restore });
       return { status: 'last_admin' };
     }
@@ -78,6 +87,10 @@ export function mongoUsers(db: Db): UsersRepo {
       }
       const res = await users.deleteOne({ id });
       return res.deletedCount === 1 ? { status: 'ok', user } : { status: 'not_found' };
+    },
+    async recordLogin(id, atMs) {
+      // BSON orders null below numbers, so $max also sets the first sign-in.
+      await users.updateOne({ id }, { $max: { last_login_ms: atMs } });
     },
   };
 }

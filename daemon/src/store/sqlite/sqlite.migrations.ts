@@ -4,6 +4,7 @@ import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
+import { USERS_LAST_LOGIN_SQLITE_MIGRATION } from './auth.sqlite.js';
 
 
 
@@ -120,6 +121,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   CORRELATION_INGEST_SQLITE_MIGRATION,
   COMMANDS_SQLITE_MIGRATION,
   DEVICES_SQLITE_MIGRATION,
+  USERS_LAST_LOGIN_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',
