@@ -130,5 +130,11 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     expect((await store.audit.list({ outcome: 'failed', limit: 10 })).map((e) => e.at_ms)).toEqual([1000]);
     expect((await store.audit.list({ from_ms: 1500, before_ms: 3000, limit: 10 })).map((e) => e.at_ms)).toEqual([2000]);
     expect((await store.audit.list({ target: 'user:1', limit: 1 })).map((e) => e.action)).toEqual(['user.created']);
+    // The total of a paged list: the same filters, no limit.
+    expect(await store.audit.count({})).toBe(3);
+    expect(await store.audit.count({ action: 'auth.' })).toBe(2);
+    expect(await store.audit.count({ actor: 'ALICE', outcome: 'ok' })).toBe(1);
+    expect(await store.audit.count({ from_ms: 1500, before_ms: 3000 })).toBe(1);
+    expect(await store.audit.count({ target: 'user:2' })).toBe(0);
   });
 });
