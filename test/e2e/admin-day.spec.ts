@@ -159,3 +159,33 @@ test('users show their last sign-in; the audit log pages with a total and names 
   await app.screenshot('phone-audit-ru');
   await page.getByTestId('language').selectOption('en');
 });
+
+test('a daily report downloads as HTML and CSV, fits its frame and is dark in the dark theme', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.open('/admin/reports');
+  await page.getByRole('button', { name: /generate now/i }).click();
+  const frame = page.frameLocator('[data-testid="report-frame"]');
+  await expect(frame.locator('body')).toContainText('RDS01');
+  const csvDownload = page.waitForEvent('download');
+  await page.getByTestId('report-csv').click();
+  const csvFile = await csvDownload;
+  expect(csvFile.suggestedFilename()).toMatch(/^sac-daily-report-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = Buffer.concat(await (await csvFile.createReadStream()).toArray()).toString('utf8').split('\r\n');
+  expect(csv[0]).toBe('hostname,platform,successful_logins,failed_logins,active_bans,top_failed_ips,active_users,reported_at');
+  expect(csv.some((l) => l.startsWith('RDS01,rdp,'))).toBe(true);
+  await expect(page.getByTestId('report-print')).toBeEnabled();
+  // Nothing of the report is cut: the frame's document is no wider than the frame.
+  const overflow = await frame.locator('html').evaluate((html) => html.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await app.setTheme('dark');
+  await expect.poll(() => frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(22, 28, 35)');
+  await app.screenshotBothThemes('report-viewer');
+  await page.getByTestId('language').selectOption('ru');
+  await expect(page.getByTestId('report-csv')).toHaveText('Скачать CSV');
+  await app.screenshotBothThemes('report-viewer-ru');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await noSidewaysScroll(page);
+  await app.screenshot('phone-report-viewer-ru');
+  await page.getByTestId('language').selectOption('en');
+});

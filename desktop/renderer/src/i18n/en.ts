@@ -255,6 +255,7 @@ const en = {
     saveToTest: 'Save to test this row.',
     removeRepo: 'Remove',
     addRepo: 'Add repository',
+    gitRead: 'Works: latest version {version} (commit {commit})',
     escalateSeverity: 'Escalate {severity} problems',
   },
   users: {
@@ -304,7 +305,8 @@ const en = {
     state: { pending: 'pending', sending: 'sending', sent: 'sent', failed: 'failed', suppressed: 'suppressed (maintenance)' },
   },
   reports: {
-    download: 'Download',
+    downloadHtml: 'Download HTML',
+    downloadCsv: 'Download CSV',
     print: 'Print',
     trigger: { manual: 'manual', schedule: 'scheduled' },
     title: 'Daily reports',

@@ -257,6 +257,7 @@ const ru: Messages = {
     saveToTest: 'Сохраните, чтобы проверить эту строку.',
     removeRepo: 'Удалить',
     addRepo: 'Добавить репозиторий',
+    gitRead: 'Работает: последняя версия {version} (коммит {commit})',
     escalateSeverity: 'Эскалировать проблемы «{severity}»',
   },
   users: {
@@ -306,7 +307,8 @@ const ru: Messages = {
     state: { pending: 'в очереди', sending: 'отправляется', sent: 'доставлено', failed: 'ошибка', suppressed: 'задержано (обслуживание)' },
   },
   reports: {
-    download: 'Скачать',
+    downloadHtml: 'Скачать HTML',
+    downloadCsv: 'Скачать CSV',
     print: 'Печать',
     trigger: { manual: 'вручную', schedule: 'по расписанию' },
     title: 'Ежедневные отчёты',
@@ -433,7 +435,7 @@ const ru: Messages = {
     open: 'открыть',
     since: 'с',
     fromDay: 'С дня',
-    toDay: 'По день',
+    toDay: 'До дня (вкл.)',
     dateInvalid: 'Введите дату как {pattern}',
     adminOnly: 'Эта страница только для администраторов; открыт обзор.',
     yes: 'да',
