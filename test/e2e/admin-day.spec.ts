@@ -176,10 +176,10 @@ test('a daily report downloads as HTML and CSV, fits its frame and is dark in th
   expect(csv.some((l) => l.startsWith('RDS01,rdp,'))).toBe(true);
   await expect(page.getByTestId('report-print')).toBeEnabled();
   // Nothing of the report is cut: the frame's document is no wider than the frame.
-  const overflow = await frame.locator('html').evaluate((html) => html.scrollWidth - window.innerWidth);
+  const overflow = await frame.locator('html').evaluate((html) => html.scrollWidth - html.ownerDocument.defaultView!.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await app.setTheme('dark');
-  await expect.poll(() => frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(22, 28, 35)');
+  await expect.poll(() => frame.locator('body').evaluate((b) => b.ownerDocument.defaultView!.getComputedStyle(b).backgroundColor)).toBe('rgb(22, 28, 35)');
   await app.screenshotBothThemes('report-viewer');
   await page.getByTestId('language').selectOption('ru');
   await expect(page.getByTestId('report-csv')).toHaveText('Скачать CSV');

@@ -3,8 +3,7 @@ import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
-import type { Store } from '../store/index.js';
-import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
+import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
@@ -29,7 +28,7 @@ export class DashboardsService {
     const hidden = settings.hiddenTypes;
     const currentBucket = bucketOf(now);
     const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
-      this.store.correlation.sumRollups(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
+      this.store.rollups.sum(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
       this.store.problems.counts(now - DAY_MS, hidden),
       this.hosts.list(),
       this.store.hostState.list(),
@@ -89,7 +88,7 @@ export class DashboardsService {
     const hidden = (await this.settings()).hiddenTypes;
     const first = bucketOf(this.clock.now()) - DAY_MS + ROLLUP_BUCKET_MS;
     const hours = Array.from({ length: DAY_MS / ROLLUP_BUCKET_MS }, (_, i) => first + i * ROLLUP_BUCKET_MS);
-    const rows = await Promise.all(hours.map((h) => this.store.correlation.sumRollups(h, h)));
+    const rows = await Promise.all(hours.map((h) => this.store.rollups.sum(h, h)));
     return hours.map((h, i) => {
       const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
       for (const r of rows[i]) if (r.dim === 'type' && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;

@@ -4,19 +4,20 @@ import type { HostDetailView, HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import { problemFingerprint, problemKey } from '../correlation/correlation.rules.js';
 import {
   formatSilence,
   hostStatus,
+  problemFingerprint,
+  problemKey,
   silenceAction,
   staleMinutesFor,
+  streamProblem,
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
   type LivenessSink,
 } from '../correlation/index.js';
 import { AppError } from '../errors.js';
-import { streamProblem } from '../problems/problem.views.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -206,7 +207,7 @@ export class HostsService implements LivenessSink {
   /** Removes the host with its events and problems; the next event from it recreates the host. */
   async remove(id: string, actor: Actor): Promise<void> {
     const host = await this.store.hosts.byId(id);
-    if (!host || !(await this.store.correlation.deleteHost(id))) throw hostNotFound(id);
+    if (!host || !(await this.store.hosts.delete(id))) throw hostNotFound(id);
     await this.audit.record({ action: 'host.deleted', actor, target: `host:${id}`, details: { hostname: host.hostname } });
     this.logger.info({ host_id: id, hostname: host.hostname, by: actor.user?.username }, 'host deleted');
   }
