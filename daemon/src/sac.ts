@@ -210,6 +210,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     versions: agentVersions,
     settings: () => settings.get('agent_updates'),
     windowsAdmin: () => settings.get('windows_admin'),
+    sshAdmin: () => settings.get('ssh_admin'),
     publicUrl: config.publicUrl,
     bundlesDir: path.join(config.dataDir, 'agent-bundles'),
     clock,

@@ -5,7 +5,8 @@
  */
 export { CommandsService, commandView, type CommandTiming } from './commands.service.js';
 export { RemoteActionsService, type RemoteActionsDeps } from './remote-actions.service.js';
-export { probeSshAdmin } from './ssh.client.js';
+export { connectSshAdmin, probeSshAdmin, SshFailure, type SshAdminCredentials, type SshSession } from './ssh.client.js';
+export { sshTargets } from './actions.rules.js';
 export { createActionsRoutes } from './actions.routes.js';
 export { actionsRouter } from './actions.router.js';
 export { createWinRmClient } from './winrm/index.js';

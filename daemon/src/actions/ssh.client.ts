@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Client, type ConnectConfig } from 'ssh2';
 import { verifyHostKey, type HostKeyVerdict } from './known-hosts.rules.js';
 
@@ -19,13 +20,29 @@ export interface SshProbeResult {
   host: string;
 }
 
-const COMMAND = 'sudo -n true';
+export interface SshExecResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
-class ProbeFailure extends Error {
+/** An authenticated connection to one host whose key matched `known_hosts`. */
+export interface SshSession {
+  /** The candidate address that answered. */
+  host: string;
+  /** Runs `command`, feeding `stdin` when given; output is kept up to `maxOutput` characters per stream. */
+  exec(command: string, options: { stdin?: Readable | Buffer; timeoutMs: number; maxOutput?: number }): Promise<SshExecResult>;
+  end(): void;
+}
+
+/** Why a connection or command failed, in words safe to show (never a credential). */
+export class SshFailure extends Error {
   constructor(
     message: string,
     /** True when the next candidate address may still answer (the host was not reached). */
     readonly unreachable: boolean,
+    /** The address this happened on, when known. */
+    readonly host?: string,
   ) {
     super(message);
   }
@@ -37,20 +54,20 @@ const VERDICT_TEXT: Record<Exclude<HostKeyVerdict, 'match'>, string> = {
   revoked: 'host key is revoked in known_hosts',
 };
 
-/** Connects once, authenticates and runs `sudo -n true`; resolves with the exit code. */
-function probeOnce(host: string, creds: SshAdminCredentials, timeoutMs: number): Promise<{ code: number | null; stderr: string }> {
+/** Connects to one address and authenticates; the host key must be in `known_hosts`. */
+function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number): Promise<Client> {
   return new Promise((resolve, reject) => {
     const conn = new Client();
     let verdict: HostKeyVerdict | null = null;
     let settled = false;
-    const finish = (fn: () => void) => {
+    const fail = (failure: SshFailure) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       conn.end();
-      fn();
+      reject(failure);
     };
-    const timer = setTimeout(() => finish(() => reject(new ProbeFailure(`no answer within ${timeoutMs} ms`, true))), timeoutMs);
+    const timer = setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
     const config: ConnectConfig = {
       host,
       port: creds.port,
@@ -66,34 +83,88 @@ function probeOnce(host: string, creds: SshAdminCredentials, timeoutMs: number):
       },
     };
     conn.on('ready', () => {
-      conn.exec(COMMAND, (err, stream) => {
-        if (err) return finish(() => reject(new ProbeFailure(`cannot run ${COMMAND}: ${err.message}`, false)));
-        let stderr = '';
-        stream.stderr.on('data', (d: Buffer) => {
-          if (stderr.length < 2048) stderr += d.toString('utf8');
-        });
-        stream.on('data', () => undefined);
-        stream.on('close', (code: number | null) => finish(() => resolve({ code, stderr })));
-      });
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(conn);
     });
     conn.on('error', (err: Error & { level?: string; code?: string }) => {
-      finish(() => {
-        if (verdict !== null && verdict !== 'match') reject(new ProbeFailure(VERDICT_TEXT[verdict], false));
-        else if (err.level === 'client-authentication') reject(new ProbeFailure('authentication failed', false));
-        else if (err.level === 'client-socket' || err.code === 'ENOTFOUND' || err.code === 'ECONNREFUSED' || err.code === 'EAI_AGAIN')
-          reject(new ProbeFailure(`unreachable (${err.code ?? err.message})`, true));
-        else if (err.level === 'client-timeout') reject(new ProbeFailure('no answer in time', true));
-        else reject(new ProbeFailure(err.message, false));
-      });
+      if (verdict !== null && verdict !== 'match') fail(new SshFailure(VERDICT_TEXT[verdict], false));
+      else if (err.level === 'client-authentication') fail(new SshFailure('authentication failed', false));
+      else if (err.level === 'client-socket' || err.code === 'ENOTFOUND' || err.code === 'ECONNREFUSED' || err.code === 'EAI_AGAIN')
+        fail(new SshFailure(`unreachable (${err.code ?? err.message})`, true));
+      else if (err.level === 'client-timeout') fail(new SshFailure('no answer in time', true));
+      else fail(new SshFailure(err.message, false));
     });
     try {
       conn.connect(config);
     } catch (err) {
       // A key ssh2 cannot parse is refused before any connection is made.
-      finish(() => reject(new ProbeFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`, false)));
+      fail(new SshFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`, false));
     }
   });
 }
+
+function execOn(conn: Client, command: string, options: { stdin?: Readable | Buffer; timeoutMs: number; maxOutput?: number }): Promise<SshExecResult> {
+  const max = options.maxOutput ?? 16_384;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      conn.end();
+      reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`, false));
+    }, options.timeoutMs);
+    conn.exec(command, (err, stream) => {
+      if (err) {
+        settled = true;
+        clearTimeout(timer);
+        return reject(new SshFailure(`cannot run a command: ${err.message}`, false));
+      }
+      let stdout = '';
+      let stderr = '';
+      stream.on('data', (d: Buffer) => {
+        if (stdout.length < max) stdout += d.toString('utf8');
+      });
+      stream.stderr.on('data', (d: Buffer) => {
+        if (stderr.length < max) stderr += d.toString('utf8');
+      });
+      stream.on('close', (code: number | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ code, stdout: stdout.slice(0, max), stderr: stderr.slice(0, max) });
+      });
+      if (options.stdin === undefined) stream.end();
+      else if (Buffer.isBuffer(options.stdin)) stream.end(options.stdin);
+      else options.stdin.pipe(stream);
+    });
+  });
+}
+
+/**
+ * Opens an SSH administrator session on the first candidate address that answers (an address
+ * that refuses the key or the credentials stops the search: the next would be the same host).
+ * Throws `SshFailure` naming the address and the reason.
+ */
+export async function connectSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshSession> {
+  let detail = 'no address to try';
+  let last: string | undefined;
+  for (const host of candidates) {
+    last = host;
+    try {
+      const conn = await connectOnce(host, creds, timeoutMs);
+      return { host, exec: (command, options) => execOn(conn, command, options), end: () => conn.end() };
+    } catch (err) {
+      const failure = err instanceof SshFailure ? err : new SshFailure(String(err), false);
+      detail = `${host}: ${failure.message}`;
+      if (!failure.unreachable) throw new SshFailure(detail, false, host);
+    }
+  }
+  throw new SshFailure(detail, true, last);
+}
+
+const COMMAND = 'sudo -n true';
 
 /**
  * Tests SSH administrator access: the first candidate address that answers is authenticated
@@ -102,21 +173,20 @@ function probeOnce(host: string, creds: SshAdminCredentials, timeoutMs: number):
  */
 export async function probeSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
   const started = Date.now();
-  let last = candidates[0] ?? '';
-  let detail = 'no address to try';
-  for (const host of candidates) {
-    last = host;
-    try {
-      const { code, stderr } = await probeOnce(host, creds, timeoutMs);
-      const ok = code === 0;
-      const reason = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
-      detail = ok ? `${COMMAND} succeeded on ${host} as ${creds.username}` : `${COMMAND} failed on ${host} (exit ${code})${reason ? `: ${reason}` : ''}`;
-      return { ok, detail, duration_ms: Date.now() - started, host };
-    } catch (err) {
-      const failure = err instanceof ProbeFailure ? err : new ProbeFailure(String(err), false);
-      detail = `${host}: ${failure.message}`;
-      if (!failure.unreachable) break;
-    }
+  let session: SshSession | null = null;
+  try {
+    session = await connectSshAdmin(candidates, creds, timeoutMs);
+    const { code, stderr } = await session.exec(COMMAND, { timeoutMs, maxOutput: 2048 });
+    const ok = code === 0;
+    const reason = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+    const detail = ok ? `${COMMAND} succeeded on ${session.host} as ${creds.username}` : `${COMMAND} failed on ${session.host} (exit ${code})${reason ? `: ${reason}` : ''}`;
+    return { ok, detail, duration_ms: Date.now() - started, host: session.host };
+  } catch (err) {
+    const message = err instanceof SshFailure ? err.message : String(err);
+    const detail = session ? `${session.host}: ${message}` : message;
+    const host = session?.host ?? (err instanceof SshFailure ? err.host : undefined) ?? '';
+    return { ok: false, detail, duration_ms: Date.now() - started, host };
+  } finally {
+    session?.end();
   }
-  return { ok: false, detail, duration_ms: Date.now() - started, host: last };
 }
