@@ -2,6 +2,7 @@ import { createI18n } from 'vue-i18n';
 import en from './en';
 import ru from './ru';
 import { mobileMessages } from '../mobile/mobile.i18n';
+import { agentsMessages } from '../features/agents/agents.i18n';
 
 export const LOCALES = ['en', 'ru'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -17,7 +18,7 @@ export function createAppI18n(locale: Locale) {
     legacy: false,
     locale,
     fallbackLocale: 'en',
-    messages: { en: { ...en, mobile: mobileMessages.en }, ru: { ...ru, mobile: mobileMessages.ru } },
+    messages: { en: { ...en, mobile: mobileMessages.en, agents: agentsMessages.en }, ru: { ...ru, mobile: mobileMessages.ru, agents: agentsMessages.ru } },
     datetimeFormats: {
       en: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },
       ru: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },
