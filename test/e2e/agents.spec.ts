@@ -150,10 +150,9 @@ test('the Agents page is usable at 390 px, in Russian too', async ({ page }) => 
   await app.login();
   await app.open('/agents');
   await expect(page.getByTestId('agent-versions').locator('[data-product="rdp-login-monitor"]').getByTestId('version-latest')).toHaveText('2.1.8-SAC');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBeLessThanOrEqual(0);
   await app.screenshotBothThemes('agents-390');
-  await page.evaluate(() => localStorage.setItem('sac.locale', 'ru'));
-  await page.reload();
+  await page.getByTestId('language').first().selectOption('ru');
   await expect(page.getByRole('heading', { name: 'Версии и обновления агентов' })).toBeVisible();
   await expect(page.getByTestId('update-all').first()).toHaveText('Обновить все устаревшие');
   await app.screenshot('agents-390-ru');
