@@ -109,18 +109,26 @@ function execOn(conn: Client, command: string, options: { stdin?: Readable | Buf
   const max = options.maxOutput ?? 16_384;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const timer = setTimeout(() => {
+    const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      conn.end();
-      reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`, false));
-    }, options.timeoutMs);
+      clearTimeout(timer);
+      conn.off('close', onClose);
+      fn();
+    };
+    // A connection lost mid-command ends the wait at once, not at the timeout.
+    const onClose = () => settle(() => reject(new SshFailure('the connection closed before the command finished', false)));
+    conn.on('close', onClose);
+    const timer = setTimeout(
+      () =>
+        settle(() => {
+          conn.end();
+          reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`, false));
+        }),
+      options.timeoutMs,
+    );
     conn.exec(command, (err, stream) => {
-      if (err) {
-        settled = true;
-        clearTimeout(timer);
-        return reject(new SshFailure(`cannot run a command: ${err.message}`, false));
-      }
+      if (err) return settle(() => reject(new SshFailure(`cannot run a command: ${err.message}`, false)));
       let stdout = '';
       let stderr = '';
       stream.on('data', (d: Buffer) => {
@@ -129,15 +137,15 @@ function execOn(conn: Client, command: string, options: { stdin?: Readable | Buf
       stream.stderr.on('data', (d: Buffer) => {
         if (stderr.length < max) stderr += d.toString('utf8');
       });
-      stream.on('close', (code: number | null) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve({ code, stdout: stdout.slice(0, max), stderr: stderr.slice(0, max) });
-      });
-      if (options.stdin === undefined) stream.end();
-      else if (Buffer.isBuffer(options.stdin)) stream.end(options.stdin);
-      else options.stdin.pipe(stream);
+      stream.on('close', (code: number | null) => settle(() => resolve({ code, stdout: stdout.slice(0, max), stderr: stderr.slice(0, max) })));
+      const input = options.stdin;
+      if (input === undefined) stream.end();
+      else if (Buffer.isBuffer(input)) stream.end(input);
+      else {
+        // An input that cannot be read ends the command (it sees a short stdin and fails).
+        input.on('error', () => stream.close());
+        input.pipe(stream);
+      }
     });
   });
 }
