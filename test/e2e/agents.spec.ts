@@ -65,6 +65,8 @@ test('an admin checks the versions, updates all outdated hosts of a product, fol
   await expect(panel.locator('[data-product="ssh-monitor"]').getByTestId('version-latest')).toHaveText('1.1.3-ipset');
   await expect(panel.locator('[data-product="legacy-agent"]').getByTestId('version-error')).toBeVisible();
 
+  await expect(rdp.getByTestId('update-all')).toHaveText('Update all outdated (2)');
+  await expect(panel.locator('[data-product="legacy-agent"]').getByTestId('update-all')).toHaveCount(0);
   await rdp.getByTestId('update-all').click();
   await expect(page.getByText('2 updates of rdp-login-monitor started')).toBeVisible();
   await expect(rdp.getByTestId('update-progress')).toHaveText('0 of 2 done · 0 failed · 2 running');
@@ -154,6 +156,6 @@ test('the Agents page is usable at 390 px, in Russian too', async ({ page }) => 
   await app.screenshotBothThemes('agents-390');
   await page.getByTestId('language').first().selectOption('ru');
   await expect(page.getByRole('heading', { name: 'Версии и обновления агентов' })).toBeVisible();
-  await expect(page.getByTestId('update-all').first()).toHaveText('Обновить все устаревшие');
+  await expect(page.getByTestId('update-all').first()).toHaveText('Обновить все устаревшие (1)');
   await app.screenshot('agents-390-ru');
 });
