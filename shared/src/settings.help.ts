@@ -140,7 +140,10 @@ const en: SettingsHelp = {
       enabled: { label: 'Enabled', help: 'Offer outdated agents the latest version automatically.' },
       products: { label: 'Products', help: 'Agent products offered updates, one per line (ssh-monitor, rdp-login-monitor); empty = all.' },
       max_parallel: { label: 'Hosts at once', help: 'How many hosts of one product update at the same time.' },
-      fallback_after_minutes: { label: 'Push over WinRM after, minutes', help: 'If an agent has not started its update after this long, SAC installs it over WinRM; 0 = only when an admin asks.' },
+      fallback_after_minutes: { label: 'Push the update after, minutes', help: 'If an agent has not started its update after this long, SAC installs it itself (WinRM on Windows, SSH on Linux); 0 = only when an admin asks.' },
+      ssh_install_command: { label: 'SSH push: install command', help: 'Run as root with sudo inside the unpacked bundle on a Linux host, e.g. sh ./install.sh.' },
+      ssh_restart_command: { label: 'SSH push: restart command', help: 'Run as root after the install, e.g. systemctl restart ssh-monitor.' },
+      ssh_version_command: { label: 'SSH push: version command', help: 'Run as root after the restart; its output must contain the installed version for the push to count as a success.' },
     },
   },
   git_repos: {
@@ -299,7 +302,10 @@ const ru: SettingsHelp = {
       enabled: { label: 'Включено', help: 'Автоматически предлагать устаревшим агентам последнюю версию.' },
       products: { label: 'Продукты', help: 'Продукты агентов, которым предлагаются обновления, по одному в строке (ssh-monitor, rdp-login-monitor); пусто — все.' },
       max_parallel: { label: 'Хостов одновременно', help: 'Сколько хостов одного продукта обновляются одновременно.' },
-      fallback_after_minutes: { label: 'Установить через WinRM через, мин', help: 'Если агент не начал обновление за это время, SAC ставит его через WinRM; 0 — только по запросу администратора.' },
+      fallback_after_minutes: { label: 'Установить самому через, мин', help: 'Если агент не начал обновление за это время, SAC ставит его сам (WinRM на Windows, SSH на Linux); 0 — только по запросу администратора.' },
+      ssh_install_command: { label: 'Установка по SSH: команда установки', help: 'Выполняется от root через sudo в распакованном пакете на Linux-хосте, например sh ./install.sh.' },
+      ssh_restart_command: { label: 'Установка по SSH: команда перезапуска', help: 'Выполняется от root после установки, например systemctl restart ssh-monitor.' },
+      ssh_version_command: { label: 'Установка по SSH: команда версии', help: 'Выполняется от root после перезапуска; её вывод должен содержать установленную версию, иначе установка считается неудачной.' },
     },
   },
   git_repos: {
