@@ -9,6 +9,10 @@ export const READ_LIMIT_DEFAULT = 50;
 export const PROBLEM_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
 
+/** Columns the problem list can be sorted by (server-side; `last_seen` newest first by default). */
+export const PROBLEM_SORT_KEYS = ['last_seen', 'first_seen', 'severity', 'count', 'hostname'] as const;
+export type ProblemSortKey = (typeof PROBLEM_SORT_KEYS)[number];
+
 /** A comma-separated list (REST query) or an array (tRPC) of allowed values. */
 function listOf<T extends string>(values: readonly [T, ...T[]], name: string) {
   return z
@@ -74,10 +78,24 @@ export const ProblemListQuerySchema = z.strictObject({
   severity: listOf(SEVERITIES, 'severities').optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
+  /** `me` (the caller), `none` (unassigned) or a user id. */
+  assignee: z.union([z.literal('me'), z.literal('none'), z.uuid('must be me, none or a user id')]).optional(),
+  sort: z.enum(PROBLEM_SORT_KEYS, { error: `must be one of ${PROBLEM_SORT_KEYS.join(', ')}` }).optional(),
+  dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
   limit,
   cursor: z.string().max(512).optional(),
 });
 export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
+
+/** `POST /api/v1/problems/{id}/assign` and `problems.assign`: a user id, or null to unassign. */
+export const ProblemAssignBodySchema = z.strictObject({
+  assignee_id: z.uuid('must be a user id').nullable(),
+  /**
+   * The assignee the caller saw (null: unassigned). When given and no longer current, the change
+   * is refused with 409 `problem/assignee_changed` instead of silently taking a problem over.
+   */
+  expected_assignee_id: z.uuid('must be a user id').nullable().optional(),
+});
 
 /** `GET /api/v1/hosts` and `hosts.list`. */
 export const HostListQuerySchema = z.strictObject({
@@ -171,7 +189,7 @@ export interface HostDetailView extends HostView {
 export interface ProblemCommentView {
   at: string;
   by: string;
-  action: 'acknowledge' | 'resolve';
+  action: 'acknowledge' | 'resolve' | 'reopen';
   text: string;
 }
 
@@ -194,6 +212,10 @@ export interface ProblemView {
   resolved_by: 'manual' | 'auto' | null;
   resolved_by_user: string | null;
   resolved_at: string | null;
+  /** The console user the problem is assigned to, or null. */
+  assignee_id: string | null;
+  assignee: string | null;
+  assigned_at: string | null;
   comments: ProblemCommentView[];
 }
 

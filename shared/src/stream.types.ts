@@ -11,6 +11,8 @@ export type StreamMessage =
   | { type: 'problem.updated'; data: StreamProblem }
   | { type: 'problem.acknowledged'; data: StreamProblem }
   | { type: 'problem.resolved'; data: StreamProblem }
+  | { type: 'problem.reopened'; data: StreamProblem }
+  | { type: 'problem.assigned'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
   | { type: 'agent_update.changed'; data: StreamAgentUpdate }
   | { type: 'command.updated'; data: CommandView }
@@ -43,6 +45,8 @@ export interface StreamProblem {
   count: number;
   first_seen: string;
   last_seen: string;
+  assignee_id: string | null;
+  assignee: string | null;
 }
 
 /** An agent update job after a change of state. */

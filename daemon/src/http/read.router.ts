@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
+import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
 import type { DashboardsService } from '../dashboards/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
@@ -31,13 +31,17 @@ export function hostsRouter(hosts: HostsService) {
   });
 }
 
-/** tRPC `problems.*`: list, byId with timeline, acknowledge, resolve (both roles). */
+/** tRPC `problems.*`: list, byId with timeline, acknowledge, resolve, reopen, assign (both roles). */
 export function problemsRouter(problems: ProblemsService) {
   return router({
-    list: operatorProcedure.input(ProblemListQuerySchema).query(({ input }) => problems.list(input)),
+    list: operatorProcedure.input(ProblemListQuerySchema).query(({ input, ctx }) => problems.list(input, ctx.user.id)),
     byId: operatorProcedure.input(ById).query(({ input }) => problems.byId(input.id)),
     acknowledge: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.acknowledge(input.id, input.comment, ctx)),
     resolve: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.resolve(input.id, input.comment, ctx)),
+    reopen: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.reopen(input.id, input.comment, ctx)),
+    assign: operatorProcedure
+      .input(ProblemAssignBodySchema.extend({ id: ById.shape.id }))
+      .mutation(({ input, ctx }) => problems.assign(input.id, input.assignee_id, input.expected_assignee_id, ctx)),
   });
 }
 

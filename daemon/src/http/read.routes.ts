@@ -1,5 +1,5 @@
 import express from 'express';
-import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
+import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
 import type { Authenticator } from '../auth/index.js';
 import type { DashboardsService } from '../dashboards/index.js';
 import type { EventsService } from '../events/index.js';
@@ -49,7 +49,7 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
 
   for (const base of ['/problems', '/api/v1/problems']) {
     r.get(base, operator, async (req, res) => {
-      sendJson(res, 200, await problems.list(parseQuery(ProblemListQuerySchema, req.query)));
+      sendJson(res, 200, await problems.list(parseQuery(ProblemListQuerySchema, req.query), restActor(req, res).user?.id));
     });
     r.get(`${base}/:id`, operator, async (req, res) => {
       sendJson(res, 200, await problems.byId(String(req.params.id)));
@@ -61,6 +61,14 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
     r.post(`${base}/:id/resolve`, operator, async (req, res) => {
       const { comment } = parseInput(ProblemActionBodySchema, req.body);
       sendJson(res, 200, await problems.resolve(String(req.params.id), comment, restActor(req, res)));
+    });
+    r.post(`${base}/:id/reopen`, operator, async (req, res) => {
+      const { comment } = parseInput(ProblemActionBodySchema, req.body);
+      sendJson(res, 200, await problems.reopen(String(req.params.id), comment, restActor(req, res)));
+    });
+    r.post(`${base}/:id/assign`, operator, async (req, res) => {
+      const body = parseInput(ProblemAssignBodySchema, req.body);
+      sendJson(res, 200, await problems.assign(String(req.params.id), body.assignee_id, body.expected_assignee_id, restActor(req, res)));
     });
   }
 

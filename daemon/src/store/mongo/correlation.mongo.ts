@@ -15,6 +15,7 @@ import type {
 } from '../correlation.types.js';
 import { searchTooBroad } from '../../errors.js';
 import { foldRollups } from '../rollup-fold.js';
+import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
 import type { StoredEvent } from '../events.types.js';
 
 const DUPLICATE_KEY = 11000;
@@ -59,7 +60,8 @@ const rank = (s: Severity) => SEVERITIES.indexOf(s);
 function toProblem(doc: ProblemDoc): Problem {
   const { severity_rank, ...rest } = doc as ProblemDoc & { _id?: unknown };
   delete rest._id;
-  return { ...rest, severity: SEVERITIES[severity_rank] };
+  // Problems stored before migration 32 carry no assignee fields.
+  return { ...rest, assignee_id: rest.assignee_id ?? null, assignee: rest.assignee ?? null, assigned_ms: rest.assigned_ms ?? null, severity: SEVERITIES[severity_rank] };
 }
 
 function isDuplicateKey(err: unknown): boolean {
@@ -200,7 +202,9 @@ export function mongoProblems(db: Db): ProblemsRepo {
     }
   }
 
-  function newDoc(fields: Omit<ProblemDoc, 'status' | 'acknowledged_by' | 'acknowledged_ms' | 'resolved_by' | 'resolved_by_user' | 'resolved_ms' | 'comments' | 'updated_ms'>): ProblemDoc {
+  function newDoc(
+    fields: Omit<ProblemDoc, 'status' | 'acknowledged_by' | 'acknowledged_ms' | 'resolved_by' | 'resolved_by_user' | 'resolved_ms' | 'comments' | 'updated_ms' | 'assignee_id' | 'assignee' | 'assigned_ms'>,
+  ): ProblemDoc {
     return {
       ...fields,
       status: 'open',
@@ -210,6 +214,9 @@ export function mongoProblems(db: Db): ProblemsRepo {
       resolved_by: null,
       resolved_by_user: null,
       resolved_ms: null,
+      assignee_id: null,
+      assignee: null,
+      assigned_ms: null,
       comments: [],
     };
   }
@@ -332,15 +339,18 @@ export function mongoProblems(db: Db): ProblemsRepo {
       if (q.severities?.length) and.push({ severity_rank: { $in: q.severities.map(rank) } });
       if (q.from_ms !== undefined) and.push({ last_seen_ms: { $gte: q.from_ms } });
       if (q.to_ms !== undefined) and.push({ first_seen_ms: { $lt: q.to_ms } });
+      // Documents stored before migration 32 have no assignee field: `null` matches a missing one too.
+      if (q.assignee_id !== undefined) and.push({ assignee_id: q.assignee_id });
       and.push(...(hiddenAnd(q.hidden) as Filter<ProblemDoc>[]));
+      const field = PROBLEM_SORT_FIELD[q.sort ?? 'last_seen'];
+      const dir = q.dir === 'asc' ? 1 : -1;
       if (q.after) {
-        and.push({
-          $or: [{ last_seen_ms: { $lt: q.after.last_seen_ms } }, { last_seen_ms: q.after.last_seen_ms, id: { $lt: q.after.id } }],
-        });
+        const cmp = dir === 1 ? '$gt' : '$lt';
+        and.push({ $or: [{ [field]: { [cmp]: q.after.value } }, { [field]: q.after.value, id: { [cmp]: q.after.id } }] } as Filter<ProblemDoc>);
       }
       const docs = await problems
         .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
-        .sort({ last_seen_ms: -1, id: -1 })
+        .sort({ [field]: dir, id: dir })
         .limit(q.limit)
         .toArray();
       return docs.map(toProblem);
@@ -360,10 +370,30 @@ export function mongoProblems(db: Db): ProblemsRepo {
         if (change.resolved_by !== undefined) {
           Object.assign(next, { resolved_by: change.resolved_by, resolved_by_user: change.resolved_by_user ?? null, resolved_ms: change.now_ms });
         }
+        if (change.reopen) {
+          Object.assign(next, { acknowledged_by: null, acknowledged_ms: null, resolved_by: null, resolved_by_user: null, resolved_ms: null });
+        }
         if (change.comment) next.comments = [...current.comments, change.comment];
         const { id: _id, ...changed } = next;
         await problems.updateOne({ id }, { $set: changed });
         return toProblem(next);
+      });
+    },
+    async assign(id, change) {
+      const before = await problems.findOne({ id }, { projection: { key: 1 } });
+      if (!before) return null;
+      // Under the key's lock like every other write of a problem (FerretDB writes whole documents).
+      return withLock(db, problemLock(before.key), async () => {
+        const current = await problems.findOne({ id }, { projection: { _id: 0 } });
+        if (!current || (change.expected_id !== undefined && (current.assignee_id ?? null) !== change.expected_id)) return null;
+        const set = {
+          assignee_id: change.assignee_id,
+          assignee: change.assignee,
+          assigned_ms: change.assignee_id === null ? null : change.now_ms,
+          updated_ms: change.now_ms,
+        };
+        await problems.updateOne({ id }, { $set: set });
+        return toProblem({ ...current, ...set });
       });
     },
     async activeCountsByHost(hidden) {

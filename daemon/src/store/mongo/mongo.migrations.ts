@@ -4,6 +4,7 @@ import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
+import { PROBLEM_ASSIGNEE_MONGO_MIGRATION } from './problem-assignee.mongo.js';
 
 
 /** Applied in id order, whatever the order here. */
@@ -81,6 +82,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   },
   AGENT_VERSIONS_MONGO_MIGRATION,
   AGENT_UPDATES_MONGO_MIGRATION,
+  PROBLEM_ASSIGNEE_MONGO_MIGRATION,
   {
     id: 28,
     name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',

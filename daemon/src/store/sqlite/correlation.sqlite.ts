@@ -17,6 +17,7 @@ import type {
 import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 import { searchTooBroad } from '../../errors.js';
 import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
+import { PROBLEM_SORT_COLUMN } from './problem-assignee.sqlite.js';
 
 type Db = Database.Database;
 
@@ -226,6 +227,9 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         resolved_by: null,
         resolved_by_user: null,
         resolved_ms: null,
+        assignee_id: null,
+        assignee: null,
+        assigned_ms: null,
         comments: '[]',
       };
       insert.run(row.id, row.key, row.fingerprint, row.host_id, row.hostname, row.type, row.rule, row.severity, inputRank,
@@ -277,15 +281,22 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         where.push('first_seen_ms < ?');
         params.push(q.to_ms);
       }
+      if (q.assignee_id !== undefined) {
+        where.push(q.assignee_id === null ? 'assignee_id IS NULL' : 'assignee_id = ?');
+        if (q.assignee_id !== null) params.push(q.assignee_id);
+      }
       const hidden = hiddenSql('type', q.hidden, params);
       if (hidden) where.push(hidden);
+      const column = PROBLEM_SORT_COLUMN[q.sort ?? 'last_seen'];
+      const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
       if (q.after) {
-        where.push('(last_seen_ms < ? OR (last_seen_ms = ? AND id < ?))');
-        params.push(q.after.last_seen_ms, q.after.last_seen_ms, q.after.id);
+        const cmp = dir === 'ASC' ? '>' : '<';
+        where.push(`(${column} ${cmp} ? OR (${column} = ? AND id ${cmp} ?))`);
+        params.push(q.after.value, q.after.value, q.after.id);
       }
       params.push(q.limit);
       const sql = `SELECT * FROM problems ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY last_seen_ms DESC, id DESC LIMIT ?`;
+        ORDER BY ${column} ${dir}, id ${dir} LIMIT ?`;
       return db.prepare<unknown[], ProblemRow>(sql).all(...params).map(problemFromRow);
     },
     async timeline(problemId, limit) {
@@ -302,6 +313,9 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       if (change.resolved_by !== undefined) {
         sets.push('resolved_by = @resolved_by', 'resolved_by_user = @resolved_by_user', 'resolved_ms = @now_ms');
       }
+      if (change.reopen) {
+        sets.push('acknowledged_by = NULL', 'acknowledged_ms = NULL', 'resolved_by = NULL', 'resolved_by_user = NULL', 'resolved_ms = NULL');
+      }
       if (change.comment) sets.push(`comments = json_insert(comments, '$[#]', json(@comment))`);
       const res = db
         .prepare(`UPDATE problems SET ${sets.join(', ')} WHERE id = @id AND status IN (${from.map((s) => `'${s}'`).join(', ')})`)
@@ -316,6 +330,21 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         });
       if (res.changes !== 1) return null;
       return problemFromRow(byIdStmt.get(id)!);
+    },
+    async assign(id, change) {
+      const guard = change.expected_id === undefined ? '' : 'AND assignee_id IS @expected';
+      const res = db
+        .prepare(`UPDATE problems SET assignee_id = @assignee_id, assignee = @assignee, assigned_ms = @assigned_ms,
+            updated_ms = @now WHERE id = @id ${guard}`)
+        .run({
+          id,
+          assignee_id: change.assignee_id,
+          assignee: change.assignee,
+          assigned_ms: change.assignee_id === null ? null : change.now_ms,
+          now: change.now_ms,
+          ...(change.expected_id === undefined ? {} : { expected: change.expected_id }),
+        });
+      return res.changes === 1 ? problemFromRow(byIdStmt.get(id)!) : null;
     },
     async activeCountsByHost(hidden) {
       const params: unknown[] = [];

@@ -9,6 +9,8 @@ export const STREAM_TYPES: readonly StreamMessageType[] = [
   'problem.updated',
   'problem.acknowledged',
   'problem.resolved',
+  'problem.reopened',
+  'problem.assigned',
   'host.status_changed',
   'command.updated',
   'counters',
