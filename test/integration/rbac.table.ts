@@ -53,10 +53,14 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/problems/:id': 'operator',
   'POST /api/v1/problems/:id/acknowledge': 'operator',
   'POST /api/v1/problems/:id/resolve': 'operator',
+  'POST /api/v1/problems/:id/reopen': 'operator',
+  'POST /api/v1/problems/:id/assign': 'operator',
   'GET /problems': 'operator',
   'GET /problems/:id': 'operator',
   'POST /problems/:id/acknowledge': 'operator',
   'POST /problems/:id/resolve': 'operator',
+  'POST /problems/:id/reopen': 'operator',
+  'POST /problems/:id/assign': 'operator',
   'GET /api/v1/dashboards/summary': 'operator',
   // notifications and reports (#5)
   'GET /api/v1/push/vapid-public-key': 'operator',
@@ -157,6 +161,8 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'problems.byId': 'operator',
   'problems.acknowledge': 'operator',
   'problems.resolve': 'operator',
+  'problems.reopen': 'operator',
+  'problems.assign': 'operator',
   'dashboards.summary': 'operator',
   'dashboards.eventsPerHour': 'operator',
   // #5
