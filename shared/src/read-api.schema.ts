@@ -87,6 +87,24 @@ export const ProblemListQuerySchema = z.strictObject({
 });
 export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
 
+/** Longest dashboard range: 31 days of hourly counters (744 chart buckets). */
+export const DASHBOARD_RANGE_MAX_MS = 31 * 24 * 3_600_000;
+
+/**
+ * `GET /api/v1/dashboards/summary`, `dashboards.summary` and
+ * `dashboards.eventsPerHour`: the range counted, by occurred time. Default: the last 24 h; `to`
+ * alone means the 24 h before it, `from` alone up to now. Counters are hourly, so the range is
+ * widened to whole hours (the answer's `range` says which).
+ */
+export const DashboardRangeQuerySchema = z
+  .strictObject({ from: isoDateTime.optional(), to: isoDateTime.optional() })
+  .refine((r) => !r.from || !r.to || Date.parse(r.from) < Date.parse(r.to), { message: 'must be before to', path: ['from'] })
+  .refine((r) => !r.from || !r.to || Date.parse(r.to) - Date.parse(r.from) <= DASHBOARD_RANGE_MAX_MS, {
+    message: 'the range must be at most 31 days',
+    path: ['from'],
+  });
+export type DashboardRangeQuery = z.input<typeof DashboardRangeQuerySchema>;
+
 /** `POST /api/v1/problems/{id}/assign` and `problems.assign`: a user id, or null to unassign. */
 export const ProblemAssignBodySchema = z.strictObject({
   assignee_id: z.uuid('must be a user id').nullable(),
@@ -230,7 +248,12 @@ export interface HourlyEvents {
   by_severity: Record<Severity, number>;
 }
 
+/**
+ * The dashboard. The `_24h` names are kept from before ranges existed: with `from`/`to` those
+ * figures count the requested range, which `range` states (whole hours, `to` exclusive).
+ */
 export interface DashboardSummary {
+  range: { from: string; to: string };
   events_24h: number;
   by_severity: Record<Severity, number>;
   open_problems: number;

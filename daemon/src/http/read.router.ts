@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
+import { DashboardRangeQuerySchema, EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
 import type { DashboardsService } from '../dashboards/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
@@ -45,11 +45,11 @@ export function problemsRouter(problems: ProblemsService) {
   });
 }
 
-/** tRPC `dashboards.*`: summary, eventsPerHour (the console's 24 h chart). */
+/** tRPC `dashboards.*`: summary, eventsPerHour (the console's chart), both over an optional range. */
 export function dashboardsRouter(dashboards: DashboardsService) {
   return router({
-    summary: operatorProcedure.query(() => dashboards.summary()),
-    eventsPerHour: operatorProcedure.query(() => dashboards.eventsPerHour()),
+    summary: operatorProcedure.input(DashboardRangeQuerySchema.optional()).query(({ input }) => dashboards.summary(input)),
+    eventsPerHour: operatorProcedure.input(DashboardRangeQuerySchema.optional()).query(({ input }) => dashboards.eventsPerHour(input)),
   });
 }
 

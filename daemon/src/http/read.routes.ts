@@ -1,5 +1,5 @@
 import express from 'express';
-import { EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
+import { DashboardRangeQuerySchema, EventListQuerySchema, HostListQuerySchema, ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
 import type { Authenticator } from '../auth/index.js';
 import type { DashboardsService } from '../dashboards/index.js';
 import type { EventsService } from '../events/index.js';
@@ -72,8 +72,8 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
     });
   }
 
-  r.get('/api/v1/dashboards/summary', operator, async (_req, res) => {
-    sendJson(res, 200, await dashboards.summary());
+  r.get('/api/v1/dashboards/summary', operator, async (req, res) => {
+    sendJson(res, 200, await dashboards.summary(parseQuery(DashboardRangeQuerySchema, req.query)));
   });
   return r;
 }

@@ -130,8 +130,9 @@ export interface SilenceInput {
 export interface ProblemCounts {
   /** Not resolved: open or acknowledged. */
   open: number;
-  /** Created since the given time and still open or acknowledged. */
+  /** Created in the given span and still open or acknowledged. */
   created_active: number;
+  /** Resolved in the given span. */
   resolved: number;
 }
 
@@ -162,7 +163,8 @@ export interface ProblemsRepo {
   assign(id: string, change: ProblemAssignment): Promise<Problem | null>;
   /** Open or acknowledged problems per host id, types in `hidden` left out. */
   activeCountsByHost(hidden: string[]): Promise<Map<string, number>>;
-  counts(sinceMs: number, hidden: string[]): Promise<ProblemCounts>;
+  /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
+  counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
   /** The silence problems of these keys (one per host at most). */
   byKeys(keys: string[]): Promise<Problem[]>;
   /** Creates the host's silence problem unless one exists (then null). */
@@ -275,6 +277,8 @@ export interface CorrelationRepo {
   addRollups(rows: RollupRow[]): Promise<void>;
   /** Sums of counters with bucket in [fromMs, toMs], per dim, key and severity. */
   sumRollups(fromMs: number, toMs: number): Promise<RollupRow[]>;
+  /** The positive counters of one dim with bucket in [fromMs, toMs], per bucket (one query for a chart or sparklines). */
+  rollupBuckets(fromMs: number, toMs: number, dim: RollupRow['dim']): Promise<RollupRow[]>;
   /** Deletes a host with its events (and their counters), problems, timelines, marks and state. False when unknown. */
   deleteHost(hostId: string): Promise<boolean>;
   /**

@@ -404,12 +404,12 @@ export function mongoProblems(db: Db): ProblemsRepo {
       for (const d of docs) counts.set(d.host_id, (counts.get(d.host_id) ?? 0) + 1);
       return counts;
     },
-    async counts(sinceMs, hidden) {
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const h = hiddenFilter(hidden);
       const [open, created_active, resolved] = await Promise.all([
         problems.countDocuments({ status: { $in: ACTIVE }, ...h }),
-        problems.countDocuments({ created_ms: { $gte: sinceMs }, status: { $in: ACTIVE }, ...h }),
-        problems.countDocuments({ resolved_ms: { $gte: sinceMs }, status: 'resolved', ...h }),
+        problems.countDocuments({ created_ms: { $gte: sinceMs, $lt: untilMs }, status: { $in: ACTIVE }, ...h }),
+        problems.countDocuments({ resolved_ms: { $gte: sinceMs, $lt: untilMs }, status: 'resolved', ...h }),
       ]);
       return { open, created_active, resolved };
     },
@@ -666,6 +666,9 @@ export function mongoCorrelation(db: Db): CorrelationRepo {
         else sums.set(id, { bucket_ms: 0, dim: d.dim, key: d.key, severity: d.severity, n: d.n });
       }
       return [...sums.values()].filter((r) => r.n > 0);
+    },
+    async rollupBuckets(fromMs, toMs, dim) {
+      return rollups.find({ bucket_ms: { $gte: fromMs, $lte: toMs }, dim, n: { $gt: 0 } }, { projection: { _id: 0 } }).toArray();
     },
     async pruneEvents(beforeMs, limit) {
       const ids = (await events.find({ occurred_ms: { $lt: beforeMs } }, { projection: { _id: 0, event_id: 1 } }).sort({ occurred_ms: 1 }).limit(limit).toArray()).map(

@@ -356,7 +356,7 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         .all(...params);
       return new Map(rows.map((r) => [r.host_id, r.n]));
     },
-    async counts(sinceMs, hidden) {
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const count = (cond: string, extra: unknown[]) => {
         const params: unknown[] = [...extra];
         const h = hiddenSql('type', hidden, params);
@@ -364,8 +364,8 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       };
       return {
         open: count(ACTIVE, []),
-        created_active: count(`created_ms >= ? AND ${ACTIVE}`, [sinceMs]),
-        resolved: count(`resolved_ms >= ? AND status = 'resolved'`, [sinceMs]),
+        created_active: count(`created_ms >= ? AND created_ms < ? AND ${ACTIVE}`, [sinceMs, untilMs]),
+        resolved: count(`resolved_ms >= ? AND resolved_ms < ? AND status = 'resolved'`, [sinceMs, untilMs]),
       };
     },
     async byKeys(keys) {
@@ -574,6 +574,13 @@ export function sqliteCorrelation(db: Db): CorrelationRepo {
            GROUP BY dim, key, severity HAVING sum(n) > 0`,
         )
         .all(fromMs, toMs);
+    },
+    async rollupBuckets(fromMs, toMs, dim) {
+      return db
+        .prepare<[number, number, string], RollupRow>(
+          `SELECT bucket_ms, dim, key, severity, n FROM rollups WHERE bucket_ms >= ? AND bucket_ms <= ? AND dim = ? AND n > 0`,
+        )
+        .all(fromMs, toMs, dim);
     },
     async deleteHost(hostId) {
       return deleteAll.immediate(hostId);
