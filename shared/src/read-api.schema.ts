@@ -115,12 +115,27 @@ export const ProblemAssignBodySchema = z.strictObject({
   expected_assignee_id: z.uuid('must be a user id').nullable().optional(),
 });
 
+/** Columns the host list can be sorted by (default hostname ascending). */
+export const HOST_SORT_KEYS = ['hostname', 'status', 'ip', 'last_seen', 'last_event', 'open_problems'] as const;
+export type HostSortKey = (typeof HOST_SORT_KEYS)[number];
+
 /** `GET /api/v1/hosts` and `hosts.list`. */
 export const HostListQuerySchema = z.strictObject({
   q: z.string().max(255).optional(),
   /** `true`: only hosts whose agent is older than its product's latest version. */
   outdated: z.enum(['true', 'false']).optional(),
+  sort: z.enum(HOST_SORT_KEYS, { error: `must be one of ${HOST_SORT_KEYS.join(', ')}` }).optional(),
+  dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
 });
+
+/** Hours in a host's activity sparkline (`HostView.activity`). */
+export const HOST_ACTIVITY_HOURS = 24;
+
+/**
+ * Agents send their inventory every 12 h (agent contract): an inventory older than 2 days means
+ * four in a row were missed, so it no longer describes the host and the console says so.
+ */
+export const INVENTORY_STALE_DAYS = 2;
 
 /** Optional comment of acknowledge/resolve. */
 export const ProblemActionBodySchema = z.strictObject({
@@ -193,13 +208,16 @@ export interface HostView {
   last_event_at: string;
   first_seen: string;
   open_problems: number;
+  /** When the stored inventory was collected; null when the host never sent one. */
+  inventory_at: string | null;
+  /** Events per hour of occurred time over the last 24 h, oldest first (the current hour last). */
+  activity: number[];
 }
 
 export interface HostDetailView extends HostView {
   timezone: string | null;
   agent_instance_ids: string[];
   inventory: Record<string, unknown> | null;
-  inventory_at: string | null;
   previous_inventory: Record<string, unknown> | null;
   previous_inventory_at: string | null;
 }

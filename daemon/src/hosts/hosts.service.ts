@@ -1,6 +1,7 @@
 import { isOutdated } from '../updates/index.js';
 import type { Logger } from 'pino';
-import type { HostDetailView, HostView } from '../../../shared/src/index.js';
+import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostSortKey, type HostView } from '../../../shared/src/index.js';
+import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -20,6 +21,18 @@ import { streamProblem } from '../problems/problem.views.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** IPv4 as a sortable number (10.0.0.9 before 10.0.0.10); hosts without one sort last ascending. */
+const ipOrder = (ip: string | null) => (ip ? ip.split('.').reduce((n, part) => n * 256 + (Number(part) || 0), 0) : Number.MAX_SAFE_INTEGER);
+
+const SORT_VALUE: Record<HostSortKey, (v: HostView) => number | string> = {
+  hostname: (v) => v.hostname.toLowerCase(),
+  status: (v) => v.status,
+  ip: (v) => ipOrder(v.ipv4),
+  last_seen: (v) => Date.parse(v.last_seen),
+  last_event: (v) => Date.parse(v.last_event_at),
+  open_problems: (v) => v.open_problems,
+};
 const silenceKey = (hostId: string) => problemKey(hostId, 'host.silence', 'host_silence');
 
 /** Liveness time of a host: its last heartbeat or daily report, else its first event. */
@@ -125,13 +138,28 @@ export class HostsService implements LivenessSink {
     }
   }
 
+  /** Each host's events per hour over the last 24 h: one read of the hourly host counters for all hosts. */
+  private async activity(now: number): Promise<(hostId: string) => number[]> {
+    const last = bucketOf(now);
+    const first = last - (HOST_ACTIVITY_HOURS - 1) * ROLLUP_BUCKET_MS;
+    const rows = await this.store.correlation.rollupBuckets(first, last, 'host');
+    const byHost = new Map<string, number[]>();
+    for (const r of rows) {
+      const series = byHost.get(r.key) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
+      series[(r.bucket_ms - first) / ROLLUP_BUCKET_MS] += r.n;
+      byHost.set(r.key, series);
+    }
+    return (hostId) => byHost.get(hostId) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
+  }
+
   private async views(hosts: Host[]): Promise<HostView[]> {
     const settings = await this.settings();
     const now = this.clock.now();
-    const [states, counts, latest] = await Promise.all([
+    const [states, counts, latest, activity] = await Promise.all([
       this.store.hostState.list(),
       this.store.problems.activeCountsByHost(settings.hiddenTypes),
       this.latestVersions(),
+      this.activity(now),
     ]);
     const stateOf = new Map(states.map((s) => [s.host_id, s]));
     return hosts.map((h) => {
@@ -157,6 +185,8 @@ export class HostsService implements LivenessSink {
         last_event_at: iso(h.last_seen_ms),
         first_seen: iso(h.first_seen_ms),
         open_problems: counts.get(h.id) ?? 0,
+        inventory_at: state?.inventory_ms != null ? iso(state.inventory_ms) : null,
+        activity: activity(h.id),
       };
     });
   }
@@ -165,7 +195,7 @@ export class HostsService implements LivenessSink {
    * All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive);
    * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version.
    */
-  async list(q?: string, outdated?: boolean): Promise<HostView[]> {
+  async list(q?: string, outdated?: boolean, sort: HostSortKey = 'hostname', dir: 'asc' | 'desc' = 'asc'): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
     const hosts = (await this.store.hosts.list()).filter(
       (h) =>
@@ -176,7 +206,13 @@ export class HostsService implements LivenessSink {
         h.ips.some((ip) => ip.includes(needle)),
     );
     const views = await this.views(hosts);
-    return outdated === undefined ? views : views.filter((v) => v.outdated === outdated);
+    // Statuses are derived at read time, so the (complete, unpaged) list is sorted here, not in the store.
+    const value = SORT_VALUE[sort];
+    const sign = dir === 'asc' ? 1 : -1;
+    return (outdated === undefined ? views : views.filter((v) => v.outdated === outdated)).sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      return sign * (x < y ? -1 : x > y ? 1 : 0) || a.hostname.localeCompare(b.hostname) || a.id.localeCompare(b.id);
+    });
   }
 
   async byId(id: string): Promise<HostDetailView> {
@@ -189,7 +225,6 @@ export class HostsService implements LivenessSink {
       timezone: host.timezone,
       agent_instance_ids: host.agent_instance_ids,
       inventory: state?.inventory ?? null,
-      inventory_at: state?.inventory_ms != null ? iso(state.inventory_ms) : null,
       previous_inventory: state?.previous_inventory ?? null,
       previous_inventory_at: state?.previous_inventory_ms != null ? iso(state.previous_inventory_ms) : null,
     };

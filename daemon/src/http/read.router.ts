@@ -22,7 +22,9 @@ export function hostsRouter(hosts: HostsService) {
   return router({
     list: operatorProcedure
       .input(HostListQuerySchema.optional())
-      .query(async ({ input }) => ({ items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true') })),
+      .query(async ({ input }) => ({
+        items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true', input?.sort, input?.dir),
+      })),
     byId: operatorProcedure.input(ById).query(({ input }) => hosts.byId(input.id)),
     delete: adminProcedure.input(ById).mutation(async ({ input, ctx }) => {
       await hosts.remove(input.id, ctx);

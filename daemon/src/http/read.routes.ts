@@ -37,7 +37,7 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
 
   r.get('/api/v1/hosts', operator, async (req, res) => {
     const query = parseQuery(HostListQuerySchema, req.query);
-    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true') });
+    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true', query.sort, query.dir) });
   });
   r.get('/api/v1/hosts/:id', operator, async (req, res) => {
     sendJson(res, 200, await hosts.byId(String(req.params.id)));
