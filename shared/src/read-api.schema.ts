@@ -105,6 +105,13 @@ export const DashboardRangeQuerySchema = z
   });
 export type DashboardRangeQuery = z.input<typeof DashboardRangeQuerySchema>;
 
+/** A console user a problem can be assigned to (`GET /api/v1/problem-assignees`, `problems.assignees`). */
+export interface ProblemAssignee {
+  id: string;
+  username: string;
+  display_name: string | null;
+}
+
 /** `POST /api/v1/problems/{id}/assign` and `problems.assign`: a user id, or null to unassign. */
 export const ProblemAssignBodySchema = z.strictObject({
   assignee_id: z.uuid('must be a user id').nullable(),

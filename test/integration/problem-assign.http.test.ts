@@ -47,6 +47,15 @@ describe.each(STORE_KINDS)('problem assignee, reopen and sorting over HTTP on %s
   const problemOf = async (hostname: string) =>
     ((await call('GET', `/api/v1/problems?host=${hostname}`, admin)).body.items as { id: string }[])[0].id;
 
+  it('lists the active users a problem can be assigned to, to monitors too', async () => {
+    const res = await call('GET', '/api/v1/problem-assignees', monitor.token);
+    expect(res.status).toBe(200);
+    const names = res.body.items.map((u: { username: string }) => u.username);
+    expect(names).toEqual(expect.arrayContaining([monitor.username, other.username, t.adminUsername]));
+    expect(Object.keys(res.body.items[0]).sort()).toEqual(['display_name', 'id', 'username']);
+    expect((await trpc(t, monitor.token, 'query', 'problems.assignees')).data).toEqual(res.body.items);
+  });
+
   it('assigns to me, to someone, unassigns; filters "assigned to me"; refuses stale and unknown assignees', async () => {
     const id = await problemOf('ALPHA');
     const mine = await call('POST', `/api/v1/problems/${id}/assign`, monitor.token, { assignee_id: monitor.id, expected_assignee_id: null });

@@ -55,6 +55,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /api/v1/problems/:id/resolve': 'operator',
   'POST /api/v1/problems/:id/reopen': 'operator',
   'POST /api/v1/problems/:id/assign': 'operator',
+  'GET /api/v1/problem-assignees': 'operator',
   'GET /problems': 'operator',
   'GET /problems/:id': 'operator',
   'POST /problems/:id/acknowledge': 'operator',
@@ -163,6 +164,7 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'problems.resolve': 'operator',
   'problems.reopen': 'operator',
   'problems.assign': 'operator',
+  'problems.assignees': 'operator',
   'dashboards.summary': 'operator',
   'dashboards.eventsPerHour': 'operator',
   // #5

@@ -40,6 +40,7 @@ export function problemsRouter(problems: ProblemsService) {
     byId: operatorProcedure.input(ById).query(({ input }) => problems.byId(input.id)),
     acknowledge: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.acknowledge(input.id, input.comment, ctx)),
     resolve: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.resolve(input.id, input.comment, ctx)),
+    assignees: operatorProcedure.query(() => problems.assignees()),
     reopen: operatorProcedure.input(Action).mutation(({ input, ctx }) => problems.reopen(input.id, input.comment, ctx)),
     assign: operatorProcedure
       .input(ProblemAssignBodySchema.extend({ id: ById.shape.id }))

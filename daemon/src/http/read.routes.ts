@@ -47,6 +47,9 @@ export function createReadRoutes(deps: ReadRoutesDeps): express.Router {
     res.status(204).end();
   });
 
+  r.get('/api/v1/problem-assignees', operator, async (_req, res) => {
+    sendJson(res, 200, { items: await problems.assignees() });
+  });
   for (const base of ['/problems', '/api/v1/problems']) {
     r.get(base, operator, async (req, res) => {
       sendJson(res, 200, await problems.list(parseQuery(ProblemListQuerySchema, req.query), restActor(req, res).user?.id));

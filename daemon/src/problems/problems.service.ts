@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SEVERITIES, type Page, type ProblemDetailView, type ProblemListQuerySchema, type ProblemSortKey, type ProblemView } from '../../../shared/src/index.js';
+import { SEVERITIES, type Page, type ProblemDetailView, type ProblemAssignee, type ProblemListQuerySchema, type ProblemSortKey, type ProblemView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -117,6 +117,14 @@ export class ProblemsService {
 
   async resolve(id: string, comment: string | undefined, actor: Actor): Promise<ProblemView> {
     return this.transition(id, 'resolve', comment, actor);
+  }
+
+  /** Who a problem can be assigned to: the active console users, by username. */
+  async assignees(): Promise<ProblemAssignee[]> {
+    return (await this.store.users.list())
+      .filter((u) => u.active)
+      .map((u) => ({ id: u.id, username: u.username, display_name: u.display_name }))
+      .sort((a, b) => a.username.localeCompare(b.username));
   }
 
   /** Reopens a resolved problem (admin or monitor); 409 `problem/invalid_transition` when it is not resolved. */
