@@ -210,6 +210,9 @@ const en = {
     nobody: 'nobody',
   },
   hosts: {
+    activity: 'Activity (24 h)',
+    activityLabel: '{count} events in the last 24 hours, per hour',
+    inventoryAge: 'inventory {days} d old',
     title: 'Hosts',
     outdated: 'outdated',
     outdatedTitle: 'Latest version: {latest}',

@@ -212,6 +212,9 @@ const ru: Messages = {
     nobody: 'никто',
   },
   hosts: {
+    activity: 'Активность (24 ч)',
+    activityLabel: 'Событий за 24 часа: {count}, по часам',
+    inventoryAge: 'инвентаризация {days} дн. назад',
     title: 'Хосты',
     outdated: 'устарел',
     outdatedTitle: 'Последняя версия: {latest}',
