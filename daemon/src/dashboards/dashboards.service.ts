@@ -3,8 +3,7 @@ import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
-import type { Store } from '../store/index.js';
-import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
+import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
@@ -55,7 +54,7 @@ export class DashboardsService {
     const toMs = range.to ? Date.parse(range.to) : now + 1;
     const fromMs = range.from ? Date.parse(range.from) : (range.to ? toMs : now) - DAY_MS;
     const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
-      this.store.correlation.sumRollups(b.first, b.last),
+      this.store.rollups.sum(b.first, b.last),
       this.store.problems.counts(fromMs, hidden, toMs),
       this.hosts.list(),
       this.store.hostState.list(),
@@ -119,7 +118,7 @@ export class DashboardsService {
   async eventsPerHour(range: DashboardRangeQuery = {}): Promise<HourlyEvents[]> {
     const hidden = (await this.settings()).hiddenTypes;
     const b = rangeBuckets(range, this.clock.now());
-    const rows = await this.store.correlation.rollupBuckets(b.first, b.last, 'type');
+    const rows = await this.store.rollups.buckets(b.first, b.last, 'type');
     const hours = new Map<number, Record<Severity, number>>();
     for (let h = b.first; h <= b.last; h += ROLLUP_BUCKET_MS) {
       hours.set(h, Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>);

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { EventDetailView, EventListQuerySchema, EventView, Page } from '../../../shared/src/index.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
-import { AppError } from '../errors.js';
+import { AppError, invalidParameter } from '../errors.js';
 import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
 import { dayRange } from '../../../shared/src/index.js';
-import { decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
+import { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
 
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;
@@ -22,7 +22,7 @@ export class EventsService {
   ) {}
 
   private async views(events: StoredEvent[]): Promise<EventView[]> {
-    const flagged = await this.store.correlation.flapMarked(events.filter((e) => e.type.startsWith('rdg.')).map((e) => e.event_id));
+    const flagged = await this.store.events.flapMarked(events.filter((e) => e.type.startsWith('rdg.')).map((e) => e.event_id));
     return events.map((e) => eventView(e, flagged));
   }
 
@@ -59,8 +59,8 @@ export class EventsService {
     }
     const none = q.host_ids?.length === 0;
     const [rows, total] = await Promise.all([
-      none ? [] : this.store.correlation.search(q),
-      query.total ? (none ? 0 : this.store.correlation.countMatching(q)) : undefined,
+      none ? [] : this.store.events.search(q),
+      query.total ? (none ? 0 : this.store.events.countMatching(q)) : undefined,
     ]);
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
@@ -81,17 +81,17 @@ export class EventsService {
   /** Views of the given events that still exist, by id. */
   async viewsByIds(eventIds: string[]): Promise<Map<string, EventView>> {
     if (eventIds.length === 0) return new Map();
-    const views = await this.views(await this.store.correlation.search({ event_ids: eventIds, hidden: [], limit: eventIds.length }));
+    const views = await this.views(await this.store.events.search({ event_ids: eventIds, hidden: [], limit: eventIds.length }));
     return new Map(views.map((v) => [v.event_id, v]));
   }
 
   /** The newest visible events. */
   async recent(limit: number, hidden: string[]): Promise<EventView[]> {
-    return this.views(await this.store.correlation.search({ hidden, limit }));
+    return this.views(await this.store.events.search({ hidden, limit }));
   }
 
   /** The newest events occurred in [fromMs, toMs). */
   async recentIn(limit: number, hidden: string[], fromMs: number, toMs: number): Promise<EventView[]> {
-    return this.views(await this.store.correlation.search({ hidden, limit, from_ms: fromMs, to_ms: toMs }));
+    return this.views(await this.store.events.search({ hidden, limit, from_ms: fromMs, to_ms: toMs }));
   }
 }

@@ -5,19 +5,20 @@ import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import { problemFingerprint, problemKey } from '../correlation/correlation.rules.js';
 import {
   formatSilence,
   hostStatus,
+  problemFingerprint,
+  problemKey,
   silenceAction,
   staleMinutesFor,
+  streamProblem,
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
   type LivenessSink,
 } from '../correlation/index.js';
 import { AppError } from '../errors.js';
-import { streamProblem } from '../problems/problem.views.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -142,7 +143,7 @@ export class HostsService implements LivenessSink {
   private async activity(now: number): Promise<(hostId: string) => number[]> {
     const last = bucketOf(now);
     const first = last - (HOST_ACTIVITY_HOURS - 1) * ROLLUP_BUCKET_MS;
-    const rows = await this.store.correlation.rollupBuckets(first, last, 'host');
+    const rows = await this.store.rollups.buckets(first, last, 'host');
     const byHost = new Map<string, number[]>();
     for (const r of rows) {
       const series = byHost.get(r.key) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
@@ -241,7 +242,7 @@ export class HostsService implements LivenessSink {
   /** Removes the host with its events and problems; the next event from it recreates the host. */
   async remove(id: string, actor: Actor): Promise<void> {
     const host = await this.store.hosts.byId(id);
-    if (!host || !(await this.store.correlation.deleteHost(id))) throw hostNotFound(id);
+    if (!host || !(await this.store.hosts.delete(id))) throw hostNotFound(id);
     await this.audit.record({ action: 'host.deleted', actor, target: `host:${id}`, details: { hostname: host.hostname } });
     this.logger.info({ host_id: id, hostname: host.hostname, by: actor.user?.username }, 'host deleted');
   }

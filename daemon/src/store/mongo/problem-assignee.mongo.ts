@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ProblemSortKey } from '../correlation.types.js';
+import type { ProblemSortKey } from '../problems.types.js';
 
 /**
  * Migration 32: a problem's assignee (documents written before it have no assignee fields and

@@ -1,4 +1,4 @@
-import type { ProblemSortKey } from '../correlation.types.js';
+import type { ProblemSortKey } from '../problems.types.js';
 
 /**
  * Migration 32: a problem's assignee, and one index per sortable column of the problem list

@@ -1,0 +1,10 @@
+import { AuditQuerySchema } from '../../../shared/src/index.js';
+import type { AuditService } from './audit.service.js';
+import { adminProcedure, router } from '../http/index.js';
+
+/** tRPC `audit.list` (admin), newest first. */
+export function auditRouter(audit: AuditService) {
+  return router({
+    list: adminProcedure.input(AuditQuerySchema).query(({ input }) => audit.list(input)),
+  });
+}

@@ -1,0 +1,76 @@
+import { actionsRouter, type CommandsService, type RemoteActionsService } from '../actions/index.js';
+import { apiKeysRouter, type ApiKeysAdmin } from '../apikeys/index.js';
+import { auditRouter, type AuditService } from '../audit/index.js';
+import { authRouter, totpRouter, type AuthService, type TotpService } from '../auth/index.js';
+import { dashboardsRouter, type DashboardsService } from '../dashboards/index.js';
+import { eventsRouter, type EventsService } from '../events/index.js';
+import { hostsRouter, type HostsService } from '../hosts/index.js';
+import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
+import { mobileRouter, type MobileService } from '../mobile/index.js';
+import { notificationsRouter, type NotifyService } from '../notify/index.js';
+import { problemsRouter, type ProblemsService } from '../problems/index.js';
+import { reportsRouter, type ReportsService } from '../reports/index.js';
+import { settingsRouter, type SettingsService } from '../settings/index.js';
+import { telegramRouter, type TelegramService } from '../telegram/index.js';
+import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
+import { usersRouter, type UsersService } from '../users/index.js';
+import { SAC_VERSION } from '../version.js';
+import { publicProcedure, router } from '../http/index.js';
+
+/** The services behind the read API and problem handling. */
+export interface ReadServices {
+  events: EventsService;
+  hosts: HostsService;
+  problems: ProblemsService;
+  dashboards: DashboardsService;
+}
+
+/** Services the tRPC routers call; each feature adds what its router needs. */
+export interface RouterDeps {
+  storeKind: 'sqlite' | 'mongodb';
+  notify: NotifyService;
+  reports: ReportsService;
+  read: ReadServices;
+  auth: AuthService;
+  users: UsersService;
+  apiKeys: ApiKeysAdmin;
+  settings: SettingsService;
+  audit: AuditService;
+  agentVersions: AgentVersionsService;
+  agentUpdates: AgentUpdatesService;
+  maintenance: MaintenanceService;
+  totp: TotpService;
+  telegram: TelegramService;
+  actions: RemoteActionsService;
+  commands: CommandsService;
+  mobile: MobileService;
+}
+
+/** The console's whole API. Routers are plural nouns, procedures verbs. */
+export function createAppRouter(deps: RouterDeps) {
+  return router({
+    notifications: notificationsRouter(deps.notify),
+    reports: reportsRouter(deps.reports),
+    auth: authRouter(deps.auth, deps.users),
+    users: usersRouter(deps.users),
+    apiKeys: apiKeysRouter(deps.apiKeys),
+    settings: settingsRouter(deps.settings),
+    audit: auditRouter(deps.audit),
+    actions: actionsRouter(deps.actions, deps.commands),
+    events: eventsRouter(deps.read.events),
+    hosts: hostsRouter(deps.read.hosts),
+    problems: problemsRouter(deps.read.problems),
+    dashboards: dashboardsRouter(deps.read.dashboards),
+    agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
+    maintenance: maintenanceRouter(deps.maintenance),
+    totp: totpRouter(deps.auth, deps.totp),
+    telegram: telegramRouter(deps.telegram),
+    mobile: mobileRouter(deps.mobile),
+    system: router({
+      info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
+    }),
+  });
+}
+
+/** The router's type, imported (type only) by the console's tRPC client. */
+export type AppRouter = ReturnType<typeof createAppRouter>;

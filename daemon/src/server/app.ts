@@ -1,0 +1,147 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { type Authenticator, bearerToken, errorBody, sendError, sendJson } from '../http/index.js';
+import { AppError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/index.js';
+import type { AppRouter } from './app-router.js';
+import { openApiRoute } from './openapi.js';
+
+export interface AppDeps {
+  store: Store;
+  metrics: Metrics;
+  logger: Logger;
+  version: string;
+  startedMs: number;
+  now: () => number;
+  /** Gauges for /metrics. */
+  gauges: () => Record<string, number>;
+  /** Why ingest cannot commit right now (the ingest thread restarting), or null. */
+  ingestProblem: () => string | null;
+  authenticator: Authenticator;
+  trpcRouter: AppRouter;
+  /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
+  routes: express.Router[];
+  /** Who reads /metrics: anyone, or an admin session / the scraper's token. */
+  metricsAccess: 'admin' | 'public';
+  metricsToken?: string;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hashing first gives equal lengths, so the comparison time says nothing about the token.
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+const HEALTH_TIMEOUT_MS = 2000;
+/** Calls in one tRPC batch: the console batches a screen's few queries; more is abuse (a batch of sign-ins). */
+const TRPC_MAX_BATCH = 16;
+const TRPC_MAX_BODY_BYTES = 1024 * 1024;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/** The Express application for everything except the ingest hot path. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const health = async (_req: Request, res: Response) => {
+    const base = {
+      version: deps.version,
+      store: deps.store.kind,
+      uptime_s: Math.round((deps.now() - deps.startedMs) / 1000),
+    };
+    try {
+      await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
+    } catch {
+      sendJson(res, 503, { status: 'degraded', problem: 'the store does not answer', ...base }, { 'Retry-After': '5' });
+      return;
+    }
+    const problem = deps.ingestProblem();
+    if (problem) sendJson(res, 503, { status: 'degraded', problem, ...base }, { 'Retry-After': '5' });
+    else sendJson(res, 200, { status: 'ok', ...base });
+  };
+  app.get('/health', health);
+  app.get('/healthz', health);
+  app.get('/api/v1/openapi.json', openApiRoute(deps.version));
+  // Metrics name users, hosts and queue depths: not for whoever reaches the port, unless configured so.
+  app.get('/metrics', async (req, res, next) => {
+    try {
+      if (deps.metricsAccess !== 'public') {
+        const token = bearerToken(req);
+        const scraper = token !== null && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken);
+        if (!scraper) {
+          const user = token ? await deps.authenticator.authenticate(token) : null;
+          if (!user) throw new AppError('auth/unauthorized', 'Sign in as an admin or send the metrics token');
+          if (user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
+        }
+      }
+      res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.use(
+    '/trpc',
+    // tRPC also reads form-data and octet-stream bodies itself, without express.json's limit:
+    // the console sends JSON only, so anything else with a body is refused before it is read.
+    (req: Request, res: Response, next: NextFunction) => {
+      const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+      if (hasBody && !req.is('application/json')) {
+        sendJson(res, 415, errorBody('request/unsupported_media_type', 'tRPC calls take application/json bodies only'));
+        return;
+      }
+      next();
+    },
+    express.json({ limit: TRPC_MAX_BODY_BYTES }),
+    createExpressMiddleware({
+      router: deps.trpcRouter,
+      maxBatchSize: TRPC_MAX_BATCH,
+      maxBodySize: TRPC_MAX_BODY_BYTES,
+      createContext: async ({ req }) => {
+        const token = bearerToken(req);
+        return {
+          token,
+          user: token ? await deps.authenticator.authenticate(token) : null,
+          ip: req.socket.remoteAddress,
+          requestId: randomUUID(),
+        };
+      },
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ path, err: { message: error.message } }, 'tRPC call failed');
+      },
+    }),
+  );
+  app.use(express.json({ limit: '1mb' }));
+  for (const routes of deps.routes) app.use(routes);
+
+  app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number };
+    if (e.type === 'entity.too.large') return sendJson(res, 413, errorBody('request/too_large', 'Body too large'));
+    // The agent treats 422 as final and anything else as a failure it logs; malformed agent input is final.
+    if (e.type === 'entity.parse.failed' && req.path.startsWith('/api/v1/agent/')) {
+      return sendJson(res, 422, errorBody('command/invalid_request', 'Body is not valid JSON'));
+    }
+    if (e.type === 'entity.parse.failed') return sendJson(res, 400, errorBody('request/invalid_json', 'Body is not valid JSON'));
+    sendError(res, err, deps.logger);
+  });
+  return app;
+}
