@@ -1,7 +1,6 @@
 import { isOutdated } from '../updates/index.js';
 import type { Logger } from 'pino';
 import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostSortKey, type HostView } from '../../../shared/src/index.js';
-import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -19,7 +18,7 @@ import {
   type LivenessSink,
 } from '../correlation/index.js';
 import { AppError } from '../errors.js';
-import type { Host, HostState, Store } from '../store/index.js';
+import { bucketOf, ROLLUP_BUCKET_MS, type Host, type HostState, type Store } from '../store/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
