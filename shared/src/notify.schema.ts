@@ -75,8 +75,8 @@ export interface EventNotice {
   ip: string | null;
 }
 
-/** The problem fields a notification carries: those the live stream carries. */
-export type ProblemNotice = StreamProblem;
+/** Notices name no assignee: the outbox keeps what was sent, and sending does not depend on who handles it. */
+export type ProblemNotice = Omit<StreamProblem, 'assignee_id' | 'assignee'>;
 
 /** One host's line of a daily report. */
 export interface ReportHostRow {

@@ -9,6 +9,10 @@ export const READ_LIMIT_DEFAULT = 50;
 export const PROBLEM_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
 
+/** Columns the problem list can be sorted by (server-side; `last_seen` newest first by default). */
+export const PROBLEM_SORT_KEYS = ['last_seen', 'first_seen', 'severity', 'count', 'hostname'] as const;
+export type ProblemSortKey = (typeof PROBLEM_SORT_KEYS)[number];
+
 /** A comma-separated list (REST query) or an array (tRPC) of allowed values. */
 function listOf<T extends string>(values: readonly [T, ...T[]], name: string) {
   return z
@@ -74,17 +78,71 @@ export const ProblemListQuerySchema = z.strictObject({
   severity: listOf(SEVERITIES, 'severities').optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
+  /** `me` (the caller), `none` (unassigned) or a user id. */
+  assignee: z.union([z.literal('me'), z.literal('none'), z.uuid('must be me, none or a user id')]).optional(),
+  sort: z.enum(PROBLEM_SORT_KEYS, { error: `must be one of ${PROBLEM_SORT_KEYS.join(', ')}` }).optional(),
+  dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
   limit,
   cursor: z.string().max(512).optional(),
 });
 export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
+
+/** Longest dashboard range: 31 days of hourly counters (744 chart buckets). */
+export const DASHBOARD_RANGE_MAX_MS = 31 * 24 * 3_600_000;
+
+/**
+ * `GET /api/v1/dashboards/summary`, `dashboards.summary` and
+ * `dashboards.eventsPerHour`: the range counted, by occurred time. Default: the last 24 h; `to`
+ * alone means the 24 h before it, `from` alone up to now. Counters are hourly, so the range is
+ * widened to whole hours (the answer's `range` says which).
+ */
+export const DashboardRangeQuerySchema = z
+  .strictObject({ from: isoDateTime.optional(), to: isoDateTime.optional() })
+  .refine((r) => !r.from || !r.to || Date.parse(r.from) < Date.parse(r.to), { message: 'must be before to', path: ['from'] })
+  .refine((r) => !r.from || !r.to || Date.parse(r.to) - Date.parse(r.from) <= DASHBOARD_RANGE_MAX_MS, {
+    message: 'the range must be at most 31 days',
+    path: ['from'],
+  });
+export type DashboardRangeQuery = z.input<typeof DashboardRangeQuerySchema>;
+
+/** A console user a problem can be assigned to (`GET /api/v1/problem-assignees`, `problems.assignees`). */
+export interface ProblemAssignee {
+  id: string;
+  username: string;
+  display_name: string | null;
+}
+
+/** `POST /api/v1/problems/{id}/assign` and `problems.assign`: a user id, or null to unassign. */
+export const ProblemAssignBodySchema = z.strictObject({
+  assignee_id: z.uuid('must be a user id').nullable(),
+  /**
+   * The assignee the caller saw (null: unassigned). When given and no longer current, the change
+   * is refused with 409 `problem/assignee_changed` instead of silently taking a problem over.
+   */
+  expected_assignee_id: z.uuid('must be a user id').nullable().optional(),
+});
+
+/** Columns the host list can be sorted by (default hostname ascending). */
+export const HOST_SORT_KEYS = ['hostname', 'status', 'ip', 'last_seen', 'last_event', 'open_problems'] as const;
+export type HostSortKey = (typeof HOST_SORT_KEYS)[number];
 
 /** `GET /api/v1/hosts` and `hosts.list`. */
 export const HostListQuerySchema = z.strictObject({
   q: z.string().max(255).optional(),
   /** `true`: only hosts whose agent is older than its product's latest version. */
   outdated: z.enum(['true', 'false']).optional(),
+  sort: z.enum(HOST_SORT_KEYS, { error: `must be one of ${HOST_SORT_KEYS.join(', ')}` }).optional(),
+  dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
 });
+
+/** Hours in a host's activity sparkline (`HostView.activity`). */
+export const HOST_ACTIVITY_HOURS = 24;
+
+/**
+ * Agents send their inventory every 12 h (agent contract): an inventory older than 2 days means
+ * four in a row were missed, so it no longer describes the host and the console says so.
+ */
+export const INVENTORY_STALE_DAYS = 2;
 
 /** Optional comment of acknowledge/resolve. */
 export const ProblemActionBodySchema = z.strictObject({
@@ -157,13 +215,16 @@ export interface HostView {
   last_event_at: string;
   first_seen: string;
   open_problems: number;
+  /** When the stored inventory was collected; null when the host never sent one. */
+  inventory_at: string | null;
+  /** Events per hour of occurred time over the last 24 h, oldest first (the current hour last). */
+  activity: number[];
 }
 
 export interface HostDetailView extends HostView {
   timezone: string | null;
   agent_instance_ids: string[];
   inventory: Record<string, unknown> | null;
-  inventory_at: string | null;
   previous_inventory: Record<string, unknown> | null;
   previous_inventory_at: string | null;
 }
@@ -171,7 +232,7 @@ export interface HostDetailView extends HostView {
 export interface ProblemCommentView {
   at: string;
   by: string;
-  action: 'acknowledge' | 'resolve';
+  action: 'acknowledge' | 'resolve' | 'reopen';
   text: string;
 }
 
@@ -194,6 +255,10 @@ export interface ProblemView {
   resolved_by: 'manual' | 'auto' | null;
   resolved_by_user: string | null;
   resolved_at: string | null;
+  /** The console user the problem is assigned to, or null. */
+  assignee_id: string | null;
+  assignee: string | null;
+  assigned_at: string | null;
   comments: ProblemCommentView[];
 }
 
@@ -208,7 +273,12 @@ export interface HourlyEvents {
   by_severity: Record<Severity, number>;
 }
 
+/**
+ * The dashboard. The `_24h` names are kept from before ranges existed: with `from`/`to` those
+ * figures count the requested range, which `range` states (whole hours, `to` exclusive).
+ */
 export interface DashboardSummary {
+  range: { from: string; to: string };
   events_24h: number;
   by_severity: Record<Severity, number>;
   open_problems: number;

@@ -12,6 +12,8 @@ export type StreamMessage =
   | { type: 'problem.updated'; data: StreamProblem }
   | { type: 'problem.acknowledged'; data: StreamProblem }
   | { type: 'problem.resolved'; data: StreamProblem }
+  | { type: 'problem.reopened'; data: StreamProblem }
+  | { type: 'problem.assigned'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
   | { type: 'agent_update.changed'; data: StreamAgentUpdate }
   | { type: 'command.updated'; data: CommandView }
@@ -35,7 +37,7 @@ export interface StreamEvent {
 /** The stream's summary of a problem: the list fields of the read API's `ProblemView`. */
 export type StreamProblem = Pick<
   ProblemView,
-  'id' | 'host_id' | 'hostname' | 'type' | 'rule' | 'severity' | 'title' | 'status' | 'count' | 'first_seen' | 'last_seen'
+  'id' | 'host_id' | 'hostname' | 'type' | 'rule' | 'severity' | 'title' | 'status' | 'count' | 'first_seen' | 'last_seen' | 'assignee_id' | 'assignee'
 >;
 
 /** An agent update job after a change of state. */

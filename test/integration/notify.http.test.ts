@@ -263,6 +263,8 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
       count: 3,
       first_seen: '2026-06-03T09:14:27.512+10:00',
       last_seen: '2026-06-03T09:20:27.512+10:00',
+      assignee_id: null,
+      assignee: null,
     });
     const ids = { high: randomUUID(), warning: randomUUID() };
     const pid = (s: 'warning' | 'high') => ids[s];

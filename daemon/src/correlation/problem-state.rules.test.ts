@@ -10,6 +10,9 @@ describe('problem state transitions', () => {
     ['open', 'resolve', 'resolved'],
     ['acknowledged', 'resolve', 'resolved'],
     ['resolved', 'resolve', null],
+    ['resolved', 'reopen', 'open'],
+    ['open', 'reopen', null],
+    ['acknowledged', 'reopen', null],
   ])('%s + %s → %s', (status, action, expected) => {
     expect(nextStatus(status, action)).toBe(expected);
   });

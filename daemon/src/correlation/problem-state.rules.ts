@@ -2,11 +2,13 @@ import type { ProblemStatus } from '../../../shared/src/index.js';
 import { AppError } from '../errors.js';
 
 export type { ProblemStatus };
-export type ProblemAction = 'acknowledge' | 'resolve';
+export type ProblemAction = 'acknowledge' | 'resolve' | 'reopen';
 
 const ALLOWED: Record<ProblemAction, { from: readonly ProblemStatus[]; to: ProblemStatus }> = {
   acknowledge: { from: ['open'], to: 'acknowledged' },
   resolve: { from: ['open', 'acknowledged'], to: 'resolved' },
+  // Only a resolved problem reopens; it starts over as open (its acknowledgement is cleared too).
+  reopen: { from: ['resolved'], to: 'open' },
 };
 
 /** The status an action leads to, or null when the action is not allowed from `status`. */

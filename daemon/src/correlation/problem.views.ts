@@ -14,6 +14,7 @@ export function problemView(p: Problem): ProblemView {
     resolved_by: p.resolved_by,
     resolved_by_user: p.resolved_by_user,
     resolved_at: isoOrNull(p.resolved_ms),
+    assigned_at: isoOrNull(p.assigned_ms),
     comments: p.comments.map((c) => ({ at: iso(c.at_ms), by: c.by, action: c.action, text: c.text })),
   };
 }
@@ -32,5 +33,7 @@ export function streamProblem(p: Problem): StreamProblem {
     count: p.count,
     first_seen: iso(p.first_seen_ms),
     last_seen: iso(p.last_seen_ms),
+    assignee_id: p.assignee_id,
+    assignee: p.assignee,
   };
 }

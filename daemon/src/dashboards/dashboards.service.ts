@@ -1,4 +1,4 @@
-import { SEVERITIES, type DashboardSummary, type HourlyEvents, type Severity } from '../../../shared/src/index.js';
+import { SEVERITIES, type DashboardRangeQuery, type DashboardSummary, type HourlyEvents, type Severity } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
@@ -7,6 +7,25 @@ import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
+
+/** The hourly buckets a range covers: first and last bucket start (inclusive), and the span [from, to) they cover. */
+interface Buckets {
+  first: number;
+  last: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Whole hours covering the requested range (the counters are hourly). Default: the current hour
+ * and the 23 before it; `to` alone: the 24 h before it; `from` alone: up to the current hour.
+ */
+export function rangeBuckets(range: { from?: string; to?: string }, now: number): Buckets {
+  const toMs = range.to ? Date.parse(range.to) : now + 1;
+  const last = bucketOf(toMs - 1);
+  const first = range.from ? bucketOf(Date.parse(range.from)) : last - DAY_MS + ROLLUP_BUCKET_MS;
+  return { first, last, from: first, to: last + ROLLUP_BUCKET_MS };
+}
 
 /**
  * The dashboard summary. Its cost does not grow with the number of stored events: 24 h counters
@@ -22,18 +41,25 @@ export class DashboardsService {
     private readonly events: EventsService,
   ) {}
 
-  async summary(): Promise<DashboardSummary> {
+  /**
+   * The summary of a range (default the last 24 h). Event counters cover the range's whole hours;
+   * problems created or resolved, heartbeats, daily reports and recent events the range itself
+   * (the last 24 h exactly by default, as before ranges).
+   */
+  async summary(range: DashboardRangeQuery = {}): Promise<DashboardSummary> {
     const settings = await this.settings();
     const now = this.clock.now();
     const hidden = settings.hiddenTypes;
-    const currentBucket = bucketOf(now);
+    const b = rangeBuckets(range, now);
+    const toMs = range.to ? Date.parse(range.to) : now + 1;
+    const fromMs = range.from ? Date.parse(range.from) : (range.to ? toMs : now) - DAY_MS;
     const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
-      this.store.rollups.sum(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
-      this.store.problems.counts(now - DAY_MS, hidden),
+      this.store.rollups.sum(b.first, b.last),
+      this.store.problems.counts(fromMs, hidden, toMs),
       this.hosts.list(),
       this.store.hostState.list(),
-      this.events.recent(TOP, hidden),
-      this.store.reports.agentReports(now - DAY_MS, now + 1),
+      range.from || range.to ? this.events.recentIn(TOP, hidden, fromMs, toMs) : this.events.recent(TOP, hidden),
+      this.store.reports.agentReports(fromMs, toMs),
     ]);
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const byType = new Map<string, number>();
@@ -61,6 +87,7 @@ export class DashboardsService {
       isHiddenType(type, hidden) ? 0 : new Set(agentReports.filter((e) => e.type === type && hostIds.has(e.host_id)).map((e) => e.host_id)).size;
     const [sshReports, rdpReports] = [reporting('report.daily.ssh'), reporting('report.daily.rdp')];
     return {
+      range: { from: new Date(b.from).toISOString(), to: new Date(b.to).toISOString() },
       events_24h: [...byType.values()].reduce((a, b) => a + b, 0),
       by_severity: bySeverity,
       open_problems: counts.open,
@@ -77,22 +104,29 @@ export class DashboardsService {
       top_types: top(byType, (type, count) => ({ type, count })),
       heartbeats: {
         received_24h: typeCount('agent.heartbeat'),
-        hosts_reporting: states.filter((s) => hostIds.has(s.host_id) && s.heartbeat_ms !== null && s.heartbeat_ms >= now - DAY_MS).length,
+        hosts_reporting: states.filter((s) => hostIds.has(s.host_id) && s.heartbeat_ms !== null && s.heartbeat_ms >= fromMs && s.heartbeat_ms < toMs)
+          .length,
       },
       daily_reports_24h: { ssh: sshReports, rdp: rdpReports, total: sshReports + rdpReports },
     };
   }
 
-  /** Events per hour of occurred time over the last 24 h (the current hour last), by severity; hidden types left out. */
-  async eventsPerHour(): Promise<HourlyEvents[]> {
+  /**
+   * Events per hour of occurred time over the range (default the last 24 h, the current hour
+   * last), by severity, oldest first; hidden types left out. One read of the range's counters.
+   */
+  async eventsPerHour(range: DashboardRangeQuery = {}): Promise<HourlyEvents[]> {
     const hidden = (await this.settings()).hiddenTypes;
-    const first = bucketOf(this.clock.now()) - DAY_MS + ROLLUP_BUCKET_MS;
-    const hours = Array.from({ length: DAY_MS / ROLLUP_BUCKET_MS }, (_, i) => first + i * ROLLUP_BUCKET_MS);
-    const rows = await Promise.all(hours.map((h) => this.store.rollups.sum(h, h)));
-    return hours.map((h, i) => {
-      const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
-      for (const r of rows[i]) if (r.dim === 'type' && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;
-      return { hour: new Date(h).toISOString(), by_severity: bySeverity };
-    });
+    const b = rangeBuckets(range, this.clock.now());
+    const rows = await this.store.rollups.buckets(b.first, b.last, 'type');
+    const hours = new Map<number, Record<Severity, number>>();
+    for (let h = b.first; h <= b.last; h += ROLLUP_BUCKET_MS) {
+      hours.set(h, Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>);
+    }
+    for (const r of rows) {
+      const bySeverity = hours.get(r.bucket_ms);
+      if (bySeverity && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;
+    }
+    return [...hours].map(([h, by_severity]) => ({ hour: new Date(h).toISOString(), by_severity }));
   }
 }

@@ -89,4 +89,9 @@ export class EventsService {
   async recent(limit: number, hidden: string[]): Promise<EventView[]> {
     return this.views(await this.store.events.search({ hidden, limit }));
   }
+
+  /** The newest events occurred in [fromMs, toMs). */
+  async recentIn(limit: number, hidden: string[], fromMs: number, toMs: number): Promise<EventView[]> {
+    return this.views(await this.store.events.search({ hidden, limit, from_ms: fromMs, to_ms: toMs }));
+  }
 }

@@ -5,12 +5,14 @@ import type { HostsService } from './hosts.service.js';
 
 const ById = z.strictObject({ id: z.string().min(1).max(128) });
 
-/** tRPC `hosts.*`: list (`q`), byId with inventory, delete (admin). */
+/** tRPC `hosts.*`: list (`q`, `outdated`, `sort`, `dir`), byId with inventory, delete (admin). */
 export function hostsRouter(hosts: HostsService) {
   return router({
     list: operatorProcedure
       .input(HostListQuerySchema.optional())
-      .query(async ({ input }) => ({ items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true') })),
+      .query(async ({ input }) => ({
+        items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true', input?.sort, input?.dir),
+      })),
     byId: operatorProcedure.input(ById).query(({ input }) => hosts.byId(input.id)),
     delete: adminProcedure.input(ById).mutation(async ({ input, ctx }) => {
       await hosts.remove(input.id, ctx);

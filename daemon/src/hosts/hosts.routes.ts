@@ -3,14 +3,14 @@ import { HostListQuerySchema } from '../../../shared/src/index.js';
 import { type Authenticator, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import type { HostsService } from './hosts.service.js';
 
-/** Hosts: `GET /api/v1/hosts` (`q`, `outdated`), `GET /api/v1/hosts/{id}` with inventory, `DELETE /api/v1/hosts/{id}` (admin; 204). */
+/** Hosts: `GET /api/v1/hosts` (`q`, `outdated`, `sort`, `dir`), `GET /api/v1/hosts/{id}` with inventory, `DELETE /api/v1/hosts/{id}` (admin; 204). */
 export function createHostsRoutes(hosts: HostsService, authenticator: Authenticator): express.Router {
   const r = express.Router();
   const operator = requireUser(authenticator, 'operator');
   const admin = requireUser(authenticator, 'admin');
   r.get('/api/v1/hosts', operator, async (req, res) => {
     const query = parseQuery(HostListQuerySchema, req.query);
-    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true') });
+    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true', query.sort, query.dir) });
   });
   r.get('/api/v1/hosts/:id', operator, async (req, res) => {
     sendJson(res, 200, await hosts.byId(String(req.params.id)));

@@ -1,14 +1,26 @@
 import type { Logger } from 'pino';
-import type { HostDetailView, HostView } from '../../../shared/src/index.js';
+import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostSortKey, type HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
 import { AppError } from '../errors.js';
-import type { Host, Store } from '../store/index.js';
+import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
 import { isOutdated } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** IPv4 as a sortable number (10.0.0.9 before 10.0.0.10); hosts without one sort last ascending. */
+const ipOrder = (ip: string | null) => (ip ? ip.split('.').reduce((n, part) => n * 256 + (Number(part) || 0), 0) : Number.MAX_SAFE_INTEGER);
+
+const SORT_VALUE: Record<HostSortKey, (v: HostView) => number | string> = {
+  hostname: (v) => v.hostname.toLowerCase(),
+  status: (v) => v.status,
+  ip: (v) => ipOrder(v.ipv4),
+  last_seen: (v) => Date.parse(v.last_seen),
+  last_event: (v) => Date.parse(v.last_event_at),
+  open_problems: (v) => v.open_problems,
+};
 
 export function hostNotFound(id: string): AppError {
   return new AppError('host/not_found', 'No such host', { details: { id } });
@@ -29,13 +41,28 @@ export class HostsService {
     private readonly latestVersions: () => Promise<Map<string, string>> = async () => new Map(),
   ) {}
 
+  /** Each host's events per hour over the last 24 h: one read of the hourly host counters for all hosts. */
+  private async activity(now: number): Promise<(hostId: string) => number[]> {
+    const last = bucketOf(now);
+    const first = last - (HOST_ACTIVITY_HOURS - 1) * ROLLUP_BUCKET_MS;
+    const rows = await this.store.rollups.buckets(first, last, 'host');
+    const byHost = new Map<string, number[]>();
+    for (const r of rows) {
+      const series = byHost.get(r.key) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
+      series[(r.bucket_ms - first) / ROLLUP_BUCKET_MS] += r.n;
+      byHost.set(r.key, series);
+    }
+    return (hostId) => byHost.get(hostId) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
+  }
+
   private async views(hosts: Host[]): Promise<HostView[]> {
     const settings = await this.settings();
     const now = this.clock.now();
-    const [states, counts, latest] = await Promise.all([
+    const [states, counts, latest, activity] = await Promise.all([
       this.store.hostState.list(),
       this.store.problems.activeCountsByHost(settings.hiddenTypes),
       this.latestVersions(),
+      this.activity(now),
     ]);
     const stateOf = new Map(states.map((s) => [s.host_id, s]));
     return hosts.map((h) => {
@@ -61,6 +88,8 @@ export class HostsService {
         last_event_at: iso(h.last_seen_ms),
         first_seen: iso(h.first_seen_ms),
         open_problems: counts.get(h.id) ?? 0,
+        inventory_at: state?.inventory_ms != null ? iso(state.inventory_ms) : null,
+        activity: activity(h.id),
       };
     });
   }
@@ -69,7 +98,7 @@ export class HostsService {
    * All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive);
    * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version.
    */
-  async list(q?: string, outdated?: boolean): Promise<HostView[]> {
+  async list(q?: string, outdated?: boolean, sort: HostSortKey = 'hostname', dir: 'asc' | 'desc' = 'asc'): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
     const hosts = (await this.store.hosts.list()).filter(
       (h) =>
@@ -80,7 +109,13 @@ export class HostsService {
         h.ips.some((ip) => ip.includes(needle)),
     );
     const views = await this.views(hosts);
-    return outdated === undefined ? views : views.filter((v) => v.outdated === outdated);
+    // Statuses are derived at read time, so the (complete, unpaged) list is sorted here, not in the store.
+    const value = SORT_VALUE[sort];
+    const sign = dir === 'asc' ? 1 : -1;
+    return (outdated === undefined ? views : views.filter((v) => v.outdated === outdated)).sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      return sign * (x < y ? -1 : x > y ? 1 : 0) || a.hostname.localeCompare(b.hostname) || a.id.localeCompare(b.id);
+    });
   }
 
   async byId(id: string): Promise<HostDetailView> {
@@ -93,7 +128,6 @@ export class HostsService {
       timezone: host.timezone,
       agent_instance_ids: host.agent_instance_ids,
       inventory: state?.inventory ?? null,
-      inventory_at: state?.inventory_ms != null ? iso(state.inventory_ms) : null,
       previous_inventory: state?.previous_inventory ?? null,
       previous_inventory_at: state?.previous_inventory_ms != null ? iso(state.previous_inventory_ms) : null,
     };

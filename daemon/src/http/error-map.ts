@@ -37,6 +37,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'host/not_found': 404,
   'problem/not_found': 404,
   'problem/invalid_transition': 409,
+  'problem/assignee_changed': 409,
+  'problem/assignee_unknown': 422,
   'report/not_found': 404,
   'stream/too_many_per_user': 429,
   'settings/invalid': 400,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Page, ProblemDetailView, ProblemListQuerySchema, ProblemView } from '../../../shared/src/index.js';
+import { SEVERITIES, type Page, type ProblemDetailView, type ProblemAssignee, type ProblemListQuerySchema, type ProblemSortKey, type ProblemView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -18,8 +18,32 @@ function problemNotFound(id: string): AppError {
   return new AppError('problem/not_found', 'No such problem', { details: { id } });
 }
 
-const STREAM_TYPE = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved' } as const;
-const AUDIT_ACTION = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved' } as const;
+const STREAM_TYPE = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved', reopen: 'problem.reopened' } as const;
+const AUDIT_ACTION = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved', reopen: 'problem.reopened' } as const;
+
+type ListCursor = { s: ProblemSortKey; d: 'asc' | 'desc'; v: number | string; id: string };
+
+/** The value of a problem in the sort column (what the next page's keyset starts after). */
+function sortValue(p: Problem, sort: ProblemSortKey): number | string {
+  switch (sort) {
+    case 'last_seen':
+      return p.last_seen_ms;
+    case 'first_seen':
+      return p.first_seen_ms;
+    case 'severity':
+      return SEVERITIES.indexOf(p.severity);
+    case 'count':
+      return p.count;
+    case 'hostname':
+      return p.hostname;
+  }
+}
+
+function assigneeChanged(current: Problem): AppError {
+  return new AppError('problem/assignee_changed', current.assignee ? `The problem is now assigned to ${current.assignee}` : 'The problem is now unassigned', {
+    details: { assignee_id: current.assignee_id, assignee: current.assignee },
+  });
+}
 
 /** Problems: list and detail with timeline, acknowledge and resolve (operator: admin or monitor). */
 export class ProblemsService {
@@ -33,10 +57,17 @@ export class ProblemsService {
     private readonly events: EventsService,
   ) {}
 
-  async list(query: z.output<typeof ProblemListQuerySchema>): Promise<Page<ProblemView>> {
+  /** `assignee=me` needs the caller: `meId` is the signed-in user's id. */
+  async list(query: z.output<typeof ProblemListQuerySchema>, meId?: string): Promise<Page<ProblemView>> {
     const settings = await this.settings();
-    const after = query.cursor ? decodeCursor(query.cursor, (v): v is { last_seen_ms: number; id: string } =>
-      typeof v.last_seen_ms === 'number' && typeof v.id === 'string') : undefined;
+    const sort = query.sort ?? 'last_seen';
+    const dir = query.dir ?? 'desc';
+    // A cursor continues the order it was made for: one from another sort is refused, not misread.
+    const after = query.cursor
+      ? decodeCursor(query.cursor, (v): v is ListCursor =>
+          v.s === sort && v.d === dir && (typeof v.v === 'number' || typeof v.v === 'string') && typeof v.id === 'string')
+      : undefined;
+    const assigneeId = query.assignee === 'me' ? (meId ?? null) : query.assignee === 'none' ? null : query.assignee;
     const hostIds = query.host ? await this.hosts.resolveIds(query.host) : undefined;
     const rows = await this.store.problems.list({
       statuses: query.status,
@@ -46,15 +77,19 @@ export class ProblemsService {
       severities: query.severity,
       from_ms: query.from ? parseInstant(query.from) : undefined,
       to_ms: query.to ? parseInstant(query.to) : undefined,
+      ...(query.assignee ? { assignee_id: assigneeId } : {}),
       hidden: settings.hiddenTypes,
       limit: query.limit + 1,
-      after,
+      sort,
+      dir,
+      after: after ? { value: after.v, id: after.id } : undefined,
     });
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
     return {
       items: items.map(problemView),
-      next_cursor: rows.length > query.limit && last ? encodeCursor({ last_seen_ms: last.last_seen_ms, id: last.id }) : null,
+      next_cursor:
+        rows.length > query.limit && last ? encodeCursor({ s: sort, d: dir, v: sortValue(last, sort), id: last.id } satisfies ListCursor) : null,
     };
   }
 
@@ -83,6 +118,55 @@ export class ProblemsService {
     return this.transition(id, 'resolve', comment, actor);
   }
 
+  /** Who a problem can be assigned to: the active console users, by username. */
+  async assignees(): Promise<ProblemAssignee[]> {
+    return (await this.store.users.list())
+      .filter((u) => u.active)
+      .map((u) => ({ id: u.id, username: u.username, display_name: u.display_name }))
+      .sort((a, b) => a.username.localeCompare(b.username));
+  }
+
+  /** Reopens a resolved problem (admin or monitor); 409 `problem/invalid_transition` when it is not resolved. */
+  async reopen(id: string, comment: string | undefined, actor: Actor): Promise<ProblemView> {
+    return this.transition(id, 'reopen', comment, actor);
+  }
+
+  /**
+   * Assigns the problem to an active console user, or unassigns it (null). Any operator (admin or
+   * monitor) may assign to anyone: handing a problem over is part of handling it. With
+   * `expectedId` the change applies only while the assignee is still the one the caller saw.
+   */
+  async assign(id: string, assigneeId: string | null, expectedId: string | null | undefined, actor: Actor): Promise<ProblemView> {
+    const current = await this.get(id);
+    let username: string | null = null;
+    if (assigneeId !== null) {
+      const user = await this.store.users.byId(assigneeId);
+      if (!user || !user.active) {
+        throw new AppError('problem/assignee_unknown', 'The assignee must be an active console user', { details: { assignee_id: assigneeId } });
+      }
+      username = user.username;
+    }
+    if (expectedId !== undefined && (current.assignee_id ?? null) !== expectedId) throw assigneeChanged(current);
+    const updated = await this.store.problems.assign(id, {
+      assignee_id: assigneeId,
+      assignee: username,
+      expected_id: current.assignee_id ?? null,
+      now_ms: this.clock.now(),
+    });
+    if (!updated) {
+      // Someone else changed the assignee between the read and the compare-and-set.
+      throw assigneeChanged(await this.get(id));
+    }
+    await this.audit.record({
+      action: 'problem.assigned',
+      actor,
+      target: `problem:${id}`,
+      details: { assignee_id: assigneeId, assignee: username, previous_assignee: current.assignee },
+    });
+    this.bus.publish({ type: 'problem.assigned', data: streamProblem(updated) });
+    return problemView(updated);
+  }
+
   private async transition(id: string, action: ProblemAction, comment: string | undefined, actor: Actor): Promise<ProblemView> {
     const current = await this.get(id);
     const to = nextStatus(current.status, action);
@@ -93,7 +177,11 @@ export class ProblemsService {
     const updated = await this.store.problems.transition(id, allowedFrom(action), {
       status: to,
       now_ms: now,
-      ...(action === 'acknowledge' ? { acknowledged_by: by } : { resolved_by: 'manual' as const, resolved_by_user: by }),
+      ...(action === 'acknowledge'
+        ? { acknowledged_by: by }
+        : action === 'resolve'
+          ? { resolved_by: 'manual' as const, resolved_by_user: by }
+          : { reopen: true as const }),
       ...(text ? { comment: { at_ms: now, by, action, text } } : {}),
     });
     if (!updated) {

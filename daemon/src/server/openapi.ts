@@ -10,6 +10,8 @@ import {
   LoginRequestSchema,
   PasswordChangeSchema,
   ProblemActionBodySchema,
+  ProblemAssignBodySchema,
+  DashboardRangeQuerySchema,
   ProblemListQuerySchema,
   PushSubscriptionInputSchema,
   UserCreateSchema,
@@ -87,6 +89,19 @@ function problemPaths(base: string): ZodOpenApiPathsObject {
     },
     [`${base}/{id}/resolve`]: {
       post: op({ summary: 'Resolve a problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not allowed in the current state' } }),
+    },
+    [`${base}/{id}/reopen`]: {
+      post: op({ summary: 'Reopen a resolved problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not resolved' } }),
+    },
+    [`${base}/{id}/assign`]: {
+      post: op({
+        summary: 'Assign a problem to a console user, or unassign it (null)',
+        role: 'operator',
+        path: Id,
+        body: ProblemAssignBodySchema,
+        ok: ['200', 'The problem'],
+        errors: { '409': 'The assignee changed since the caller saw it', '422': 'Not an active console user' },
+      }),
     },
   };
 }
@@ -181,7 +196,8 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
       },
       ...problemPaths('/problems'),
       ...problemPaths('/api/v1/problems'),
-      '/api/v1/dashboards/summary': { get: op({ summary: 'Dashboard summary', role: 'operator', ok: ['200', 'The summary'] }) },
+      '/api/v1/dashboards/summary': { get: op({ summary: 'Dashboard summary of a time range (default the last 24 h)', role: 'operator', query: DashboardRangeQuerySchema, ok: ['200', 'The summary'] }) },
+      '/api/v1/problem-assignees': { get: op({ summary: 'Console users a problem can be assigned to', role: 'operator', ok: ['200', 'Active users'] }) },
       '/api/v1/reports': {
         get: op({ summary: 'List daily reports', role: 'operator', query: ReportListQuery, ok: ['200', 'Reports'] }),
         post: op({ summary: 'Generate and send the daily report now', role: 'admin', ok: ['201', 'The report and the channels it went to'] }),

@@ -1,5 +1,5 @@
 import { SEVERITIES, type Severity } from '../../../shared/src/index.js';
-import type { Problem, ProblemMatchInput, ProblemTransition, SilenceInput } from './problems.types.js';
+import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemTransition, SilenceInput } from './problems.types.js';
 
 /**
  * How a problem changes: the "next record" rules both adapters apply, so the stores differ only
@@ -45,6 +45,8 @@ const UNHANDLED = {
   resolved_ms: null,
 } as const;
 
+const UNASSIGNED = { assignee_id: null, assignee: null, assigned_ms: null } as const;
+
 /** The problem an unmatched input opens; null when none of its events counts (replays only). */
 export function openedProblem(input: ProblemMatchInput, id: string): Problem | null {
   if (input.count === 0) return null;
@@ -64,6 +66,7 @@ export function openedProblem(input: ProblemMatchInput, id: string): Problem | n
     count: input.count,
     created_ms: input.now_ms,
     updated_ms: input.now_ms,
+    ...UNASSIGNED,
     comments: [],
   };
 }
@@ -86,6 +89,7 @@ export function silenceProblem(input: SilenceInput, id: string): Problem {
     count: 1,
     created_ms: input.now_ms,
     updated_ms: input.now_ms,
+    ...UNASSIGNED,
     comments: [],
   };
 }
@@ -95,6 +99,21 @@ export function reopenedSilence(p: Problem, nowMs: number, title: string): Probl
   return { ...p, ...UNHANDLED, count: p.count + 1, last_seen_ms: nowMs, updated_ms: nowMs, title };
 }
 
+/** The problem with a new assignee (null: unassigned). */
+export function assignedProblem(p: Problem, change: ProblemAssignment): Problem {
+  return {
+    ...p,
+    assignee_id: change.assignee_id,
+    assignee: change.assignee,
+    assigned_ms: change.assignee_id === null ? null : change.now_ms,
+    updated_ms: change.now_ms,
+  };
+}
+
+/** Whether an assignment's compare-and-set guard holds for the problem as stored. */
+export const assignmentApplies = (p: Problem, change: ProblemAssignment): boolean =>
+  change.expected_id === undefined || (p.assignee_id ?? null) === change.expected_id;
+
 /** The problem after a state transition (acknowledge, resolve, reopen) with its comment appended. */
 export function transitionedProblem(p: Problem, change: ProblemTransition): Problem {
   const next: Problem = { ...p, status: change.status, updated_ms: change.now_ms };
@@ -102,6 +121,8 @@ export function transitionedProblem(p: Problem, change: ProblemTransition): Prob
   if (change.resolved_by !== undefined) {
     Object.assign(next, { resolved_by: change.resolved_by, resolved_by_user: change.resolved_by_user ?? null, resolved_ms: change.now_ms });
   }
+  // Reopened: it starts over as open, so the earlier acknowledgement and resolution no longer hold.
+  if (change.reopen) Object.assign(next, UNHANDLED, { status: change.status });
   if (change.comment) next.comments = [...p.comments, change.comment];
   return next;
 }

@@ -1,4 +1,5 @@
-import type { Severity } from '../../../shared/src/index.js';
+import type { ProblemSortKey, Severity } from '../../../shared/src/index.js';
+export type { ProblemSortKey };
 
 /** Problem statuses: `open` → `acknowledged` → `resolved` (or `open` → `resolved`). */
 export type ProblemStatusValue = 'open' | 'acknowledged' | 'resolved';
@@ -6,7 +7,7 @@ export type ProblemStatusValue = 'open' | 'acknowledged' | 'resolved';
 export interface ProblemComment {
   at_ms: number;
   by: string;
-  action: 'acknowledge' | 'resolve';
+  action: 'acknowledge' | 'resolve' | 'reopen';
   text: string;
 }
 
@@ -37,6 +38,10 @@ export interface Problem {
   /** The user who resolved it by hand. */
   resolved_by_user: string | null;
   resolved_ms: number | null;
+  /** The console user the problem is assigned to (id and the username shown), or null. */
+  assignee_id: string | null;
+  assignee: string | null;
+  assigned_ms: number | null;
   comments: ProblemComment[];
 }
 
@@ -78,12 +83,18 @@ export interface ProblemQuery {
   /** Problems whose occurred span overlaps [from_ms, to_ms). */
   from_ms?: number;
   to_ms?: number;
+  /** A user id, or null for unassigned problems. */
+  assignee_id?: string | null;
   /** Problems of these types (exact or prefix patterns) are left out. */
   hidden: string[];
   limit: number;
-  /** Keyset: strictly after this (last_seen_ms desc, id desc) position. */
-  after?: { last_seen_ms: number; id: string };
+  /** Sort key and direction (default last_seen desc); the problem id breaks ties in the same direction. */
+  sort?: ProblemSortKey;
+  dir?: 'asc' | 'desc';
+  /** Keyset: strictly after this (sort value, id) position in the list's order. */
+  after?: { value: number | string; id: string };
 }
+
 
 /** The fields a state transition writes. */
 export interface ProblemTransition {
@@ -92,7 +103,17 @@ export interface ProblemTransition {
   acknowledged_by?: string;
   resolved_by?: 'manual' | 'auto';
   resolved_by_user?: string | null;
+  /** Reopen: clears the acknowledgement and resolution fields. */
+  reopen?: true;
   comment?: ProblemComment;
+}
+
+/** A change of assignee: `expected_id` guards against a concurrent change (compare-and-set). */
+export interface ProblemAssignment {
+  assignee_id: string | null;
+  assignee: string | null;
+  expected_id: string | null | undefined;
+  now_ms: number;
 }
 
 /** A `host_silence` problem to open, or to reopen (the same problem) when it is resolved. */
@@ -108,8 +129,9 @@ export interface SilenceInput {
 export interface ProblemCounts {
   /** Not resolved: open or acknowledged. */
   open: number;
-  /** Created since the given time and still open or acknowledged. */
+  /** Created in the given span and still open or acknowledged. */
   created_active: number;
+  /** Resolved in the given span. */
   resolved: number;
 }
 
@@ -133,9 +155,15 @@ export interface ProblemsRepo {
   timeline(problemId: string, limit: number): Promise<ProblemLink[]>;
   /** Compare-and-set: applies the transition only while the status is one of `from`; null otherwise. */
   transition(id: string, from: readonly ProblemStatusValue[], change: ProblemTransition): Promise<Problem | null>;
+  /**
+   * Sets or clears the assignee; when `expected_id` is not undefined, only while the current
+   * assignee id equals it (null: unassigned). Null when the problem is unknown or the guard failed.
+   */
+  assign(id: string, change: ProblemAssignment): Promise<Problem | null>;
   /** Open or acknowledged problems per host id, types in `hidden` left out. */
   activeCountsByHost(hidden: string[]): Promise<Map<string, number>>;
-  counts(sinceMs: number, hidden: string[]): Promise<ProblemCounts>;
+  /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
+  counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
   /** The silence problems of these keys (one per host at most). */
   byKeys(keys: string[]): Promise<Problem[]>;
   /** Creates the host's silence problem unless one exists (then null). */

@@ -15,4 +15,6 @@ export interface RollupsRepo {
   add(rows: RollupRow[]): Promise<void>;
   /** Sums of counters with bucket in [fromMs, toMs], per dim, key and severity. */
   sum(fromMs: number, toMs: number): Promise<RollupRow[]>;
+  /** The positive counters of one dim with bucket in [fromMs, toMs], per bucket (one query for a chart or sparklines). */
+  buckets(fromMs: number, toMs: number, dim: RollupRow['dim']): Promise<RollupRow[]>;
 }

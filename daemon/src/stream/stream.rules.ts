@@ -51,6 +51,8 @@ const STREAM_TYPES: Record<StreamMessage['type'], true> = {
   'problem.updated': true,
   'problem.acknowledged': true,
   'problem.resolved': true,
+  'problem.reopened': true,
+  'problem.assigned': true,
   'host.status_changed': true,
   'agent_update.changed': true,
   'command.updated': true,

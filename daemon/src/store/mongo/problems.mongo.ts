@@ -4,6 +4,8 @@ import { SEVERITIES } from '../../../../shared/src/index.js';
 import type { Problem, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import {
   ACTIVE_PROBLEM_STATUSES,
+  assignedProblem,
+  assignmentApplies,
   grownProblem,
   matchIndex,
   openedProblem,
@@ -13,6 +15,7 @@ import {
   transitionedProblem,
 } from '../problem-rules.js';
 import { withLock, withLocks } from './locks.mongo.js';
+import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
 import { hiddenAnd, hiddenFilter, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
 /** Stored with the severity's rank, so the highest can be kept by comparing numbers. */
@@ -25,7 +28,8 @@ const ACTIVE = [...ACTIVE_PROBLEM_STATUSES];
 function toProblem(doc: ProblemDoc): Problem {
   const { severity_rank, ...rest } = doc as ProblemDoc & { _id?: unknown };
   delete rest._id;
-  return { ...rest, severity: SEVERITIES[severity_rank] };
+  // Problems stored before migration 32 carry no assignee fields.
+  return { ...rest, assignee_id: rest.assignee_id ?? null, assignee: rest.assignee ?? null, assigned_ms: rest.assigned_ms ?? null, severity: SEVERITIES[severity_rank] };
 }
 
 /** The `_id` of a document read with it, kept on its next version (the updates address it). */
@@ -148,15 +152,18 @@ export function mongoProblems(db: Db): ProblemsRepo {
       if (q.severities?.length) and.push({ severity_rank: { $in: q.severities.map(severityRank) } });
       if (q.from_ms !== undefined) and.push({ last_seen_ms: { $gte: q.from_ms } });
       if (q.to_ms !== undefined) and.push({ first_seen_ms: { $lt: q.to_ms } });
+      // Documents stored before migration 32 have no assignee field: `null` matches a missing one too.
+      if (q.assignee_id !== undefined) and.push({ assignee_id: q.assignee_id });
       and.push(...(hiddenAnd(q.hidden) as Filter<ProblemDoc>[]));
+      const field = PROBLEM_SORT_FIELD[q.sort ?? 'last_seen'];
+      const dir = q.dir === 'asc' ? 1 : -1;
       if (q.after) {
-        and.push({
-          $or: [{ last_seen_ms: { $lt: q.after.last_seen_ms } }, { last_seen_ms: q.after.last_seen_ms, id: { $lt: q.after.id } }],
-        });
+        const cmp = dir === 1 ? '$gt' : '$lt';
+        and.push({ $or: [{ [field]: { [cmp]: q.after.value } }, { [field]: q.after.value, id: { [cmp]: q.after.id } }] } as Filter<ProblemDoc>);
       }
       const docs = await problems
         .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
-        .sort({ last_seen_ms: -1, id: -1 })
+        .sort({ [field]: dir, id: dir })
         .limit(q.limit)
         .toArray();
       return docs.map(toProblem);
@@ -177,6 +184,20 @@ export function mongoProblems(db: Db): ProblemsRepo {
         return next;
       });
     },
+    async assign(id, change) {
+      const before = await problems.findOne({ id }, { projection: { key: 1 } });
+      if (!before) return null;
+      // Under the key's lock like every other write of a problem (FerretDB writes whole documents).
+      return withLock(db, problemLock(before.key), async () => {
+        const current = await problems.findOne({ id }, { projection: { _id: 0 } });
+        if (!current) return null;
+        const problem = toProblem(current);
+        if (!assignmentApplies(problem, change)) return null;
+        const next = assignedProblem(problem, change);
+        await problems.updateOne({ id }, { $set: { assignee_id: next.assignee_id, assignee: next.assignee, assigned_ms: next.assigned_ms, updated_ms: next.updated_ms } });
+        return next;
+      });
+    },
     async activeCountsByHost(hidden) {
       const docs = await problems
         .find({ status: { $in: ACTIVE }, ...hiddenFilter(hidden) }, { projection: { _id: 0, host_id: 1 } })
@@ -185,12 +206,12 @@ export function mongoProblems(db: Db): ProblemsRepo {
       for (const d of docs) counts.set(d.host_id, (counts.get(d.host_id) ?? 0) + 1);
       return counts;
     },
-    async counts(sinceMs, hidden) {
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const h = hiddenFilter(hidden);
       const [open, created_active, resolved] = await Promise.all([
         problems.countDocuments({ status: { $in: ACTIVE }, ...h }),
-        problems.countDocuments({ created_ms: { $gte: sinceMs }, status: { $in: ACTIVE }, ...h }),
-        problems.countDocuments({ resolved_ms: { $gte: sinceMs }, status: 'resolved', ...h }),
+        problems.countDocuments({ created_ms: { $gte: sinceMs, $lt: untilMs }, status: { $in: ACTIVE }, ...h }),
+        problems.countDocuments({ resolved_ms: { $gte: sinceMs, $lt: untilMs }, status: 'resolved', ...h }),
       ]);
       return { open, created_active, resolved };
     },

@@ -34,5 +34,8 @@ export function mongoRollups(db: Db): RollupsRepo {
       }
       return [...sums.values()].filter((r) => r.n > 0);
     },
+    async buckets(fromMs, toMs, dim) {
+      return rollups.find({ bucket_ms: { $gte: fromMs, $lte: toMs }, dim, n: { $gt: 0 } }, { projection: { _id: 0 } }).toArray();
+    },
   };
 }

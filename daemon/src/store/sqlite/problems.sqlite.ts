@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Problem, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
+import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import {
+  assignedProblem,
+  assignmentApplies,
   grownProblem,
   openedProblem,
   reopenedSilence,
@@ -9,6 +11,7 @@ import {
   silenceProblem,
   transitionedProblem,
 } from '../problem-rules.js';
+import { PROBLEM_SORT_COLUMN } from './problem-assignee.sqlite.js';
 import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 
 type Db = Database.Database;
@@ -48,7 +51,7 @@ export function sqliteProblems(db: Db): ProblemsRepo {
        @first_seen_ms, @last_seen_ms, @count, @created_ms, @updated_ms)`,
   );
   const insertRow = (p: Problem) => {
-    const { comments: _none, acknowledged_by: _a, acknowledged_ms: _b, resolved_by: _c, resolved_by_user: _d, resolved_ms: _e, ...fields } = p;
+    const { comments: _none, acknowledged_by: _a, acknowledged_ms: _b, resolved_by: _c, resolved_by_user: _d, resolved_ms: _e, assignee_id: _f, assignee: _g, assigned_ms: _h, ...fields } = p;
     insert.run({ ...fields, severity_rank: severityRank(p.severity) });
   };
   // Every field a transition or a reopening may change.
@@ -96,6 +99,16 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     if (!row || !from.includes(row.status)) return null;
     const next = transitionedProblem(problemFromRow(row), change);
     rewriteRow(next);
+    return next;
+  });
+  const setAssignee = db.prepare('UPDATE problems SET assignee_id = @assignee_id, assignee = @assignee, assigned_ms = @assigned_ms, updated_ms = @updated_ms WHERE id = @id');
+  const assignTx = db.transaction((id: string, change: ProblemAssignment) => {
+    const row = byIdStmt.get(id);
+    if (!row) return null;
+    const current = problemFromRow(row);
+    if (!assignmentApplies(current, change)) return null;
+    const next = assignedProblem(current, change);
+    setAssignee.run({ id, assignee_id: next.assignee_id, assignee: next.assignee, assigned_ms: next.assigned_ms, updated_ms: next.updated_ms });
     return next;
   });
   const openSilenceTx = db.transaction((input: Parameters<ProblemsRepo['openSilence']>[0]) => {
@@ -154,15 +167,22 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         where.push('first_seen_ms < ?');
         params.push(q.to_ms);
       }
+      if (q.assignee_id !== undefined) {
+        where.push(q.assignee_id === null ? 'assignee_id IS NULL' : 'assignee_id = ?');
+        if (q.assignee_id !== null) params.push(q.assignee_id);
+      }
       const hidden = hiddenSql('type', q.hidden, params);
       if (hidden) where.push(hidden);
+      const column = PROBLEM_SORT_COLUMN[q.sort ?? 'last_seen'];
+      const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
       if (q.after) {
-        where.push('(last_seen_ms < ? OR (last_seen_ms = ? AND id < ?))');
-        params.push(q.after.last_seen_ms, q.after.last_seen_ms, q.after.id);
+        const cmp = dir === 'ASC' ? '>' : '<';
+        where.push(`(${column} ${cmp} ? OR (${column} = ? AND id ${cmp} ?))`);
+        params.push(q.after.value, q.after.value, q.after.id);
       }
       params.push(q.limit);
       const sql = `SELECT * FROM problems ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY last_seen_ms DESC, id DESC LIMIT ?`;
+        ORDER BY ${column} ${dir}, id ${dir} LIMIT ?`;
       return db.prepare<unknown[], ProblemRow>(sql).all(...params).map(problemFromRow);
     },
     async timeline(problemId, limit) {
@@ -176,6 +196,9 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     async transition(id, from, change) {
       return transitionTx.immediate(id, from, change);
     },
+    async assign(id, change) {
+      return assignTx.immediate(id, change);
+    },
     async activeCountsByHost(hidden) {
       const params: unknown[] = [];
       const h = hiddenSql('type', hidden, params);
@@ -186,7 +209,7 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         .all(...params);
       return new Map(rows.map((r) => [r.host_id, r.n]));
     },
-    async counts(sinceMs, hidden) {
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const count = (cond: string, extra: unknown[]) => {
         const params: unknown[] = [...extra];
         const h = hiddenSql('type', hidden, params);
@@ -194,8 +217,8 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       };
       return {
         open: count(ACTIVE, []),
-        created_active: count(`created_ms >= ? AND ${ACTIVE}`, [sinceMs]),
-        resolved: count(`resolved_ms >= ? AND status = 'resolved'`, [sinceMs]),
+        created_active: count(`created_ms >= ? AND created_ms < ? AND ${ACTIVE}`, [sinceMs, untilMs]),
+        resolved: count(`resolved_ms >= ? AND resolved_ms < ? AND status = 'resolved'`, [sinceMs, untilMs]),
       };
     },
     async byKeys(keys) {

@@ -27,5 +27,12 @@ export function sqliteRollups(db: Db): RollupsRepo {
         )
         .all(fromMs, toMs);
     },
+    async buckets(fromMs, toMs, dim) {
+      return db
+        .prepare<[number, number, string], RollupRow>(
+          `SELECT bucket_ms, dim, key, severity, n FROM rollups WHERE bucket_ms >= ? AND bucket_ms <= ? AND dim = ? AND n > 0`,
+        )
+        .all(fromMs, toMs, dim);
+    },
   };
 }

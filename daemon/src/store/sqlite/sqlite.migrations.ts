@@ -4,6 +4,7 @@ import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 import { USERS_LAST_LOGIN_SQLITE_MIGRATION } from './auth.sqlite.js';
+import { PROBLEM_ASSIGNEE_SQLITE_MIGRATION } from './problem-assignee.sqlite.js';
 
 /** Migration 3: problems and their timelines, replay fingerprints, flap marks, host state, rollups, leases. */
 const CORRELATION_SQLITE_MIGRATION = {
@@ -297,6 +298,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   AGENT_VERSIONS_SQLITE_MIGRATION,
   AGENT_UPDATES_SQLITE_MIGRATION,
+  PROBLEM_ASSIGNEE_SQLITE_MIGRATION,
   {
     id: 28,
     name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',

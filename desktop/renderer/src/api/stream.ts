@@ -9,6 +9,8 @@ const TYPES: Record<StreamMessageType, true> = {
   'problem.updated': true,
   'problem.acknowledged': true,
   'problem.resolved': true,
+  'problem.reopened': true,
+  'problem.assigned': true,
   'host.status_changed': true,
   'agent_update.changed': true,
   'command.updated': true,

@@ -4,7 +4,9 @@ import type { RouterOutputs } from '../../api/types';
 export type DashboardSummary = RouterOutputs['dashboards']['summary'];
 export type HourlyEvents = RouterOutputs['dashboards']['eventsPerHour'];
 
+export type DashboardRangeInput = { from?: string; to?: string };
+
 export const dashboardApi = {
-  summary: () => call(() => trpc.dashboards.summary.query()),
-  eventsPerHour: () => call(() => trpc.dashboards.eventsPerHour.query()),
+  summary: (range: DashboardRangeInput) => call(() => trpc.dashboards.summary.query(range)),
+  eventsPerHour: (range: DashboardRangeInput) => call(() => trpc.dashboards.eventsPerHour.query(range)),
 };

@@ -1,7 +1,9 @@
 import { defineStore } from 'pinia';
 import { useResource } from '../../composables/useResource';
 import { useLiveStore } from '../live/live.store';
-import { dashboardApi } from './dashboard.api';
+import { ref } from 'vue';
+import { dashboardApi, type DashboardRangeInput } from './dashboard.api';
+import { rangeFromQuery, rangeToApi, type DashboardRange } from './dashboard.range';
 
 /** Minimum time between summary reloads triggered by the live stream. */
 export const LIVE_REFRESH_MS = 1500;
@@ -11,8 +13,11 @@ export const LIVE_REFRESH_MS = 1500;
  * events or problem changes, so counters move while the operator watches.
  */
 export const useDashboardStore = defineStore('dashboard', () => {
-  const summary = useResource(dashboardApi.summary);
-  const hourly = useResource(dashboardApi.eventsPerHour);
+  /** The range shown; a relative one is counted back from the time of each load. */
+  const range = ref<DashboardRange>(rangeFromQuery({}));
+  let input: DashboardRangeInput = {};
+  const summary = useResource(() => dashboardApi.summary(input));
+  const hourly = useResource(() => dashboardApi.eventsPerHour(input));
   const live = useLiveStore();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastLoad = 0;
@@ -28,12 +33,24 @@ export const useDashboardStore = defineStore('dashboard', () => {
 
   async function load() {
     lastLoad = Date.now();
+    input = rangeToApi(range.value, lastLoad);
     await Promise.all([summary.load(), hourly.load()]);
+  }
+
+  async function setRange(r: DashboardRange) {
+    range.value = r;
+    await load();
   }
 
   /** Starts following the stream; returns the function that stops it. */
   function follow(): () => void {
-    const off = live.subscribe(['event.ingested', 'problem.opened', 'problem.resolved', 'problem.acknowledged', 'host.status_changed'], refreshSoon);
+    const off = live.subscribe(
+      ['event.ingested', 'problem.opened', 'problem.resolved', 'problem.acknowledged', 'problem.reopened', 'host.status_changed'],
+      // A range that ended in the past does not move with new events.
+      () => {
+        if (range.value.range || (!range.value.date && !range.value.to)) refreshSoon();
+      },
+    );
     return () => {
       off();
       if (timer) clearTimeout(timer);
@@ -41,5 +58,5 @@ export const useDashboardStore = defineStore('dashboard', () => {
     };
   }
 
-  return { ...summary, hourly, load, follow };
+  return { ...summary, hourly, range, load, setRange, follow };
 });

@@ -1,11 +1,12 @@
 import { call, trpc } from '../../api/trpc';
 import type { RouterOutputs } from '../../api/types';
+import type { HostSortKey } from '../../../../../shared/src/read-api.schema';
 
 export type HostRow = RouterOutputs['hosts']['list']['items'][number];
 export type HostDetail = RouterOutputs['hosts']['byId'];
 
 export const hostsApi = {
-  list: (q: string) => call(() => trpc.hosts.list.query(q ? { q } : undefined)),
+  list: (q: string, sort?: HostSortKey, dir?: 'asc' | 'desc') => call(() => trpc.hosts.list.query({ ...(q ? { q } : {}), sort, dir })),
   byId: (id: string) => call(() => trpc.hosts.byId.query({ id })),
   remove: (id: string) => call(() => trpc.hosts.delete.mutate({ id })),
 };

@@ -1,17 +1,24 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { useResource } from '../../composables/useResource';
+import type { HostSortKey } from '../../../../../shared/src/read-api.schema';
 import { hostsApi } from './hosts.api';
 
 /** Hosts: search, the selected host with its inventory, and deletion (admin; the server checks too). */
 export const useHostsStore = defineStore('hosts', () => {
   const q = ref('');
-  const list = useResource(async () => (await hostsApi.list(q.value.trim())).items);
+  const sort = ref<{ key: HostSortKey; desc: boolean }>({ key: 'hostname', desc: false });
+  const list = useResource(async () => (await hostsApi.list(q.value.trim(), sort.value.key, sort.value.desc ? 'desc' : 'asc')).items);
   const selectedId = ref<string | null>(null);
   const detail = useResource(() => hostsApi.byId(selectedId.value!));
 
   async function search(text: string) {
     q.value = text;
+    await list.load();
+  }
+  /** The list is sorted by the daemon (statuses are derived there). */
+  async function sortBy(s: { key: HostSortKey; desc: boolean }) {
+    sort.value = s;
     await list.load();
   }
   async function select(id: string | null) {
@@ -23,5 +30,5 @@ export const useHostsStore = defineStore('hosts', () => {
     if (selectedId.value === id) selectedId.value = null;
     await list.load();
   }
-  return { q, list, selectedId, detail, search, select, remove };
+  return { q, sort, list, selectedId, detail, search, sortBy, select, remove };
 });

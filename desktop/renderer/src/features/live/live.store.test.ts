@@ -7,7 +7,7 @@ import { useLiveStore } from './live.store';
 
 const problem = (severity: 'warning' | 'high' | 'critical', id = 'p1') => ({
   type: 'problem.opened' as const,
-  data: { id, host_id: 'h', hostname: 'RDS01', type: 'rdp.bruteforce.burst', rule: 'severity', severity, title: 'RDP bruteforce burst', status: 'open' as const, count: 1, first_seen: 'x', last_seen: 'x' },
+  data: { id, host_id: 'h', hostname: 'RDS01', type: 'rdp.bruteforce.burst', rule: 'severity', severity, title: 'RDP bruteforce burst', status: 'open' as const, count: 1, first_seen: 'x', last_seen: 'x', assignee_id: null, assignee: null },
 });
 
 describe('live store', () => {

@@ -85,5 +85,25 @@ export const useProblemsStore = defineStore('problems', () => {
     }
   }
 
-  return { query, list, selectedId, detail, acting, load, select, act, bulk };
+  /** Active console users, loaded once the assignee picker is first opened. */
+  const assignees = useResource(problemsApi.assignees);
+
+  /** Sets or clears the selected problem's assignee; a 409 reports who holds it now. */
+  async function assign(assigneeId: string | null): Promise<{ ok: true } | { ok: false; conflict: true; who: string | null } | { ok: false; conflict: false; error: ApiError }> {
+    const current = detail.data.value;
+    if (!current) return { ok: false, conflict: false, error: new ApiError('No problem selected', 0, null) };
+    try {
+      await problemsApi.assign(current.id, assigneeId, current.assignee_id);
+      await Promise.all([detail.load(), list.load()]);
+      return { ok: true };
+    } catch (err) {
+      const e = err as ApiError;
+      if (e.status !== 409) return { ok: false, conflict: false, error: e };
+      await Promise.all([detail.load(), list.load()]);
+      const who = (e.details as { assignee?: unknown } | null)?.assignee;
+      return { ok: false, conflict: true, who: typeof who === 'string' ? who : null };
+    }
+  }
+
+  return { query, list, selectedId, detail, acting, assignees, load, select, act, bulk, assign };
 });
