@@ -187,7 +187,7 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     await rowsSettled(t, token, e.event_id, 5);
   });
 
-  it('answers 201 to ingest while every channel is down, marks deliveries failed after the last attempt, and retries now', { timeout: 90_000 }, async () => {
+  it('answers 201 to ingest while every channel is down, marks deliveries failed after the last attempt, and retries now', { timeout: 150_000 }, async () => {
     tg.state.down = true;
     hook.state.down = true;
     smtp.state.down = true;
@@ -197,7 +197,7 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
     const answers = await Promise.all(events.map((e) => postEvent(t.url, t.apiKey, e)));
     expect(answers.map((a) => a.status)).toEqual(events.map(() => 201));
     expect(Date.now() - started).toBeLessThan(3000);
-    const failed = await rowsSettled(t, token, events[0].event_id, 5, 'failed', 40_000);
+    const failed = await rowsSettled(t, token, events[0].event_id, 5, 'failed', 90_000);
     expect(failed.every((r) => r.attempts === 4 && r.last_error)).toBe(true);
 
     const monitor = await userToken(t, 'monitor');

@@ -91,7 +91,7 @@ describe.each(STORE_KINDS)('push subscriptions hardening on %s', (kind) => {
     await removeAll();
   });
 
-  it("removes a deactivated or deleted user's subscriptions, and dispatch skips those of inactive users", async () => {
+  it("removes a deactivated or deleted user's subscriptions, and dispatch skips those of inactive users", { timeout: 90_000 }, async () => {
     const a = await createUser(sac, 'monitor');
     const b = await createUser(sac, 'monitor');
     const tokenA = (await login(sac, a.user.username, a.password)).body.token;

@@ -48,7 +48,7 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     stores = [];
   });
 
-  it('turns 100 parallel matching events from two connections into exactly one problem with count 100', async () => {
+  it('turns 100 parallel matching events from two connections into exactly one problem with count 100', { timeout: 90_000 }, async () => {
     stores = await openPair(kind);
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) => stores[i % 2].problems.upsertMatch(match({ first_ms: T0 + i * 1000 }))),
