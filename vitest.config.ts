@@ -7,11 +7,29 @@ export default defineConfig({
   // The Electron preload is a .cts file (sandboxed preloads must be CommonJS).
   esbuild: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
-    include: ['shared/src/**/*.test.ts', 'daemon/src/**/*.test.ts', 'test/**/*.test.ts', 'desktop/**/*.test.ts'],
-    globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Everything runs with FerretDB on PostgreSQL; the store contract suite runs a second time on
+    // FerretDB's SQLite handler (MongoDB entries only), the other backend the store must work on.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
+          include: ['shared/src/**/*.test.ts', 'daemon/src/**/*.test.ts', 'test/**/*.test.ts', 'desktop/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'store-on-ferretdb-sqlite',
+          globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
+          include: ['test/store/**/*.test.ts'],
+        },
+      },
+    ],
   },
 });
