@@ -27,6 +27,7 @@ import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
 import { mongoCommands } from './commands.mongo.js';
 import { mongoDevices } from './devices.mongo.js';
+import { mongoFeed } from './feed.mongo.js';
 import { mongoCorrelation, mongoHostState, mongoLeases, mongoProblems } from './correlation.mongo.js';
 
 const DUPLICATE_KEY = 11000;
@@ -90,6 +91,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     totp: mongoTotp(db),
     commands: mongoCommands(db),
     devices: mongoDevices(db),
+    feed: mongoFeed(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];
