@@ -79,7 +79,9 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     expect((await openStream(sac, { token: monitor })).status).toBe(401);
   });
 
-  it('drops a client that stops reading once more than 1 MiB waits for it', async () => {
+  // The hub's rule does not depend on the store; on MongoDB these 100,000 synthetic messages would
+  // first queue for the cluster feed, which is measured by the multi-daemon test instead.
+  it.runIf(kind === 'sqlite')('drops a client that stops reading once more than 1 MiB waits for it', async () => {
     const socket = net.connect(sac.sac.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
