@@ -159,7 +159,7 @@ describe('three daemons on one MongoDB store', () => {
     expect((await postEvent(daemons[C].url, apiKey, warm)).status).toBe(201);
     const patched = await api(daemons[A], 'PATCH', '/api/v1/settings/correlation', { token, body: { window_minutes: 1 } });
     expect(patched.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, CROSS_DAEMON_MS));
     // C caches settings for 5 s: only the feed can have told it already. Ten minutes apart: one problem under the old 60-minute window, two under the new one.
     const first = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:00:00.000Z' });
     const second = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:10:00.000Z' });
