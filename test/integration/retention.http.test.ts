@@ -26,7 +26,7 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
   it('prunes old events (keeping their dashboard counters), old audit entries, stale throttle rows and tickets', async () => {
     const old = await ingestEvent(t, { occurred_at: isoAt(NOW - 40 * DAY), title: 'old one' });
     const recent = await ingestEvent(t, { occurred_at: isoAt(NOW - DAY), title: 'recent one' });
-    const counters = async () => (await t.sac.store.correlation.sumRollups(NOW - 60 * DAY, NOW)).reduce((n, r) => (r.dim === 'type' ? n + r.n : n), 0);
+    const counters = async () => (await t.sac.store.rollups.sum(NOW - 60 * DAY, NOW)).reduce((n, r) => (r.dim === 'type' ? n + r.n : n), 0);
     const countedBefore = await counters();
     expect(countedBefore).toBeGreaterThanOrEqual(2);
 

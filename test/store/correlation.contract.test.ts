@@ -85,13 +85,13 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
   it('links replays without counting them and never creates a problem from replays alone', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];
-    const claimed = await s.correlation.claimFingerprints([
+    const claimed = await s.events.claimFingerprints([
       { fp: 'fp-1', host_id: 'h', event_id: 'e1' },
       { fp: 'fp-2', host_id: 'h', event_id: 'e2' },
       { fp: 'fp-1', host_id: 'h', event_id: 'e3' },
     ]);
     expect(claimed).toEqual([true, true, false]);
-    expect(await s.correlation.claimFingerprints([{ fp: 'fp-2', host_id: 'h', event_id: 'e4' }])).toEqual([false]);
+    expect(await s.events.claimFingerprints([{ fp: 'fp-2', host_id: 'h', event_id: 'e4' }])).toEqual([false]);
     const none = await s.problems.upsertMatch(match({ count: 0, links: [{ event_id: 'e3', occurred_ms: T0, counted: false }] }));
     expect(none).toEqual({ problem: null, created: false });
     const first = await s.problems.upsertMatch(match());
@@ -176,19 +176,19 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
   it('sums rollups over a bucket range and marks both sides of a flap', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];
-    await s.correlation.addRollups([
+    await s.rollups.add([
       { bucket_ms: T0, dim: 'type', key: 'rdp.login.failed', severity: 'warning', n: 3 },
       { bucket_ms: T0 + 3_600_000, dim: 'type', key: 'rdp.login.failed', severity: 'warning', n: 2 },
       { bucket_ms: T0 - 3_600_000, dim: 'type', key: 'rdp.login.failed', severity: 'warning', n: 7 },
     ]);
-    await s.correlation.addRollups([{ bucket_ms: T0, dim: 'host', key: 'h1', severity: 'info', n: 4 }]);
-    const sums = await s.correlation.sumRollups(T0, T0 + 3_600_000);
+    await s.rollups.add([{ bucket_ms: T0, dim: 'host', key: 'h1', severity: 'info', n: 4 }]);
+    const sums = await s.rollups.sum(T0, T0 + 3_600_000);
     expect(sums.sort((x, y) => x.dim.localeCompare(y.dim))).toEqual([
       { bucket_ms: 0, dim: 'host', key: 'h1', severity: 'info', n: 4 },
       { bucket_ms: 0, dim: 'type', key: 'rdp.login.failed', severity: 'warning', n: 5 },
     ]);
-    expect(await s.correlation.markFlap('c1', 'o1', 'h1')).toBe(true);
-    expect(await s.correlation.markFlap('c1', 'o1', 'h1')).toBe(false);
-    expect([...(await s.correlation.flapMarked(['o1', 'c1', 'x']))].sort()).toEqual(['c1', 'o1']);
+    expect(await s.events.markFlap('c1', 'o1', 'h1')).toBe(true);
+    expect(await s.events.markFlap('c1', 'o1', 'h1')).toBe(false);
+    expect([...(await s.events.flapMarked(['o1', 'c1', 'x']))].sort()).toEqual(['c1', 'o1']);
   });
 });

@@ -20,7 +20,7 @@ describe.each(STORE_KINDS)('free-text event search: %s', (kind) => {
     await store?.close();
   });
 
-  const titles = async (q: string) => (await store.correlation.search({ q, hidden: [], limit: 50, budget_ms: 5000 })).map((e) => e.event.title);
+  const titles = async (q: string) => (await store.events.search({ q, hidden: [], limit: 50, budget_ms: 5000 })).map((e) => e.event.title);
 
   it('finds any substring of title or summary, case-insensitive, also Cyrillic, quotes and short text', async () => {
     store = await openFreshStore(kind);
@@ -48,13 +48,13 @@ describe.each(STORE_KINDS)('free-text event search: %s', (kind) => {
       await store.events.insertBatch(Array.from({ length: 1000 }, (_, j) => newEvent(i + j, `event number ${i + j}`, 'x'.repeat(300))));
     }
     // Two characters: no trigram can answer it, so both stores scan.
-    await expect(store.correlation.search({ q: 'zq', hidden: [], limit: 10, budget_ms: 1 })).rejects.toMatchObject({ code: 'event/search_too_broad' });
-    expect(await store.correlation.search({ q: 'zq', hidden: [], limit: 10, budget_ms: 60_000 })).toEqual([]);
+    await expect(store.events.search({ q: 'zq', hidden: [], limit: 10, budget_ms: 1 })).rejects.toMatchObject({ code: 'event/search_too_broad' });
+    expect(await store.events.search({ q: 'zq', hidden: [], limit: 10, budget_ms: 60_000 })).toEqual([]);
     if (kind === 'sqlite') {
       // Three characters or more: the trigram index answers without reading the rows, so even a
       // 1 ms budget holds (the JavaScript scan this replaced took far longer over these rows).
-      expect(await store.correlation.search({ q: 'zqx', hidden: [], limit: 10, budget_ms: 1 })).toEqual([]);
-      expect((await store.correlation.search({ q: 'number 9999', hidden: [], limit: 10, budget_ms: 1000 })).map((e) => e.event.title)).toEqual(['event number 9999']);
+      expect(await store.events.search({ q: 'zqx', hidden: [], limit: 10, budget_ms: 1 })).toEqual([]);
+      expect((await store.events.search({ q: 'number 9999', hidden: [], limit: 10, budget_ms: 1000 })).map((e) => e.event.title)).toEqual(['event number 9999']);
     }
   });
 });

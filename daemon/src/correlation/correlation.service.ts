@@ -91,8 +91,8 @@ export class CorrelationService {
       hidden: isHiddenType(c.event.type, settings.hiddenTypes),
     }));
     const overridden = derived.filter((d) => d.severity !== d.c.event.severity);
-    await this.store.correlation.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity })));
-    await this.store.correlation.addRollups(
+    await this.store.events.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity })));
+    await this.store.rollups.add(
       foldRollups(
         derived.map((d) => ({ occurred_ms: d.c.occurred_ms, type: d.c.event.type, severity: d.severity, host_id: d.c.host_id })),
         (type) => !isHiddenType(type, settings.hiddenTypes),
@@ -134,7 +134,7 @@ export class CorrelationService {
   private async severityOccurrences(events: Derived[], settings: CorrelationSettings): Promise<Occurrence[]> {
     const candidates = events.filter((d) => opensProblem(d.c.event.type, d.severity));
     if (candidates.length === 0) return [];
-    const claimed = await this.store.correlation.claimFingerprints(
+    const claimed = await this.store.events.claimFingerprints(
       candidates.map((d) => ({
         fp: contentFingerprint(d.c.host_id, d.c.event, d.c.actor_user, d.c.occurred_ms),
         host_id: d.c.host_id,
@@ -211,7 +211,7 @@ export class CorrelationService {
         // Counterparts only: closed 1–10 s after an opened side, opened 1–10 s before a closed one.
         const times = own.map((d) => d.c.occurred_ms);
         const [from, to] = role === 'opened' ? [FLAP_MIN_MS, FLAP_MAX_MS] : [-FLAP_MAX_MS, -FLAP_MIN_MS];
-        return this.store.correlation.eventDetails({
+        return this.store.events.details({
           host_id: hostId,
           types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
           from_ms: Math.min(...times) + from,
@@ -237,7 +237,7 @@ export class CorrelationService {
       const [opened, closed] = role === 'opened' ? [side, other] : [other, side];
       if (!isFlap(opened, closed)) continue;
       // The mark is the atomic step: only the writer that set it raises the problem.
-      if (!(await this.store.correlation.markFlap(closed.event_id, opened.event_id, hostId))) continue;
+      if (!(await this.store.events.markFlap(closed.event_id, opened.event_id, hostId))) continue;
       out.push({
         key: problemKey(hostId, RDG_FLAP_TYPE, 'rdg_flap', flapKeyParts(closed)),
         rule: 'rdg_flap',

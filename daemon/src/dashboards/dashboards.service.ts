@@ -29,7 +29,7 @@ export class DashboardsService {
     const hidden = settings.hiddenTypes;
     const currentBucket = bucketOf(now);
     const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
-      this.store.correlation.sumRollups(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
+      this.store.rollups.sum(currentBucket - DAY_MS + ROLLUP_BUCKET_MS, currentBucket),
       this.store.problems.counts(now - DAY_MS, hidden),
       this.hosts.list(),
       this.store.hostState.list(),
@@ -89,7 +89,7 @@ export class DashboardsService {
     const hidden = (await this.settings()).hiddenTypes;
     const first = bucketOf(this.clock.now()) - DAY_MS + ROLLUP_BUCKET_MS;
     const hours = Array.from({ length: DAY_MS / ROLLUP_BUCKET_MS }, (_, i) => first + i * ROLLUP_BUCKET_MS);
-    const rows = await Promise.all(hours.map((h) => this.store.correlation.sumRollups(h, h)));
+    const rows = await Promise.all(hours.map((h) => this.store.rollups.sum(h, h)));
     return hours.map((h, i) => {
       const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
       for (const r of rows[i]) if (r.dim === 'type' && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;

@@ -22,7 +22,7 @@ export class EventsService {
   ) {}
 
   private async views(events: StoredEvent[]): Promise<EventView[]> {
-    const flagged = await this.store.correlation.flapMarked(events.filter((e) => e.type.startsWith('rdg.')).map((e) => e.event_id));
+    const flagged = await this.store.events.flapMarked(events.filter((e) => e.type.startsWith('rdg.')).map((e) => e.event_id));
     return events.map((e) => eventView(e, flagged));
   }
 
@@ -59,8 +59,8 @@ export class EventsService {
     }
     const none = q.host_ids?.length === 0;
     const [rows, total] = await Promise.all([
-      none ? [] : this.store.correlation.search(q),
-      query.total ? (none ? 0 : this.store.correlation.countMatching(q)) : undefined,
+      none ? [] : this.store.events.search(q),
+      query.total ? (none ? 0 : this.store.events.countMatching(q)) : undefined,
     ]);
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
@@ -81,12 +81,12 @@ export class EventsService {
   /** Views of the given events that still exist, by id. */
   async viewsByIds(eventIds: string[]): Promise<Map<string, EventView>> {
     if (eventIds.length === 0) return new Map();
-    const views = await this.views(await this.store.correlation.search({ event_ids: eventIds, hidden: [], limit: eventIds.length }));
+    const views = await this.views(await this.store.events.search({ event_ids: eventIds, hidden: [], limit: eventIds.length }));
     return new Map(views.map((v) => [v.event_id, v]));
   }
 
   /** The newest visible events. */
   async recent(limit: number, hidden: string[]): Promise<EventView[]> {
-    return this.views(await this.store.correlation.search({ hidden, limit }));
+    return this.views(await this.store.events.search({ hidden, limit }));
   }
 }

@@ -206,7 +206,7 @@ export class HostsService implements LivenessSink {
   /** Removes the host with its events and problems; the next event from it recreates the host. */
   async remove(id: string, actor: Actor): Promise<void> {
     const host = await this.store.hosts.byId(id);
-    if (!host || !(await this.store.correlation.deleteHost(id))) throw hostNotFound(id);
+    if (!host || !(await this.store.hosts.delete(id))) throw hostNotFound(id);
     await this.audit.record({ action: 'host.deleted', actor, target: `host:${id}`, details: { hostname: host.hostname } });
     this.logger.info({ host_id: id, hostname: host.hostname, by: actor.user?.username }, 'host deleted');
   }

@@ -44,7 +44,7 @@ export class RetentionService {
     if (options.eventMs !== null) {
       const before = now - options.eventMs;
       for (let i = 0; i < MAX_EVENT_CHUNKS; i++) {
-        const n = await store.correlation.pruneEvents(before, EVENT_CHUNK);
+        const n = await store.events.prune(before, EVENT_CHUNK);
         events += n;
         if (n < EVENT_CHUNK) break;
       }

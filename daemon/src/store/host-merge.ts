@@ -1,4 +1,4 @@
-import type { HostObservation } from './store.types.js';
+import type { HostObservation } from './hosts.types.js';
 
 const PLACEHOLDERS = new Set(['-', 'N/A', '']);
 

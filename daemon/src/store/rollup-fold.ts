@@ -1,5 +1,5 @@
 import type { Severity } from '../../../shared/src/index.js';
-import type { RollupRow } from './correlation.types.js';
+import type { RollupRow } from './rollups.types.js';
 
 /** Rollup bucket: one hour of occurred time. */
 export const ROLLUP_BUCKET_MS = 3_600_000;

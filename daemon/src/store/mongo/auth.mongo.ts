@@ -8,13 +8,12 @@ import type {
   UserRecord,
   UsersRepo,
 } from '../auth.types.js';
+import { isActiveAdmin, removesLastAdmin } from '../user-rules.js';
 
 const DUPLICATE_KEY = 11000;
 
 type UserDoc = UserRecord & { username_key: string };
 const NO_ID = { projection: { _id: 0, username_key: 0 } } as const;
-
-const isActiveAdmin = (u: Pick<UserRecord, 'role' | 'active'>) => u.role === 'admin' && u.active;
 
 export function mongoUsers(db: Db): UsersRepo {
   const users = db.collection<UserDoc>('users');
@@ -37,7 +36,7 @@ export function mongoUsers(db: Db): UsersRepo {
     );
     if (!doc) return { status: 'not_found' };
     const { _id, username_key: _key, ...after } = doc;
-    if (isActiveAdmin(before) && !isActiveAdmin(after) && (await activeAdmins()) === 0) {
+    if (removesLastAdmin(before, after, await activeAdmins())) {
       const { id: _id, username: _u, created_ms: _c, ...restore } = before;
       await users.updateOne({ id }, { $set: restore });
       return { status: 'last_admin' };

@@ -1,6 +1,6 @@
 import type { Db, Filter } from 'mongodb';
 import type { CommandCompletion, CommandRecord, CommandState, CommandsRepo } from '../commands.types.js';
-import { withLock } from './correlation.mongo.js';
+import { withLock } from './locks.mongo.js';
 import type { MongoMigration } from './mongo-migration.js';
 
 export const COMMANDS_MONGO_MIGRATION: MongoMigration = {

@@ -1,5 +1,5 @@
+import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
-import { CORRELATION_MONGO_MIGRATION } from './correlation.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -8,6 +8,36 @@ import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
 
 
 /** Applied in id order, whatever the order here. */
+/** Migration 3: indexes of problems, timelines, fingerprints, flaps, rollups. */
+const CORRELATION_MONGO_MIGRATION = {
+  id: 3,
+  name: 'problems, timelines, replay fingerprints, gateway flaps, host state, rollups, job leases',
+  async up(db: Db) {
+    // Event lists sort by occurred time with the event id as tie-break; without the compound index
+    // MongoDB would sort every matching event in memory before taking a page.
+    await db.collection('events').createIndexes([{ key: { occurred_ms: -1, event_id: -1 }, name: 'by_occurred_event' }]);
+    await db.collection('problems').createIndexes([
+      { key: { id: 1 }, name: 'id_unique', unique: true },
+      { key: { key: 1, status: 1 }, name: 'by_key' },
+      { key: { last_seen_ms: -1, id: -1 }, name: 'by_last_seen' },
+      { key: { status: 1 }, name: 'by_status' },
+      { key: { host_id: 1 }, name: 'by_host' },
+      { key: { created_ms: -1 }, name: 'by_created' },
+      { key: { resolved_ms: -1 }, name: 'by_resolved' },
+    ]);
+    await db.collection('problem_events').createIndexes([
+      { key: { problem_id: 1, event_id: 1 }, name: 'link_unique', unique: true },
+      { key: { problem_id: 1, occurred_ms: -1 }, name: 'by_time' },
+    ]);
+    await db.collection('event_fingerprints').createIndexes([{ key: { host_id: 1 }, name: 'by_host' }]);
+    await db.collection('rdg_flaps').createIndexes([
+      { key: { opened_event_id: 1 }, name: 'by_opened' },
+      { key: { host_id: 1 }, name: 'by_host' },
+    ]);
+    await db.collection('rollups').createIndexes([{ key: { bucket_ms: 1 }, name: 'by_bucket' }]);
+  },
+};
+
 export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   {
     id: 1,

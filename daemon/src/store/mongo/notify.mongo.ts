@@ -3,7 +3,8 @@ import type { Channel } from '../../notify/notify.types.js';
 import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
 import type { StoredEvent } from '../events.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
-import { withLock } from './correlation.mongo.js';
+import { withLock } from './locks.mongo.js';
+import { retryGrant } from '../outbox-rules.js';
 
 const DUPLICATE_KEY = 11000;
 const NO_ID = { projection: { _id: 0 } } as const;
@@ -82,14 +83,11 @@ export function mongoOutbox(db: Db): OutboxRepo {
       return outbox.find(q, NO_ID).sort({ created_ms: -1, id: 1 }).limit(f.limit).toArray();
     },
     async retryNow(id, nowMs) {
-      const row = await outbox.findOne({ id, status: { $in: ['pending', 'failed'] } }, NO_ID);
-      if (!row) return null;
+      const row = await outbox.findOne({ id }, NO_ID);
+      const grant = row && retryGrant(row, nowMs);
+      if (!grant) return null;
       return withoutId(
-        await outbox.findOneAndUpdate(
-          { id, status: { $in: ['pending', 'failed'] } },
-          { $set: { status: 'pending', next_attempt_ms: nowMs, updated_ms: nowMs, max_attempts: Math.max(row.max_attempts, row.attempts + 1) } },
-          { returnDocument: 'after' },
-        ),
+        await outbox.findOneAndUpdate({ id, status: { $in: ['pending', 'failed'] } }, { $set: grant }, { returnDocument: 'after' }),
       );
     },
     async carriers(topic, ref) {

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { TelegramLinkRecord, TelegramRepo } from '../telegram.types.js';
-import { withLock } from './correlation.mongo.js';
+import { withLock } from './locks.mongo.js';
 
 export function mongoTelegram(db: Db): TelegramRepo {
   const links = db.collection<TelegramLinkRecord>('telegram_links');

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { TotpRecord, TotpRepo } from '../totp.types.js';
-import { withLock } from './correlation.mongo.js';
+import { withLock } from './locks.mongo.js';
 
 /**
  * FerretDB applies conditional updates as read-modify-write, so every change of a user's record

@@ -7,6 +7,7 @@ import type {
   UserRecord,
   UsersRepo,
 } from '../auth.types.js';
+import { patchedUser, removesLastAdmin } from '../user-rules.js';
 
 type Db = Database.Database;
 
@@ -18,8 +19,6 @@ interface UserRow extends Omit<UserRecord, 'active'> {
 function userFromRow({ username_key: _key, active, ...rest }: UserRow): UserRecord {
   return { ...rest, active: active === 1 };
 }
-
-const isActiveAdmin = (u: Pick<UserRecord, 'role' | 'active'>) => u.role === 'admin' && u.active;
 
 export function sqliteUsers(db: Db): UsersRepo {
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
@@ -34,12 +33,8 @@ export function sqliteUsers(db: Db): UsersRepo {
     const row = byId.get(id);
     if (!row) return { status: 'not_found' };
     const before = userFromRow(row);
-    const next: UserRecord = {
-      ...before,
-      ...patch,
-      token_version: patch.password_hash !== undefined ? before.token_version + 1 : before.token_version,
-    };
-    if (isActiveAdmin(before) && !isActiveAdmin(next) && otherActiveAdmins.get(id)!.n === 0) return { status: 'last_admin' };
+    const next = patchedUser(before, patch);
+    if (removesLastAdmin(before, next, otherActiveAdmins.get(id)!.n)) return { status: 'last_admin' };
     write.run({ ...next, active: next.active ? 1 : 0 });
     return { status: 'ok', user: next };
   });
@@ -47,7 +42,7 @@ export function sqliteUsers(db: Db): UsersRepo {
     const row = byId.get(id);
     if (!row) return { status: 'not_found' };
     const user = userFromRow(row);
-    if (isActiveAdmin(user) && otherActiveAdmins.get(id)!.n === 0) return { status: 'last_admin' };
+    if (removesLastAdmin(user, null, otherActiveAdmins.get(id)!.n)) return { status: 'last_admin' };
     db.prepare('DELETE FROM users WHERE id = ?').run(id);
     return { status: 'ok', user };
   });

@@ -10,6 +10,7 @@ import type {
   PushUpsert,
   ReportsRepo,
 } from '../notify.types.js';
+import { retryGrant } from '../outbox-rules.js';
 import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 
 type Db = Database.Database;
@@ -61,10 +62,12 @@ export function sqliteOutbox(db: Db): OutboxRepo {
   });
   const retry = db.transaction((id: string, nowMs: number) => {
     const row = byId.get(id);
-    if (!row || (row.status !== 'pending' && row.status !== 'failed')) return null;
-    db.prepare(`UPDATE outbox SET status = 'pending', next_attempt_ms = ?, max_attempts = max(max_attempts, attempts + 1),
-        updated_ms = ? WHERE id = ?`).run(nowMs, nowMs, id);
-    return outboxFromRow(byId.get(id)!);
+    const before = row ? outboxFromRow(row) : null;
+    const grant = before && retryGrant(before, nowMs);
+    if (!before || !grant) return null;
+    db.prepare(`UPDATE outbox SET status = @status, next_attempt_ms = @next_attempt_ms, max_attempts = @max_attempts,
+        updated_ms = @updated_ms WHERE id = @id`).run({ ...grant, id });
+    return { ...before, ...grant };
   });
   return {
     async insertMany(records) {

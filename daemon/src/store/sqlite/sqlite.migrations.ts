@@ -1,11 +1,118 @@
 import type { SqliteMigration } from './sqlite-migration.js';
-import { CORRELATION_INGEST_SQLITE_MIGRATION, CORRELATION_SQLITE_MIGRATION } from './correlation.sqlite.js';
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 
+/** Migration 3: problems and their timelines, replay fingerprints, flap marks, host state, rollups, leases. */
+const CORRELATION_SQLITE_MIGRATION = {
+  id: 3,
+  name: 'problems, timelines, replay fingerprints, gateway flaps, host state, rollups, job leases',
+  sql: `
+    CREATE TABLE problems (
+      id TEXT PRIMARY KEY,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      host_id TEXT NOT NULL,
+      hostname TEXT NOT NULL,
+      type TEXT NOT NULL,
+      rule TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      severity_rank INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      status TEXT NOT NULL,
+      first_seen_ms INTEGER NOT NULL,
+      last_seen_ms INTEGER NOT NULL,
+      count INTEGER NOT NULL,
+      created_ms INTEGER NOT NULL,
+      updated_ms INTEGER NOT NULL,
+      acknowledged_by TEXT,
+      acknowledged_ms INTEGER,
+      resolved_by TEXT,
+      resolved_by_user TEXT,
+      resolved_ms INTEGER,
+      comments TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX problems_by_key ON problems (key, status);
+    CREATE INDEX problems_by_status ON problems (status, last_seen_ms);
+    CREATE INDEX problems_by_last_seen ON problems (last_seen_ms, id);
+    CREATE INDEX problems_by_host ON problems (host_id, status);
+    CREATE INDEX problems_by_created ON problems (created_ms);
+    CREATE INDEX problems_by_resolved ON problems (resolved_ms);
+    CREATE UNIQUE INDEX problems_one_silence_per_host ON problems (key) WHERE rule = 'host_silence';
+    CREATE TABLE problem_events (
+      problem_id TEXT NOT NULL,
+      event_id TEXT NOT NULL,
+      occurred_ms INTEGER NOT NULL,
+      counted INTEGER NOT NULL,
+      PRIMARY KEY (problem_id, event_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX problem_events_by_time ON problem_events (problem_id, occurred_ms);
+    CREATE TABLE event_fingerprints (
+      fp TEXT PRIMARY KEY,
+      host_id TEXT NOT NULL,
+      event_id TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX event_fingerprints_by_host ON event_fingerprints (host_id);
+    CREATE TABLE rdg_flaps (
+      closed_event_id TEXT PRIMARY KEY,
+      opened_event_id TEXT NOT NULL,
+      host_id TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX rdg_flaps_by_opened ON rdg_flaps (opened_event_id);
+    CREATE INDEX rdg_flaps_by_host ON rdg_flaps (host_id);
+    CREATE TABLE host_state (
+      host_id TEXT PRIMARY KEY,
+      heartbeat_ms INTEGER,
+      status TEXT,
+      inventory TEXT,
+      inventory_ms INTEGER,
+      previous_inventory TEXT,
+      previous_inventory_ms INTEGER
+    );
+    CREATE TABLE rollups (
+      bucket_ms INTEGER NOT NULL,
+      dim TEXT NOT NULL,
+      key TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      n INTEGER NOT NULL,
+      PRIMARY KEY (bucket_ms, dim, key, severity)
+    ) WITHOUT ROWID;
+    CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      owner TEXT NOT NULL,
+      expires_ms INTEGER NOT NULL
+    );
+  `,
+};
 
+/**
+ * Migration 15: cheaper correlation writes at ingest, same queries served.
+ * - problem_events keyed (problem_id, occurred_ms, event_id): the key orders the timeline, so the
+ *   second index goes (an event's occurred time is fixed, so the key stays unique per event).
+ * - RD Gateway sessions opened and closed indexed on their own (partial indexes): the flap lookup
+ *   reads a gateway host's counterparts without visiting its other events.
+ */
+const CORRELATION_INGEST_SQLITE_MIGRATION = {
+  id: 15,
+  name: 'cheaper correlation writes: problem timeline ordered by its key, gateway session indexes',
+  sql: `
+    CREATE TABLE problem_events_v15 (
+      problem_id TEXT NOT NULL,
+      occurred_ms INTEGER NOT NULL,
+      event_id TEXT NOT NULL,
+      counted INTEGER NOT NULL,
+      PRIMARY KEY (problem_id, occurred_ms, event_id)
+    ) WITHOUT ROWID;
+    INSERT INTO problem_events_v15 (problem_id, occurred_ms, event_id, counted)
+      SELECT problem_id, occurred_ms, event_id, counted FROM problem_events;
+    DROP TABLE problem_events;
+    ALTER TABLE problem_events_v15 RENAME TO problem_events;
+    CREATE INDEX events_rdg_opened_by_host ON events (host_id, occurred_ms) WHERE type = 'rdg.connection.success';
+    CREATE INDEX events_rdg_closed_by_host ON events (host_id, occurred_ms)
+      WHERE type IN ('rdg.connection.disconnected', 'rdg.connection.failed');
+  `,
+};
 
 /** Applied in id order, whatever the order here. */
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [

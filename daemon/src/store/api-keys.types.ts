@@ -1,0 +1,25 @@
+export interface ApiKeyRecord {
+  id: string;
+  /** The visible start of the key (`sac_` + 8 characters), for identification. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  hash: string;
+  label: string;
+  /** Lower-cased `host.hostname` the key may send for, or null (any host). */
+  bound_hostname: string | null;
+  /** `source.agent_instance_id` the key may send for, or null (any). */
+  bound_instance_id: string | null;
+  on_mismatch: 'refuse' | 'flag';
+  created_ms: number;
+  last_used_ms: number | null;
+  revoked_ms: number | null;
+}
+
+export interface ApiKeysRepo {
+  insert(record: ApiKeyRecord): Promise<void>;
+  byHash(hash: string): Promise<ApiKeyRecord | null>;
+  list(): Promise<ApiKeyRecord[]>;
+  /** Records use; the caller throttles how often. */
+  touch(id: string, atMs: number): Promise<void>;
+  revoke(id: string, atMs: number): Promise<boolean>;
+}

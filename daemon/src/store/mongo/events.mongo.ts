@@ -1,0 +1,196 @@
+import type { Db, Filter } from 'mongodb';
+import { searchTooBroad } from '../../errors.js';
+import type { Event, Severity } from '../../../../shared/src/index.js';
+import { foldObservations } from '../host-merge.js';
+import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
+import { upsertHosts } from './hosts.mongo.js';
+import { DUPLICATE_KEY, escapeRegex, hiddenAnd, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
+
+/**
+ * Write errors that reject one document for its content (BadValue: FerretDB refuses keys that
+ * start with `$` or contain `.`; DollarPrefixedFieldName, EmptyFieldName, DottedFieldName on older
+ * servers); the rest of an unordered insert goes through.
+ */
+const BAD_DOCUMENT = new Set([2, 52, 56, 57]);
+
+export interface EventDoc {
+  event_id: string;
+  host_id: string;
+  type: string;
+  severity: Severity;
+  occurred_ms: number;
+  received_ms: number;
+  actor_user: string | null;
+  agent_version: string;
+  event: Event;
+}
+
+export function mongoEvents(db: Db): EventsRepo {
+  const events = db.collection<EventDoc>('events');
+  const fingerprints = db.collection<{ _id: string; host_id: string; event_id: string }>('event_fingerprints');
+  const flaps = db.collection<{ _id: string; opened_event_id: string; host_id: string }>('rdg_flaps');
+
+  return {
+    async insertBatch(items: NewEvent[], afterInsert) {
+      if (items.length === 0) return [];
+      const hostIds = await upsertHosts(db, [...foldObservations(items.map((i) => i.host)).values()]);
+      const docs: EventDoc[] = items.map((item) => ({
+        event_id: item.event.event_id,
+        host_id: hostIds.get(item.host.key)!,
+        type: item.event.type,
+        severity: item.event.severity,
+        occurred_ms: item.occurred_ms,
+        received_ms: item.received_ms,
+        actor_user: item.actor_user,
+        agent_version: item.agent_version,
+        event: item.event,
+      }));
+      const duplicates = new Set<number>();
+      const rejected = new Map<number, string>();
+      try {
+        await events.insertMany(docs, { ordered: false });
+      } catch (err) {
+        const writeErrors = writeErrorsOf(err);
+        // A bulk error without write errors is a lost connection or write concern: nothing is
+        // known to be stored, so the batch fails (503) rather than answering 201 for events
+        // that may not exist.
+        if (writeErrors.length === 0) throw err;
+        for (const we of writeErrors) {
+          if (we.code === DUPLICATE_KEY) duplicates.add(we.index);
+          else if (BAD_DOCUMENT.has(we.code)) rejected.set(we.index, we.errmsg ?? `write error ${we.code}`);
+          else throw err;
+        }
+      }
+      const outcomes = docs.map((d, i): InsertOutcome => {
+        const reason = rejected.get(i);
+        if (reason !== undefined) return { status: 'rejected', reason };
+        return duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id };
+      });
+      // No multi-document transactions here (FerretDB has none): the listeners' writes follow the insert.
+      if (afterInsert) await afterInsert(outcomes);
+      return outcomes;
+    },
+    async byId(eventId) {
+      const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: { _id: 0 } });
+      return doc ? { ...doc, occurred_at: doc.event.occurred_at } : null;
+    },
+    async count() {
+      return events.countDocuments();
+    },
+    async setStoredSeverity(updates) {
+      if (updates.length === 0) return;
+      await events.bulkWrite(
+        updates.map((u) => ({ updateOne: { filter: { event_id: u.event_id }, update: { $set: { severity: u.severity } } } })),
+        { ordered: false },
+      );
+    },
+    async claimFingerprints(items) {
+      if (items.length === 0) return [];
+      const claimed = items.map(() => true);
+      try {
+        await fingerprints.insertMany(
+          items.map((i) => ({ _id: i.fp, host_id: i.host_id, event_id: i.event_id })),
+          { ordered: false },
+        );
+      } catch (err) {
+        const errors = writeErrorsOf(err);
+        if (errors.length === 0) throw err;
+        for (const e of errors) {
+          if (e.code !== DUPLICATE_KEY) throw err;
+          claimed[e.index] = false;
+        }
+      }
+      return claimed;
+    },
+    async markFlap(closedEventId, openedEventId, hostId) {
+      try {
+        await flaps.insertOne({ _id: closedEventId, opened_event_id: openedEventId, host_id: hostId });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async flapMarked(eventIds) {
+      if (eventIds.length === 0) return new Set();
+      const docs = await flaps.find({ $or: [{ _id: { $in: eventIds } }, { opened_event_id: { $in: eventIds } }] }).toArray();
+      const wanted = new Set(eventIds);
+      return new Set(docs.flatMap((d) => [d._id, d.opened_event_id]).filter((id) => wanted.has(id)));
+    },
+    async search(q: EventQuery) {
+      const and = searchFilter(q, true);
+      const dir = q.order === 'asc' ? 1 : -1;
+      const cursor = events
+        .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
+        .sort({ occurred_ms: dir, event_id: dir })
+        .limit(q.limit);
+      // The server stops the scan when the budget is spent (MaxTimeMSExpired, code 50).
+      if (q.budget_ms !== undefined) cursor.maxTimeMS(q.budget_ms);
+      let docs: EventDoc[];
+      try {
+        docs = await cursor.toArray();
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 50) throw searchTooBroad();
+        throw err;
+      }
+      return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
+    },
+    async countMatching(q: EventQuery) {
+      const and = searchFilter(q, false);
+      return events.countDocuments(and.length ? { $and: and } : {});
+    },
+    async details(q) {
+      const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
+      for (const k of q.keys) projection[`event.details.${k}`] = 1;
+      const docs = await events
+        .find({ host_id: q.host_id, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
+        .sort({ occurred_ms: -1, event_id: -1 })
+        .limit(q.limit)
+        .toArray();
+      return docs.map((d) => ({
+        event_id: d.event_id,
+        host_id: d.host_id,
+        type: d.type,
+        occurred_ms: d.occurred_ms,
+        details: { ...(d.event?.details ?? {}) },
+      }));
+    },
+    async prune(beforeMs, limit) {
+      const ids = (await events.find({ occurred_ms: { $lt: beforeMs } }, { projection: { _id: 0, event_id: 1 } }).sort({ occurred_ms: 1 }).limit(limit).toArray()).map(
+        (d) => d.event_id,
+      );
+      if (ids.length === 0) return 0;
+      await flaps.deleteMany({ _id: { $in: ids } });
+      return (await events.deleteMany({ event_id: { $in: ids } })).deletedCount;
+    },
+  };
+}
+
+/** Filter terms of an event search; `withCursor` adds the keyset position of `after` in the query's order. */
+function searchFilter(q: EventQuery, withCursor: boolean): Filter<EventDoc>[] {
+  const and: Filter<EventDoc>[] = [];
+  if (q.event_ids) and.push({ event_id: { $in: q.event_ids } });
+  if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
+  if (q.severities?.length) and.push({ severity: { $in: q.severities } });
+  if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
+  if (q.types) and.push({ type: { $in: q.types } });
+  if (q.from_ms !== undefined) and.push({ occurred_ms: { $gte: q.from_ms } });
+  if (q.to_ms !== undefined) and.push({ occurred_ms: { $lt: q.to_ms } });
+  if (q.q) {
+    const re = new RegExp(escapeRegex(q.q), 'i');
+    and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
+  }
+  if (q.actor !== undefined) and.push({ actor_user: q.actor });
+  if (q.ip !== undefined) and.push({ $or: IP_FIELDS.map((f) => ({ [f]: q.ip })) } as Filter<EventDoc>);
+  and.push(...(hiddenAnd(q.hidden) as Filter<EventDoc>[]));
+  if (withCursor && q.after) {
+    const op = q.order === 'asc' ? '$gt' : '$lt';
+    and.push({
+      $or: [{ occurred_ms: { [op]: q.after.occurred_ms } }, { occurred_ms: q.after.occurred_ms, event_id: { [op]: q.after.event_id } }],
+    } as Filter<EventDoc>);
+  }
+  return and;
+}
+
+/** Where the agents put the remote address of an event. */
+const IP_FIELDS = ['event.details.ip_address', 'event.details.source_ip', 'event.details.external_ip'];

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, UpdateFilter } from 'mongodb';
+import { foldRollups } from '../rollup-fold.js';
+import { HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
+import type { Host, HostsRepo } from '../hosts.types.js';
+import type { EventDoc } from './events.mongo.js';
+import type { HostStateDoc } from './host-state.mongo.js';
+import { onlyDuplicates, writeErrorsOf } from './query.mongo.js';
+import { addRollups } from './rollups.mongo.js';
+
+export type HostDoc = Host & { _id?: unknown };
+
+function newHost(change: HostChange): Host {
+  return {
+    id: randomUUID(),
+    key: change.key,
+    hostname: change.hostname,
+    os_family: change.os_family,
+    display_name: change.latest.display_name ?? null,
+    fqdn: change.latest.fqdn ?? null,
+    ipv4: change.latest.ipv4 ?? null,
+    ips: change.ips,
+    os_version: change.latest.os_version ?? null,
+    timezone: change.latest.timezone ?? null,
+    agent_product: change.latest.agent_product,
+    agent_version: change.latest.agent_version,
+    agent_instance_id: change.latest.agent_instance_id ?? null,
+    agent_instance_ids: change.agent_instance_ids,
+    ssh_admin_ok: null,
+    ssh_admin_checked_at: null,
+    first_seen_ms: change.first_seen_ms,
+    last_seen_ms: change.last_seen_ms,
+  };
+}
+
+/** The update widening a stored host by a batch's change, or null when it would change nothing. */
+function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc> | null {
+  const latest: Record<string, string> = { hostname: change.hostname };
+  for (const [k, v] of Object.entries(change.latest)) if (v !== undefined) latest[k] = v;
+  const newIps = change.ips.filter((ip) => !existing.ips.includes(ip));
+  const newAgents = change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id));
+  const newer = change.last_seen_ms >= existing.last_seen_ms;
+  const merged = { ...existing, ...(newer ? latest : {}), last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms) };
+  const moved = newIps.length > 0 || newAgents.length > 0 || change.first_seen_ms < existing.first_seen_ms;
+  if (!moved && !hostNeedsWrite(existing, merged)) return null;
+  return {
+    ...(newer ? { $set: latest } : {}),
+    $min: { first_seen_ms: change.first_seen_ms },
+    $max: { last_seen_ms: change.last_seen_ms },
+    $push: {
+      ips: { $each: newIps, $slice: -HOST_LIST_LIMIT },
+      agent_instance_ids: { $each: newAgents, $slice: -HOST_LIST_LIMIT },
+    },
+  };
+}
+
+/**
+ * Creates the batch's hosts (or recreates them after deletion) or widens their fields, in a few
+ * round trips for all of them: one read, one insertMany, one bulkWrite. Only a batch at least as
+ * recent as the stored last-seen may overwrite the descriptive fields. Returns the id per host key.
+ */
+export async function upsertHosts(db: Db, changes: HostChange[]): Promise<Map<string, string>> {
+  const hosts = db.collection<HostDoc>('hosts');
+  const ids = new Map<string, string>();
+  let pending = changes;
+  while (pending.length > 0) {
+    // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone.
+    const stored = new Map((await hosts.find({ key: { $in: pending.map((c) => c.key) } }).toArray()).map((h) => [h.key, h]));
+    const created = pending.filter((c) => !stored.has(c.key)).map((c) => ({ change: c, host: newHost(c) }));
+    const updates = pending.flatMap((change) => {
+      const existing = stored.get(change.key);
+      if (!existing) return [];
+      ids.set(change.key, existing.id);
+      const update = hostUpdate(existing, change);
+      return update ? [{ updateOne: { filter: { _id: existing._id }, update } }] : [];
+    });
+    const lost = new Set<number>();
+    await Promise.all([
+      created.length > 0
+        ? hosts.insertMany(created.map((c) => ({ ...c.host })), { ordered: false }).catch((err: unknown) => {
+            if (!onlyDuplicates(err)) throw err;
+            for (const we of writeErrorsOf(err)) lost.add(we.index);
+          })
+        : undefined,
+      updates.length > 0 ? hosts.bulkWrite(updates, { ordered: false }) : undefined,
+    ]);
+    created.forEach((c, i) => {
+      if (!lost.has(i)) ids.set(c.change.key, c.host.id);
+    });
+    // Another daemon created these a moment ago (the unique key index let it win): widen theirs.
+    pending = created.filter((_, i) => lost.has(i)).map((c) => c.change);
+  }
+  return ids;
+}
+
+export function mongoHosts(db: Db): HostsRepo {
+  const hosts = db.collection<HostDoc>('hosts');
+  return {
+    async byId(id) {
+      return hosts.findOne({ id }, { projection: { _id: 0 } });
+    },
+    async list() {
+      return hosts.find({}, { projection: { _id: 0 } }).sort({ key: 1 }).toArray();
+    },
+    async hostByAgentInstance(agentInstanceId) {
+      return hosts.findOne({ agent_instance_id: agentInstanceId }, { projection: { _id: 0 }, sort: { last_seen_ms: -1, id: 1 } });
+    },
+    async setSshAdminOk(hostId, ok, atMs) {
+      const res = await hosts.updateOne({ id: hostId }, { $set: { ssh_admin_ok: ok, ssh_admin_checked_at: atMs } });
+      return res.matchedCount === 1;
+    },
+    async delete(hostId) {
+      const res = await db.collection('hosts').deleteOne({ id: hostId });
+      // The dashboard's type counters lose this host's events; its host counters go altogether.
+      const counted = await db.collection<EventDoc>('events').find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();
+      await addRollups(db, foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
+      await db.collection('rollups').deleteMany({ dim: 'host', key: hostId });
+      await db.collection('events').deleteMany({ host_id: hostId });
+      const ids = (await db.collection<{ id: string }>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);
+      if (ids.length > 0) await db.collection('problem_events').deleteMany({ problem_id: { $in: ids } });
+      await db.collection('problems').deleteMany({ host_id: hostId });
+      await db.collection('event_fingerprints').deleteMany({ host_id: hostId });
+      await db.collection('rdg_flaps').deleteMany({ host_id: hostId });
+      await db.collection<HostStateDoc>('host_state').deleteOne({ _id: hostId });
+      return res.deletedCount === 1;
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { performance } from 'node:perf_hooks';
+import type Database from 'better-sqlite3';
+import type { Severity } from '../../../../shared/src/index.js';
+import { searchTooBroad } from '../../errors.js';
+import type { EventQuery, EventsRepo, InsertOutcome, NewEvent } from '../events.types.js';
+import { eventFromRow, type EventRow } from './event-row.sqlite.js';
+import { hostUpserter } from './hosts.sqlite.js';
+import { hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+import type { WalSync } from './wal-sync.sqlite.js';
+
+type Db = Database.Database;
+
+export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
+  const upsertHosts = hostUpserter(db);
+  const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
+      actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
+  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+
+  // SQLite's lower() folds ASCII only; titles are often Cyrillic.
+  db.function('sac_lower', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+  db.function('sac_search_budget', { deterministic: false }, (deadline: unknown) => {
+    if (performance.now() > Number(deadline)) throw searchTooBroad();
+    return 1;
+  });
+  // The fingerprint covers the host, so (host_id, fp) is as unique as fp, and deleting a host's is a key range.
+  const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES (?, ?, ?)');
+  const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
+    items.map((i) => claim.run(i.host_id, i.fp, i.event_id).changes === 1),
+  );
+  const pruneOldest = db.transaction((beforeMs: number, limit: number) => {
+    const ids = db
+      .prepare<[number, number], { event_id: string }>('SELECT event_id FROM events WHERE occurred_ms < ? ORDER BY occurred_ms LIMIT ?')
+      .all(beforeMs, limit)
+      .map((r) => r.event_id);
+    if (ids.length === 0) return 0;
+    const ph = placeholders(ids.length);
+    db.prepare(`DELETE FROM rdg_flaps WHERE closed_event_id IN (${ph})`).run(...ids);
+    return db.prepare(`DELETE FROM events WHERE event_id IN (${ph})`).run(...ids).changes;
+  });
+  const markFlapStmt = db.prepare('INSERT OR IGNORE INTO rdg_flaps (closed_event_id, opened_event_id, host_id) VALUES (?, ?, ?)');
+  const setSeverity = db.prepare('UPDATE events SET severity = ? WHERE event_id = ?');
+  // details() statements by SQL text (one per shape of query; ingest asks the same few).
+  const detailStmts = new Map<string, Database.Statement<unknown[], unknown[]>>();
+  const setSeverities = db.transaction((updates: { event_id: string; severity: Severity }[]) => {
+    for (const u of updates) setSeverity.run(u.severity, u.event_id);
+  });
+
+  // Runs inside insertBatch's transaction.
+  const writeBatch = (items: NewEvent[]): InsertOutcome[] => {
+    const hostIds = upsertHosts(items.map((i) => i.host));
+    return items.map((item): InsertOutcome => {
+      const hostId = hostIds.get(item.host.key)!;
+      const { changes } = insertEvent.run(
+        item.event.event_id,
+        hostId,
+        item.event.type,
+        item.event.severity,
+        item.occurred_ms,
+        item.received_ms,
+        item.actor_user,
+        item.agent_version,
+        JSON.stringify(item.event),
+      );
+      return changes === 1 ? { status: 'inserted', host_id: hostId } : { status: 'duplicate' };
+    });
+  };
+
+  return {
+    async insertBatch(items, afterInsert) {
+      if (items.length === 0) return [];
+      // A transaction of someone else's that spans an await would take this batch in; let it finish.
+      while (db.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+      // One transaction for the events and what the listeners derive from them (problems, rollups,
+      // outbox rows): written together (each page once), synced once, and never one without the other.
+      db.exec('BEGIN IMMEDIATE');
+      let outcomes: InsertOutcome[];
+      try {
+        outcomes = writeBatch(items);
+        if (afterInsert) await afterInsert(outcomes);
+        db.exec('COMMIT');
+      } finally {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      }
+      await walSync.durable();
+      return outcomes;
+    },
+    async byId(eventId) {
+      const row = byId.get(eventId.toLowerCase());
+      return row ? eventFromRow(row) : null;
+    },
+    async count() {
+      return (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    },
+    async setStoredSeverity(updates) {
+      if (updates.length > 0) setSeverities.immediate(updates);
+    },
+    async claimFingerprints(items) {
+      return items.length === 0 ? [] : claimAll.immediate(items);
+    },
+    async markFlap(closedEventId, openedEventId, hostId) {
+      return markFlapStmt.run(closedEventId, openedEventId, hostId).changes === 1;
+    },
+    async flapMarked(eventIds) {
+      if (eventIds.length === 0) return new Set();
+      const ph = placeholders(eventIds.length);
+      const rows = db
+        .prepare<string[], { closed_event_id: string; opened_event_id: string }>(
+          `SELECT closed_event_id, opened_event_id FROM rdg_flaps WHERE closed_event_id IN (${ph}) OR opened_event_id IN (${ph})`,
+        )
+        .all(...eventIds, ...eventIds);
+      return new Set(rows.flatMap((r) => [r.closed_event_id, r.opened_event_id]).filter((id) => eventIds.includes(id)));
+    },
+    async search(q: EventQuery) {
+      const { where, params } = searchWhere(q, true);
+      params.push(q.limit);
+      const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+      const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
+        FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms ${dir}, event_id ${dir} LIMIT ?`;
+      return db.prepare<unknown[], EventRow>(sql).all(...params).map(eventFromRow);
+    },
+    async countMatching(q: EventQuery) {
+      const { where, params } = searchWhere(q, false);
+      const sql = `SELECT count(*) AS n FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
+      return (db.prepare<unknown[], { n: number }>(sql).get(...params) as { n: number }).n;
+    },
+    async details(q) {
+      // Types as literals, one as `=`: a partial index on exactly them (migration 15) is then usable.
+      const literals = q.types.map((t) => `'${t.replace(/'/g, "''")}'`);
+      const types = literals.length === 1 ? `type = ${literals[0]}` : `type IN (${literals.join(', ')})`;
+      const sql = `SELECT event_id, host_id, type, occurred_ms, ${q.keys.map(() => 'json_extract(doc, ?)').join(', ')}
+        FROM events WHERE host_id = ? AND ${types} AND occurred_ms >= ? AND occurred_ms < ?
+        ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
+      let stmt = detailStmts.get(sql);
+      if (!stmt) detailStmts.set(sql, (stmt = db.prepare<unknown[], unknown[]>(sql).raw()));
+      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), q.host_id, q.from_ms, q.to_ms, q.limit);
+      return rows.map(([event_id, host_id, type, occurred_ms, ...values]) => {
+        const details: Record<string, unknown> = {};
+        q.keys.forEach((k, i) => {
+          if (values[i] !== null) details[k] = values[i];
+        });
+        return { event_id: event_id as string, host_id: host_id as string, type: type as string, occurred_ms: occurred_ms as number, details };
+      });
+    },
+    async prune(beforeMs, limit) {
+      return pruneOldest.immediate(beforeMs, limit);
+    },
+  };
+}
+
+/** WHERE terms of an event search; `withCursor` adds the keyset position of `after` in the query's order. */
+function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.event_ids) {
+    where.push(`event_id IN (${placeholders(q.event_ids.length)})`);
+    params.push(...q.event_ids);
+  }
+  if (q.host_ids) {
+    where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
+    params.push(...q.host_ids);
+  }
+  if (q.severities?.length) {
+    where.push(`severity IN (${placeholders(q.severities.length)})`);
+    params.push(...q.severities);
+  }
+  if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
+  if (q.types) {
+    where.push(`type IN (${placeholders(q.types.length)})`);
+    params.push(...q.types);
+  }
+  if (q.from_ms !== undefined) {
+    where.push('occurred_ms >= ?');
+    params.push(q.from_ms);
+  }
+  if (q.to_ms !== undefined) {
+    where.push('occurred_ms < ?');
+    params.push(q.to_ms);
+  }
+  if (q.q) {
+    if ([...q.q].length >= 3) {
+      // A phrase of the trigram index: any substring of title or summary, case-insensitive.
+      where.push('seq IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)');
+      params.push(`"${q.q.replace(/"/g, '""')}"`);
+    } else {
+      // Shorter than one trigram: the index cannot answer it, so rows are scanned — under the budget below.
+      const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
+      params.push(like, like);
+    }
+  }
+  if (q.actor !== undefined) {
+    where.push('actor_user = ?');
+    params.push(q.actor);
+  }
+  if (q.ip !== undefined) {
+    where.push(`(${IP_PATHS.map(() => 'json_extract(doc, ?) = ?').join(' OR ')})`);
+    for (const path of IP_PATHS) params.push(path, q.ip);
+  }
+  const hidden = hiddenSql('type', q.hidden, params);
+  if (hidden) where.push(hidden);
+  if (withCursor && q.after) {
+    const op = q.order === 'asc' ? '>' : '<';
+    where.push(`(occurred_ms ${op} ? OR (occurred_ms = ? AND event_id ${op} ?))`);
+    params.push(q.after.occurred_ms, q.after.occurred_ms, q.after.event_id);
+  }
+  if (q.budget_ms !== undefined) {
+    // Last, so it runs for every row the other terms let through: the statement is aborted
+    // from inside once the budget is spent (better-sqlite3 has no interrupt from outside).
+    where.push('sac_search_budget(?)');
+    params.push(performance.now() + q.budget_ms);
+  }
+  return { where, params };
+}
+
+/** Where the agents put the remote address of an event. */
+const IP_PATHS = ['$.details.ip_address', '$.details.source_ip', '$.details.external_ip'];

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Problem, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
+import {
+  grownProblem,
+  openedProblem,
+  reopenedSilence,
+  severityRank,
+  silenceProblem,
+  transitionedProblem,
+} from '../problem-rules.js';
+import { hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+
+type Db = Database.Database;
+
+interface ProblemRow extends Omit<Problem, 'comments'> {
+  severity_rank: number;
+  comments: string;
+}
+
+function problemFromRow(row: ProblemRow): Problem {
+  const { severity_rank: _rank, comments, ...rest } = row;
+  // Most problems carry no comments: skip the parse for them.
+  return { ...rest, comments: comments === '[]' ? [] : (JSON.parse(comments) as Problem['comments']) };
+}
+
+const ACTIVE = `status IN ('open', 'acknowledged')`;
+
+export function sqliteProblems(db: Db): ProblemsRepo {
+  const byIdStmt = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE id = ?');
+  // INDEXED BY: without it the planner picks problems_by_status for the ORDER BY and scans every
+  // active problem of every key (the lookup then slows as problems accumulate).
+  const findMatch = db.prepare<[string, number, number], ProblemRow>(
+    `SELECT * FROM problems INDEXED BY problems_by_key
+     WHERE key = ? AND ${ACTIVE} AND first_seen_ms <= ? AND last_seen_ms >= ?
+     ORDER BY last_seen_ms DESC LIMIT 1`,
+  );
+  // Absolute values computed from the matched row: the caller's write transaction holds the lock
+  // from the read on. (RETURNING * cost three times the update itself.)
+  const grow = db.prepare<[number, number, number, string, number, number, string]>(
+    `UPDATE problems SET count = ?, first_seen_ms = ?, last_seen_ms = ?, severity = ?, severity_rank = ?, updated_ms = ?
+     WHERE id = ?`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO problems (id, key, fingerprint, host_id, hostname, type, rule, severity, severity_rank, title, status,
+       first_seen_ms, last_seen_ms, count, created_ms, updated_ms)
+     VALUES (@id, @key, @fingerprint, @host_id, @hostname, @type, @rule, @severity, @severity_rank, @title, @status,
+       @first_seen_ms, @last_seen_ms, @count, @created_ms, @updated_ms)`,
+  );
+  const insertRow = (p: Problem) => {
+    const { comments: _none, acknowledged_by: _a, acknowledged_ms: _b, resolved_by: _c, resolved_by_user: _d, resolved_ms: _e, ...fields } = p;
+    insert.run({ ...fields, severity_rank: severityRank(p.severity) });
+  };
+  // Every field a transition or a reopening may change.
+  const rewrite = db.prepare(`UPDATE problems SET status = @status, count = @count, last_seen_ms = @last_seen_ms,
+      updated_ms = @updated_ms, title = @title, acknowledged_by = @acknowledged_by, acknowledged_ms = @acknowledged_ms,
+      resolved_by = @resolved_by, resolved_by_user = @resolved_by_user, resolved_ms = @resolved_ms, comments = @comments
+    WHERE id = @id`);
+  const rewriteRow = (p: Problem) => {
+    const { id, status, count, last_seen_ms, updated_ms, title, acknowledged_by, acknowledged_ms, resolved_by, resolved_by_user, resolved_ms } = p;
+    rewrite.run({
+      id, status, count, last_seen_ms, updated_ms, title, acknowledged_by, acknowledged_ms, resolved_by, resolved_by_user, resolved_ms,
+      comments: JSON.stringify(p.comments),
+    });
+  };
+  const link = db.prepare(
+    'INSERT OR IGNORE INTO problem_events (problem_id, event_id, occurred_ms, counted) VALUES (?, ?, ?, ?)',
+  );
+
+  /** One match-or-open with its links; runs inside the caller's transaction. */
+  const upsertOne = (input: ProblemMatchInput): { problem: Problem | null; created: boolean } => {
+    const match = findMatch.get(input.key, input.last_ms + input.window_ms, input.first_ms - input.window_ms);
+    let problem: Problem;
+    if (match) {
+      problem = grownProblem(problemFromRow(match), input);
+      grow.run(problem.count, problem.first_seen_ms, problem.last_seen_ms, problem.severity, severityRank(problem.severity), problem.updated_ms, problem.id);
+    } else {
+      const opened = openedProblem(input, randomUUID());
+      if (!opened) return { problem: null, created: false };
+      problem = opened;
+      insertRow(problem);
+    }
+    for (const l of input.links) link.run(problem.id, l.event_id, l.occurred_ms, l.counted ? 1 : 0);
+    return { problem, created: !match };
+  };
+  const transitionTx = db.transaction((id: string, from: readonly Problem['status'][], change: Parameters<ProblemsRepo['transition']>[2]) => {
+    const row = byIdStmt.get(id);
+    if (!row || !from.includes(row.status)) return null;
+    const next = transitionedProblem(problemFromRow(row), change);
+    rewriteRow(next);
+    return next;
+  });
+  const openSilenceTx = db.transaction((input: Parameters<ProblemsRepo['openSilence']>[0]) => {
+    // One silence problem per host (a unique partial index backs this up).
+    if (db.prepare('SELECT 1 FROM problems WHERE key = ?').get(input.key)) return null;
+    const problem = silenceProblem(input, randomUUID());
+    insertRow(problem);
+    return problem;
+  });
+  const reopenSilenceTx = db.transaction((id: string, resolvedMs: number | null, nowMs: number, title: string) => {
+    const row = byIdStmt.get(id);
+    if (!row || row.status !== 'resolved' || row.resolved_ms !== resolvedMs) return null;
+    const next = reopenedSilence(problemFromRow(row), nowMs, title);
+    rewriteRow(next);
+    return next;
+  });
+  const upsert = db.transaction(upsertOne);
+  // A whole ingest batch's problems in one transaction: one commit instead of one per key.
+  const upsertMany = db.transaction((inputs: ProblemMatchInput[]) => inputs.map(upsertOne));
+
+  return {
+    async upsertMatch(input) {
+      return upsert.immediate(input);
+    },
+    async upsertMatchMany(inputs) {
+      return inputs.length === 0 ? [] : upsertMany.immediate(inputs);
+    },
+    async byId(id) {
+      const row = byIdStmt.get(id);
+      return row ? problemFromRow(row) : null;
+    },
+    async list(q: ProblemQuery) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (q.statuses?.length) {
+        where.push(`status IN (${placeholders(q.statuses.length)})`);
+        params.push(...q.statuses);
+      }
+      if (q.host_ids) {
+        where.push(`host_id IN (${placeholders(q.host_ids.length)})`);
+        params.push(...q.host_ids);
+      }
+      if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
+      if (q.rule) {
+        where.push('rule = ?');
+        params.push(q.rule);
+      }
+      if (q.severities?.length) {
+        where.push(`severity IN (${placeholders(q.severities.length)})`);
+        params.push(...q.severities);
+      }
+      if (q.from_ms !== undefined) {
+        where.push('last_seen_ms >= ?');
+        params.push(q.from_ms);
+      }
+      if (q.to_ms !== undefined) {
+        where.push('first_seen_ms < ?');
+        params.push(q.to_ms);
+      }
+      const hidden = hiddenSql('type', q.hidden, params);
+      if (hidden) where.push(hidden);
+      if (q.after) {
+        where.push('(last_seen_ms < ? OR (last_seen_ms = ? AND id < ?))');
+        params.push(q.after.last_seen_ms, q.after.last_seen_ms, q.after.id);
+      }
+      params.push(q.limit);
+      const sql = `SELECT * FROM problems ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY last_seen_ms DESC, id DESC LIMIT ?`;
+      return db.prepare<unknown[], ProblemRow>(sql).all(...params).map(problemFromRow);
+    },
+    async timeline(problemId, limit) {
+      const rows = db
+        .prepare<[string, number], { event_id: string; occurred_ms: number; counted: number }>(
+          'SELECT event_id, occurred_ms, counted FROM problem_events WHERE problem_id = ? ORDER BY occurred_ms DESC LIMIT ?',
+        )
+        .all(problemId, limit);
+      return rows.map((r) => ({ event_id: r.event_id, occurred_ms: r.occurred_ms, counted: r.counted === 1 }));
+    },
+    async transition(id, from, change) {
+      return transitionTx.immediate(id, from, change);
+    },
+    async activeCountsByHost(hidden) {
+      const params: unknown[] = [];
+      const h = hiddenSql('type', hidden, params);
+      const rows = db
+        .prepare<unknown[], { host_id: string; n: number }>(
+          `SELECT host_id, count(*) AS n FROM problems WHERE ${ACTIVE} ${h ? `AND ${h}` : ''} GROUP BY host_id`,
+        )
+        .all(...params);
+      return new Map(rows.map((r) => [r.host_id, r.n]));
+    },
+    async counts(sinceMs, hidden) {
+      const count = (cond: string, extra: unknown[]) => {
+        const params: unknown[] = [...extra];
+        const h = hiddenSql('type', hidden, params);
+        return (db.prepare(`SELECT count(*) AS n FROM problems WHERE ${cond} ${h ? `AND ${h}` : ''}`).get(...params) as { n: number }).n;
+      };
+      return {
+        open: count(ACTIVE, []),
+        created_active: count(`created_ms >= ? AND ${ACTIVE}`, [sinceMs]),
+        resolved: count(`resolved_ms >= ? AND status = 'resolved'`, [sinceMs]),
+      };
+    },
+    async byKeys(keys) {
+      if (keys.length === 0) return [];
+      return db
+        .prepare<string[], ProblemRow>(`SELECT * FROM problems WHERE key IN (${placeholders(keys.length)})`)
+        .all(...keys)
+        .map(problemFromRow);
+    },
+    async openSilence(input) {
+      return openSilenceTx.immediate(input);
+    },
+    async reopenSilence(id, resolvedMs, nowMs, title) {
+      return reopenSilenceTx.immediate(id, resolvedMs, nowMs, title);
+    },
+  };
+}
