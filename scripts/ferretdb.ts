@@ -29,6 +29,8 @@ export type FerretHandler = 'sqlite' | 'postgresql';
 export interface RunningFerretDb {
   uri: string;
   handler: FerretHandler;
+  /** The PostgreSQL cluster under the `postgresql` handler, null under `sqlite`. */
+  postgres: RunningPostgres | null;
   pid: number;
   dir: string;
   port: number;
@@ -96,6 +98,7 @@ export async function startFerretDb(
   return {
     uri,
     handler,
+    postgres: pg,
     pid: child.pid!,
     dir,
     port,

@@ -20,6 +20,8 @@ export interface RunningPostgres {
   url: string;
   port: number;
   dir: string;
+  /** Transactions committed so far in the cluster (each one a WAL flush): the benchmark's profile. */
+  commits(): number;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,12 @@ export async function startPostgres(opts: { port?: number } = {}): Promise<Runni
     url: `postgres://sac@127.0.0.1:${port}/postgres`,
     port,
     dir,
+    commits() {
+      const out = execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'sac', '-d', 'postgres', '-Atc', 'SELECT sum(xact_commit) FROM pg_stat_database'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      return Number(out.toString().trim());
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
