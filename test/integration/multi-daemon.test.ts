@@ -20,11 +20,11 @@ const ACKED_IN_ALL = 120;
 /**
  * Cross-daemon delivery is bounded by one feed write, one poll (100 ms) and one stream tick
  * (100 ms): well under the 1 s the design promises on an idle machine. The suite shares two cores
- * with other jobs (load averages of 15+ measured), so the bound asserted here is wider; a daemon
- * not following the feed misses it entirely (no frame; a deactivated user's stream would run on
- * until the 15 s heartbeat check).
+ * with other jobs (load averages of 15+ measured, 3.5 s seen), so the bound asserted here is wider;
+ * a daemon not following the feed misses it entirely (no frame; a deactivated user's stream would
+ * run on until the 15 s heartbeat check).
  */
-const CROSS_DAEMON_MS = 2500;
+const CROSS_DAEMON_MS = 5000;
 
 /**
  * Three daemons (child processes, from source) on one MongoDB store — FerretDB on PostgreSQL in
@@ -157,12 +157,19 @@ describe('three daemons on one MongoDB store', () => {
     // C has the correlation settings cached (its ingest read them just now).
     const warm = buildEvent({ host: { hostname: 'MULTI-WARM', display_name: 'MULTI-WARM' } });
     expect((await postEvent(daemons[C].url, apiKey, warm)).status).toBe(201);
+    const cachedAt = Date.now();
+    const streamC = await open(C);
     const patched = await api(daemons[A], 'PATCH', '/api/v1/settings/correlation', { token, body: { window_minutes: 1 } });
     expect(patched.status).toBe(200);
-    await new Promise((r) => setTimeout(r, CROSS_DAEMON_MS));
-    // C caches settings for 5 s: only the feed can have told it already. Ten minutes apart: one problem under the old 60-minute window, two under the new one.
+    // The feed keeps each daemon's messages in order: once C streams an event A stored after the
+    // change, C has had the change too.
+    const barrier = buildEvent({ host: { hostname: 'MULTI-BARRIER', display_name: 'MULTI-BARRIER' } });
+    expect((await postEvent(daemons[A].url, apiKey, barrier)).status).toBe(201);
+    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === barrier.event_id, CROSS_DAEMON_MS);
+    // C caches settings for 5 s: still within them, only the feed can have told it. Ten minutes apart: one problem under the old 60-minute window, two under the new one.
     const first = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:00:00.000Z' });
     const second = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:10:00.000Z' });
+    expect(Date.now() - cachedAt).toBeLessThan(4500);
     expect((await postEvent(daemons[C].url, apiKey, first)).status).toBe(201);
     expect((await postEvent(daemons[C].url, apiKey, second)).status).toBe(201);
     const split = await api(daemons[C], 'GET', '/api/v1/problems?host=MULTI-WINDOW', { token });

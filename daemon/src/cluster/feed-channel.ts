@@ -14,15 +14,21 @@ export interface FeedChannelOptions {
   pollMs: number;
   /** A gap (a position taken but not yet visible) is waited for this long, then passed over. */
   gapWaitMs: number;
-  /** Records read per query. */
+  /** Batches read per query. */
   readLimit: number;
-  /** Messages written per insert. */
+  /** Messages written per batch. */
   writeLimit: number;
   /** Messages waiting for the store beyond this are not sent to the other daemons (logged). */
   maxQueued: number;
   /** At stop, what is queued is written for at most this long. */
   stopWaitMs: number;
 }
+
+/**
+ * A message's position (its stream id) is its batch id × this + its index in the batch: increasing
+ * in feed order, the same on every daemon. Batches are never larger (see `writeLimit`).
+ */
+export const FEED_BATCH_SLOTS = 1000;
 
 /**
  * Feed records are kept this long: a daemon reads within its poll interval, so this only bounds
@@ -35,8 +41,8 @@ export const FEED_PRUNE_INTERVAL_MS = 60_000;
 export const DEFAULT_FEED_OPTIONS: FeedChannelOptions = {
   pollMs: 100,
   gapWaitMs: 3000,
-  readLimit: 2000,
-  writeLimit: 500,
+  readLimit: 100,
+  writeLimit: FEED_BATCH_SLOTS,
   maxQueued: 50_000,
   stopWaitMs: 5000,
 };
@@ -49,8 +55,9 @@ export function isFeedMessage(message: BusMessage): boolean {
 
 /**
  * The cross-daemon half of the bus on a shared MongoDB store. Every feed message published on
- * this daemon's bus is appended to the store's feed (one insert at a time, so this daemon's
- * messages keep their order); a poller reads the feed after its cursor and hands every record —
+ * this daemon's bus is appended to the store's feed — what gathered while the previous append was
+ * in flight goes as one batch, one insert at a time, so this daemon's messages keep their order
+ * and a busy daemon writes a few documents per second, not one per message; a poller reads the feed after its cursor and hands every record —
  * this daemon's and the others' — to the listeners in position order, so every daemon's stream
  * shows the same frames under the same ids and `Last-Event-ID` resumes on any of them.
  * A position another daemon is still inserting (taken, not yet visible) holds the cursor for at
@@ -168,19 +175,19 @@ export class FeedChannel {
   private async poll(): Promise<void> {
     let more = false;
     try {
-      const records = await this.deps.feed.after(this.cursor, this.opts.readLimit);
-      more = records.length === this.opts.readLimit;
+      const batches = await this.deps.feed.after(this.cursor, this.opts.readLimit);
+      more = batches.length === this.opts.readLimit;
       const now = this.deps.clock.now();
-      for (const record of records) {
-        if (record.seq !== this.cursor + 1) {
-          // A gap: another daemon's insert at a lower position is not visible yet.
+      for (const batch of batches) {
+        if (batch.id !== this.cursor + 1) {
+          // A gap: another daemon's insert at a lower id is not visible yet.
           this.gapSinceMs ??= now;
           if (now - this.gapSinceMs < this.opts.gapWaitMs) break;
-          this.deps.logger.warn({ from: this.cursor + 1, to: record.seq - 1 }, 'feed gap passed over');
+          this.deps.logger.warn({ from: this.cursor + 1, to: batch.id - 1 }, 'feed gap passed over');
         }
         this.gapSinceMs = null;
-        this.cursor = record.seq;
-        this.deliver(record.seq, record.origin, record.message as BusMessage);
+        this.cursor = batch.id;
+        batch.messages.forEach((message, i) => this.deliver(batch.id * FEED_BATCH_SLOTS + i, batch.origin, message as BusMessage));
       }
     } catch (err) {
       this.deps.logger.warn({ err: errorSummary(err) }, 'feed read failed');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError, type Db, type WriteError } from 'mongodb';
-import type { FeedRecord, FeedRepo } from '../feed.types.js';
+import { MongoServerError, type Db } from 'mongodb';
+import type { FeedBatch, FeedRepo } from '../feed.types.js';
 import type { MongoMigration } from './mongo-migration.js';
 
 /** Migration 38: the cluster feed's age index (pruning) and its identity document. */
@@ -17,21 +17,21 @@ const DUPLICATE_KEY = 11000;
 const MAX_APPEND_RACES = 100;
 
 interface FeedDoc {
-  /** The position: `_id`, so the unique primary key hands each position to exactly one writer. */
+  /** The batch id: `_id`, so the unique primary key hands each id to exactly one writer. */
   _id: number;
   o: string;
   t: number;
-  /** The message as JSON text: event details may hold keys FerretDB refuses (`$…`, dotted). */
+  /** The messages as JSON text: event details may hold keys FerretDB refuses (`$…`, dotted). */
   m: string;
 }
 
 /**
- * Positions are taken by inserting at `_id` = the next free number: a unique `_id` insert is the
- * one write FerretDB makes atomic (its `$inc` is read-modify-write), so two daemons can never get
- * one position. An ordered insertMany stops at the first position another daemon took; the rest
- * go again after the newest position. Each daemon appends one batch at a time, so its own
- * messages get increasing positions; a reader may see a later position before an earlier one of
- * another daemon becomes visible (a gap), and waits for it (see cluster/feed-channel.ts).
+ * Ids are taken by inserting at `_id` = the next free number: a unique `_id` insert is the one
+ * write FerretDB makes atomic (its `$inc` is read-modify-write), so two daemons can never get one
+ * id; the loser of a race reads the newest id and tries after it. A batch is one document — one
+ * transaction in FerretDB's backend, however many messages. Each daemon appends one batch at a
+ * time, so its own batches get increasing ids; a reader may see a later id before an earlier one
+ * of another daemon becomes visible (a gap), and waits for it (see cluster/feed-channel.ts).
  */
 export function mongoFeed(db: Db): FeedRepo {
   const feed = db.collection<FeedDoc>('feed');
@@ -45,31 +45,22 @@ export function mongoFeed(db: Db): FeedRepo {
 
   return {
     async append(origin, messages, atMs) {
-      const seqs: number[] = [];
-      let rest = messages;
-      for (let race = 0; rest.length > 0; race++) {
-        if (race >= MAX_APPEND_RACES) throw new Error(`feed append lost ${MAX_APPEND_RACES} races in a row`);
-        if (next === 0 || race > 0) next = (await newest()) + 1;
-        const docs = rest.map((m, i) => ({ _id: next + i, o: origin, t: atMs, m: JSON.stringify(m) }));
-        let inserted = docs.length;
+      const m = JSON.stringify(messages);
+      for (let race = 0; race < MAX_APPEND_RACES; race++) {
+        const id = next > 0 && race === 0 ? next : (await newest()) + 1;
         try {
-          await feed.insertMany(docs, { ordered: true });
+          await feed.insertOne({ _id: id, o: origin, t: atMs, m });
+          next = Math.max(next, id + 1);
+          return id;
         } catch (err) {
-          const writeErrors = err instanceof MongoBulkWriteError ? ([] as WriteError[]).concat(err.writeErrors ?? []) : [];
-          const first = writeErrors[0];
-          const duplicate = first?.code === DUPLICATE_KEY || (err instanceof MongoServerError && err.code === DUPLICATE_KEY);
-          if (!duplicate) throw err;
-          inserted = first ? first.index : 0;
+          if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
         }
-        for (let i = 0; i < inserted; i++) seqs.push(docs[i]._id);
-        next += inserted;
-        rest = rest.slice(inserted);
       }
-      return seqs;
+      throw new Error(`feed append lost ${MAX_APPEND_RACES} races in a row`);
     },
-    async after(seq, limit) {
-      const docs = await feed.find({ _id: { $gt: seq } }).sort({ _id: 1 }).limit(limit).toArray();
-      return docs.map((d): FeedRecord => ({ seq: d._id, origin: d.o, at_ms: d.t, message: JSON.parse(d.m) as unknown }));
+    async after(id, limit) {
+      const docs = await feed.find({ _id: { $gt: id } }).sort({ _id: 1 }).limit(limit).toArray();
+      return docs.map((d): FeedBatch => ({ id: d._id, origin: d.o, at_ms: d.t, messages: JSON.parse(d.m) as unknown[] }));
     },
     newest,
     async prune(beforeMs) {
