@@ -23,6 +23,13 @@ export class AppError extends Error {
   }
 }
 
+/** A request parameter (query string, cursor) that is wrong, named in the message and `details.parameter`. */
+export function invalidParameter(parameter: string, message: string, issues?: unknown[]): AppError {
+  return new AppError('request/invalid_parameter', `${parameter}: ${message}`, {
+    details: issues ? { parameter, issues } : { parameter },
+  });
+}
+
 /** The store could not be reached or could not complete a write; callers answer 503 and retry later. */
 export function storeUnavailable(cause: unknown): AppError {
   return new AppError('store/unavailable', 'The event store is unavailable; retry later', { kind: 'operational', cause });

@@ -4,38 +4,28 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, createWinRmClient, probeSshAdmin, RemoteActionsService } from './actions/index.js';
-import { ApiKeysAdmin, ApiKeyService, KeyBindingGuard } from './apikeys/index.js';
-import { AuditService } from './audit/index.js';
-import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
+import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyBindingGuard } from './apikeys/index.js';
+import { AuditService, createAuditRoutes } from './audit/index.js';
+import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
-import { DashboardsService } from './dashboards/index.js';
+import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
 import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
-import { EventsService } from './events/index.js';
-import { HostsService } from './hosts/index.js';
-import { createApiKeysRoutes } from './http/api-keys.routes.js';
-import { createAppRouter, type AppRouter } from './http/app-router.js';
+import { createEventsRoutes, EventsService } from './events/index.js';
+import { createHostsRoutes, HostsService } from './hosts/index.js';
+import { createAppRouter, type AppRouter, type ReadServices } from './http/app-router.js';
 import { createApp } from './http/app.js';
-import { createAuditRoutes } from './http/audit.routes.js';
-import { createAuthRoutes } from './http/auth.routes.js';
 import { createIngestHandler } from './http/ingest.handler.js';
-import { createNotificationsRoutes } from './http/notifications.routes.js';
-import type { ReadServices } from './http/read.router.js';
-import { createReadRoutes } from './http/read.routes.js';
-import { createReportsRoutes } from './http/reports.routes.js';
 import { hostAllowList } from './http/host-allow.js';
 import { createHttpServer } from './http/server.js';
-import { createSettingsRoutes } from './http/settings.routes.js';
-import { createStreamRoutes } from './http/stream.routes.js';
-import { createUsersRoutes } from './http/users.routes.js';
 import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
 import { createListenerCommitter } from './ingest/commit-listeners.js';
 import { IngestThread } from './ingest/ingest-thread.js';
@@ -43,14 +33,14 @@ import { IngestService, type BatchCommitter } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
-import { NotifyService, settingsNotifySource } from './notify/index.js';
-import { ProblemsService } from './problems/index.js';
-import { ReportsService } from './reports/index.js';
+import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
+import { createProblemsRoutes, ProblemsService } from './problems/index.js';
+import { createReportsRoutes, ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
-import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
+import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
-import { UsersService } from './users/index.js';
+import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
+import { createUsersRoutes, UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
 import { SAC_VERSION } from './version.js';
 
@@ -413,7 +403,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createSettingsRoutes(settings, auth),
       createAuditRoutes(audit, auth),
       createStreamRoutes(stream, streamTickets, auth),
-      createReadRoutes({ ...read, authenticator: auth }),
+      createEventsRoutes(read.events, auth),
+      createHostsRoutes(read.hosts, auth),
+      createProblemsRoutes(read.problems, auth),
+      createDashboardsRoutes(read.dashboards, auth),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
       createUpdatesRoutes(agentVersions, auth),

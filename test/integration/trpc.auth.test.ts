@@ -2,6 +2,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse, LoginResult } from '../../shared/src/index.js';
 import type { AppRouter } from '../../daemon/src/http/app-router.js';
+import { adminToken, api } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
@@ -78,6 +79,15 @@ describe.each(STORE_KINDS)('console tRPC: auth, users, settings, keys, audit on 
       expect(actions, a).toContain(a);
     }
     expect(JSON.stringify(audit)).not.toContain('hook-secret-123');
+  });
+
+  it('answers auth.me with the same user as GET /api/v1/auth/me', async () => {
+    const token = await adminToken(sac);
+    const rest = await api(sac, 'GET', '/api/v1/auth/me', { token });
+    expect(rest.status).toBe(200);
+    const viaTrpc = await client(sac, token).auth.me.query();
+    expect(viaTrpc).toMatchObject({ username: sac.adminUsername, role: 'admin' });
+    expect(rest.body).toEqual({ user: viaTrpc });
   });
 
   it('answers a locked username with TOO_MANY_REQUESTS and retry_after_s', async () => {

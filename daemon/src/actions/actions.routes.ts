@@ -3,13 +3,12 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
 import type { ApiKeyService } from '../apikeys/index.js';
-import type { Authenticator } from '../auth/index.js';
+import type { Authenticator } from '../http/authenticator.js';
 import { AppError } from '../errors.js';
 import { apiKeyFromHeaders } from '../http/agent-auth.js';
 import { sendJson } from '../http/http-errors.js';
-import { parseQuery } from '../http/read-query.js';
 import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { parseInput, parseQuery } from '../http/validate.js';
 import type { CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LoginRequest, LoginResponse, LoginResult, SessionUser, TotpEnrollment } from '../../../shared/src/index.js';
+import type { LoginRequest, LoginResponse, LoginResult, PasswordChange, SessionUser, TotpEnrollment } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import type { LoginThrottleRepo, SessionRecord, SessionsRepo, UserRecord, UsersRepo } from '../store/index.js';
 import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePolicy } from './auth.rules.js';
-import type { Authenticator, TokenSession } from './authenticator.js';
+import type { Authenticator, TokenSession } from '../http/authenticator.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import type { DeviceClaim, SessionTokens } from './tokens.js';
 import type { TicketClaims, TotpService } from './totp.service.js';
@@ -15,6 +15,11 @@ import type { TicketClaims, TotpService } from './totp.service.js';
 /** Says whether a mobile device's access token may still be used (the device is enrolled, for that user and enrollment). */
 export interface DeviceGate {
   accepts(device: DeviceClaim, userId: string): Promise<boolean>;
+}
+
+/** Changes a signed-in user's own password (the users feature does; sign-in only renews the token after). */
+export interface OwnPasswordChange {
+  changeOwnPassword(self: SessionUser, input: PasswordChange, actor: Actor): Promise<void>;
 }
 
 /** How long an authenticated token is trusted without re-reading its user and session (a local change clears it at once). */

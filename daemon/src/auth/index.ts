@@ -1,9 +1,10 @@
 /** Console sign-in: sessions (JWT), password hashing and rules, throttling, the Authenticator. */
-export { AuthService, type AuthPolicy, type DeviceGate } from './auth.service.js';
-export type { Authenticator, TokenSession } from './authenticator.js';
+export { AuthService, type AuthPolicy, type DeviceGate, type OwnPasswordChange } from './auth.service.js';
 export { AddressFailures, passwordProblem, retryAfterSeconds } from './auth.rules.js';
 export { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 export { TotpService } from './totp.service.js';
 export { createTotpRoutes } from './totp.routes.js';
 export { totpRouter } from './totp.router.js';
 export { SessionTokens, loadJwtSecret, type DeviceClaim } from './tokens.js';
+export { createAuthRoutes } from './auth.routes.js';
+export { authRouter } from './auth.router.js';

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { EventDetailView, EventListQuerySchema, EventView, Page } from '../../../shared/src/index.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
-import { AppError } from '../errors.js';
+import { AppError, invalidParameter } from '../errors.js';
 import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
 import { dayRange } from '../../../shared/src/index.js';
-import { decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
+import { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
 
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;

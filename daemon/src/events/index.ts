@@ -1,4 +1,6 @@
 /** Events read side: list with filters and cursor, one event, views with the RD Gateway flap mark. */
 export { EventsService, type HostnameResolver } from './events.service.js';
 export { eventView } from './event.views.js';
-export { decodeCursor, encodeCursor, invalidParameter, parseInstant } from './query.rules.js';
+export { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
+export { createEventsRoutes } from './events.routes.js';
+export { eventsRouter } from './events.router.js';

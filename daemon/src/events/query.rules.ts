@@ -1,11 +1,4 @@
-import { AppError } from '../errors.js';
-
-/** A 400 naming the query parameter that is wrong. */
-export function invalidParameter(parameter: string, message: string, issues?: unknown[]): AppError {
-  return new AppError('request/invalid_parameter', `${parameter}: ${message}`, {
-    details: issues ? { parameter, issues } : { parameter },
-  });
-}
+import { invalidParameter } from '../errors.js';
 
 /** An opaque page cursor: the keyset position of the last item, base64url JSON. */
 export function encodeCursor(position: Record<string, unknown>): string {

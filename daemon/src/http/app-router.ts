@@ -1,26 +1,29 @@
 import { actionsRouter, type CommandsService, type RemoteActionsService } from '../actions/index.js';
-import type { ApiKeysAdmin } from '../apikeys/index.js';
-import type { AuditService } from '../audit/index.js';
-import type { AuthService } from '../auth/index.js';
-import type { SettingsService } from '../settings/index.js';
-import type { UsersService } from '../users/index.js';
-import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
-import type { NotifyService } from '../notify/index.js';
-import type { ReportsService } from '../reports/index.js';
-import { mobileRouter, type MobileService } from '../mobile/index.js';
-import { SAC_VERSION } from '../version.js';
-import { totpRouter, type TotpService } from '../auth/index.js';
+import { apiKeysRouter, type ApiKeysAdmin } from '../apikeys/index.js';
+import { auditRouter, type AuditService } from '../audit/index.js';
+import { authRouter, totpRouter, type AuthService, type TotpService } from '../auth/index.js';
+import { dashboardsRouter, type DashboardsService } from '../dashboards/index.js';
+import { eventsRouter, type EventsService } from '../events/index.js';
+import { hostsRouter, type HostsService } from '../hosts/index.js';
 import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
+import { mobileRouter, type MobileService } from '../mobile/index.js';
+import { notificationsRouter, type NotifyService } from '../notify/index.js';
+import { problemsRouter, type ProblemsService } from '../problems/index.js';
+import { reportsRouter, type ReportsService } from '../reports/index.js';
+import { settingsRouter, type SettingsService } from '../settings/index.js';
 import { telegramRouter, type TelegramService } from '../telegram/index.js';
-import { notificationsRouter } from './notifications.router.js';
-import { reportsRouter } from './reports.router.js';
-import { apiKeysRouter } from './api-keys.router.js';
-import { auditRouter } from './audit.router.js';
-import { authRouter } from './auth.router.js';
-import { settingsRouter } from './settings.router.js';
-import { usersRouter } from './users.router.js';
-import { dashboardsRouter, eventsRouter, hostsRouter, problemsRouter, type ReadServices } from './read.router.js';
+import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
+import { usersRouter, type UsersService } from '../users/index.js';
+import { SAC_VERSION } from '../version.js';
 import { publicProcedure, router } from './trpc.js';
+
+/** The services behind the read API and problem handling. */
+export interface ReadServices {
+  events: EventsService;
+  hosts: HostsService;
+  problems: ProblemsService;
+  dashboards: DashboardsService;
+}
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
 export interface RouterDeps {

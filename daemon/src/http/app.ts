@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Authenticator } from '../auth/authenticator.js';
+import type { Authenticator } from './authenticator.js';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';

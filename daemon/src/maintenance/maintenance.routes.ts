@@ -1,6 +1,6 @@
 import express from 'express';
 import { MaintenanceActiveQuerySchema, MaintenanceWindowInputSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../auth/index.js';
+import type { Authenticator } from '../http/authenticator.js';
 import { sendJson } from '../http/http-errors.js';
 import { requireUser, restActor } from '../http/rest-auth.js';
 import { parseInput } from '../http/validate.js';

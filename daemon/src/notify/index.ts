@@ -11,3 +11,5 @@ export { dueReportDay } from './notify.rules.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
 export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';
+export { createNotificationsRoutes } from './notifications.routes.js';
+export { notificationsRouter } from './notifications.router.js';

@@ -2,3 +2,5 @@
 export { ReportsService, type GeneratedReport } from './reports.service.js';
 export { aggregateDailyReports } from './reports.rules.js';
 export { renderReportHtml } from './reports.render.js';
+export { createReportsRoutes } from './reports.routes.js';
+export { reportsRouter } from './reports.router.js';

@@ -2,3 +2,4 @@
 export { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions, type StreamSource } from './stream.service.js';
 export { isStreamMessage } from './stream.rules.js';
 export { StreamTickets } from './stream.tickets.js';
+export { createStreamRoutes } from './stream.routes.js';

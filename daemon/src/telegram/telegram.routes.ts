@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Authenticator } from '../auth/index.js';
+import type { Authenticator } from '../http/authenticator.js';
 import { sendJson } from '../http/http-errors.js';
 import { currentUser, requireUser, restActor } from '../http/rest-auth.js';
 import type { TelegramUpdate } from './telegram.bot.js';

@@ -1,10 +1,10 @@
 import express from 'express';
 import { z } from 'zod';
-import type { Authenticator } from '../auth/index.js';
-import type { SettingsService } from '../settings/index.js';
-import { sendJson } from './http-errors.js';
-import { requireUser, restActor } from './rest-auth.js';
-import { parseInput } from './validate.js';
+import type { Authenticator } from '../http/authenticator.js';
+import type { SettingsService } from './settings.service.js';
+import { sendJson } from '../http/http-errors.js';
+import { requireUser, restActor } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
 
 const Values = z.record(z.string(), z.unknown());
 

@@ -1,10 +1,10 @@
 import express from 'express';
 import { ApiKeyCreateSchema } from '../../../shared/src/index.js';
-import type { ApiKeysAdmin } from '../apikeys/index.js';
-import type { Authenticator } from '../auth/index.js';
-import { sendJson } from './http-errors.js';
-import { requireUser, restActor } from './rest-auth.js';
-import { parseInput } from './validate.js';
+import type { ApiKeysAdmin } from './api-keys.admin.js';
+import type { Authenticator } from '../http/authenticator.js';
+import { sendJson } from '../http/http-errors.js';
+import { requireUser, restActor } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
 
 /** Agent API keys (admin): `GET|POST /api/v1/api-keys`, `DELETE /api/v1/api-keys/{id}` (revoke). */
 export function createApiKeysRoutes(keys: ApiKeysAdmin, authenticator: Authenticator): express.Router {

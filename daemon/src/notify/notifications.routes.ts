@@ -1,11 +1,11 @@
 import express from 'express';
 import { PushSubscriptionInputSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../auth/authenticator.js';
-import type { NotifyService } from '../notify/index.js';
-import { sendJson } from './http-errors.js';
+import type { Authenticator } from '../http/authenticator.js';
+import type { NotifyService } from './notify.service.js';
+import { sendJson } from '../http/http-errors.js';
 import { subscriptionView } from './notifications.views.js';
-import { currentUser, requireUser } from './rest-auth.js';
-import { parseInput } from './validate.js';
+import { currentUser, requireUser } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
 
 /**
  * Push subscription registration for browsers and devices: `GET /api/v1/push/vapid-public-key`,

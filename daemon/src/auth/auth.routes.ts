@@ -1,16 +1,15 @@
 import express from 'express';
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
-import type { AuthService } from '../auth/index.js';
-import type { UsersService } from '../users/index.js';
-import { sendJson } from './http-errors.js';
-import { bearerToken, currentUser, requireUser, restActor } from './rest-auth.js';
-import { parseInput } from './validate.js';
+import type { AuthService, OwnPasswordChange } from './auth.service.js';
+import { sendJson } from '../http/http-errors.js';
+import { bearerToken, currentUser, requireUser, restActor } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
 
 /**
  * `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/logout`
  * (revokes the session on the server; 204), `POST /api/v1/auth/password` (own password; answers a new token).
  */
-export function createAuthRoutes(auth: AuthService, users: UsersService): express.Router {
+export function createAuthRoutes(auth: AuthService, users: OwnPasswordChange): express.Router {
   const r = express.Router();
   r.post('/api/v1/auth/login', async (req, res) => {
     sendJson(res, 200, await auth.login(parseInput(LoginRequestSchema, req.body), req.socket.remoteAddress));

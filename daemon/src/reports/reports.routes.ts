@@ -1,11 +1,11 @@
 import express from 'express';
 import { z } from 'zod';
-import type { Authenticator } from '../auth/authenticator.js';
-import type { ReportsService } from '../reports/index.js';
-import { sendJson } from './http-errors.js';
-import { reportView } from './notifications.views.js';
-import { requireUser, restActor } from './rest-auth.js';
-import { parseInput } from './validate.js';
+import type { Authenticator } from '../http/authenticator.js';
+import type { ReportsService } from './reports.service.js';
+import { sendJson } from '../http/http-errors.js';
+import { reportView } from './reports.views.js';
+import { requireUser, restActor } from '../http/rest-auth.js';
+import { parseInput } from '../http/validate.js';
 
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SETTINGS_CATEGORIES, SettingsUpdateSchema, type SettingsCategory } from '../../../shared/src/index.js';
-import type { SettingsService } from '../settings/index.js';
-import { adminProcedure, router } from './trpc.js';
+import type { SettingsService } from './settings.service.js';
+import { adminProcedure, router } from '../http/trpc.js';
 
 const Category = z.enum(SETTINGS_CATEGORIES as [SettingsCategory, ...SettingsCategory[]]);
 

@@ -1,10 +1,9 @@
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
-import type { AuthService } from '../auth/index.js';
-import type { UsersService } from '../users/index.js';
-import { operatorProcedure, publicProcedure, router } from './trpc.js';
+import type { AuthService, OwnPasswordChange } from './auth.service.js';
+import { operatorProcedure, publicProcedure, router } from '../http/trpc.js';
 
 /** tRPC `auth.*`: sign in, who am I, renew before `expires_at`, sign out, change one's own password (answers a new token). */
-export function authRouter(auth: AuthService, users: UsersService) {
+export function authRouter(auth: AuthService, users: OwnPasswordChange) {
   return router({
     login: publicProcedure.input(LoginRequestSchema).mutation(({ input, ctx }) => auth.login(input, ctx.ip)),
     me: operatorProcedure.query(({ ctx }) => ctx.user),

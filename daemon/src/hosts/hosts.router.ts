@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { HostListQuerySchema } from '../../../shared/src/index.js';
+import { adminProcedure, operatorProcedure, router } from '../http/trpc.js';
+import type { HostsService } from './hosts.service.js';
+
+const ById = z.strictObject({ id: z.string().min(1).max(128) });
+
+/** tRPC `hosts.*`: list (`q`), byId with inventory, delete (admin). */
+export function hostsRouter(hosts: HostsService) {
+  return router({
+    list: operatorProcedure
+      .input(HostListQuerySchema.optional())
+      .query(async ({ input }) => ({ items: await hosts.list(input?.q, input?.outdated === undefined ? undefined : input.outdated === 'true') })),
+    byId: operatorProcedure.input(ById).query(({ input }) => hosts.byId(input.id)),
+    delete: adminProcedure.input(ById).mutation(async ({ input, ctx }) => {
+      await hosts.remove(input.id, ctx);
+      return { deleted: true };
+    }),
+  });
+}

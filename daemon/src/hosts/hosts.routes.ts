@@ -1,0 +1,26 @@
+import express from 'express';
+import { HostListQuerySchema } from '../../../shared/src/index.js';
+import type { Authenticator } from '../http/authenticator.js';
+import { sendJson } from '../http/http-errors.js';
+import { requireUser, restActor } from '../http/rest-auth.js';
+import { parseQuery } from '../http/validate.js';
+import type { HostsService } from './hosts.service.js';
+
+/** Hosts: `GET /api/v1/hosts` (`q`, `outdated`), `GET /api/v1/hosts/{id}` with inventory, `DELETE /api/v1/hosts/{id}` (admin; 204). */
+export function createHostsRoutes(hosts: HostsService, authenticator: Authenticator): express.Router {
+  const r = express.Router();
+  const operator = requireUser(authenticator, 'operator');
+  const admin = requireUser(authenticator, 'admin');
+  r.get('/api/v1/hosts', operator, async (req, res) => {
+    const query = parseQuery(HostListQuerySchema, req.query);
+    sendJson(res, 200, { items: await hosts.list(query.q, query.outdated === undefined ? undefined : query.outdated === 'true') });
+  });
+  r.get('/api/v1/hosts/:id', operator, async (req, res) => {
+    sendJson(res, 200, await hosts.byId(String(req.params.id)));
+  });
+  r.delete('/api/v1/hosts/:id', admin, async (req, res) => {
+    await hosts.remove(String(req.params.id), restActor(req, res));
+    res.status(204).end();
+  });
+  return r;
+}
