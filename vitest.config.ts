@@ -1,6 +1,9 @@
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
 
+/** Tests that need FerretDB on PostgreSQL (several daemons on one store) run only in that project. */
+const POSTGRESQL_ONLY = ['test/integration/multi-daemon.test.ts'];
+
 export default defineConfig({
   // Renderer tests import .vue components; they pick happy-dom per file (`@vitest-environment`).
   plugins: [vue()],
@@ -11,8 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
-    // Everything runs with FerretDB on PostgreSQL; the store contract suite runs a second time on
-    // FerretDB's SQLite handler (MongoDB entries only), the other backend the store must work on.
+    // Everything runs with FerretDB's SQLite handler; the store contract suite runs a second time
+    // (MongoDB entries only) on FerretDB's PostgreSQL backend, with the multi-daemon test.
     projects: [
       {
         extends: true,
@@ -20,14 +23,15 @@ export default defineConfig({
           name: 'default',
           globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
           include: ['shared/src/**/*.test.ts', 'daemon/src/**/*.test.ts', 'test/**/*.test.ts', 'desktop/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...POSTGRESQL_ONLY],
         },
       },
       {
         extends: true,
         test: {
-          name: 'store-on-ferretdb-sqlite',
+          name: 'ferretdb-postgresql',
           globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
-          include: ['test/store/**/*.test.ts'],
+          include: ['test/store/**/*.test.ts', ...POSTGRESQL_ONLY],
         },
       },
     ],

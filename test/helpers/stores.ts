@@ -9,7 +9,7 @@ import { openStore, type Store } from '../../daemon/src/store/index.js';
 export type StoreKind = 'sqlite' | 'mongodb';
 /**
  * Both store adapters; contract and HTTP tests run once per entry. The project re-running the
- * store contract suite on FerretDB's SQLite handler runs the MongoDB entry only.
+ * store contract suite on FerretDB's PostgreSQL backend runs the MongoDB entry only.
  */
 export const STORE_KINDS: readonly StoreKind[] = inject('mongoOnly') ? ['mongodb'] : ['sqlite', 'mongodb'];
 
