@@ -31,6 +31,9 @@ export default defineConfig({
         test: {
           name: 'ferretdb-postgresql',
           globalSetup: ['test/helpers/ferretdb.global-setup.ts'],
+          // Every document write is a PostgreSQL transaction: the contract suite's 100-way races
+          // take several times longer here than on the SQLite handler, more on a busy machine.
+          testTimeout: 90_000,
           include: ['test/store/**/*.test.ts', ...POSTGRESQL_ONLY],
         },
       },

@@ -7,7 +7,10 @@ export type InternalMessage =
       data: { username: string; ip: string | undefined; locked_until: string; attempts: number };
     }
   /** Something daemons cache changed here: the others on the same store drop their copies (cluster feed). */
-  | { type: 'cluster.changed'; data: { scope: 'settings'; category: string } | { scope: 'user'; user_id: string } };
+  | {
+      type: 'cluster.changed';
+      data: { scope: 'settings'; category: string } | { scope: 'user'; user_id: string } | { scope: 'api_keys' };
+    };
 
 export type BusMessage = StreamMessage | InternalMessage;
 type Listener = (message: BusMessage) => void;

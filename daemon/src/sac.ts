@@ -153,6 +153,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     stream.dropUser(userId);
     bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
   });
+  apiKeys.onRevoke(() => bus.publish({ type: 'cluster.changed', data: { scope: 'api_keys' } }));
   settings.onChange((category, elsewhere) => {
     if (!elsewhere) bus.publish({ type: 'cluster.changed', data: { scope: 'settings', category } });
   });
@@ -312,6 +313,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       if (fromHere || message.type !== 'cluster.changed') return;
       if (message.data.scope === 'settings') {
         settings.changedElsewhere(message.data.category);
+        return;
+      }
+      if (message.data.scope === 'api_keys') {
+        apiKeys.invalidate();
         return;
       }
       const userId = message.data.user_id;

@@ -153,7 +153,7 @@ describe('three daemons on one MongoDB store', () => {
     expect(Date.now() - t1).toBeLessThan(CROSS_DAEMON_MS);
   });
 
-  it('applies a settings change and a user change made on A on the other daemons at once', { timeout: 60_000 }, async () => {
+  it('applies a settings change, a user change and a key revocation made on A on the other daemons at once', { timeout: 60_000 }, async () => {
     // C has the correlation settings cached (its ingest read them just now).
     const warm = buildEvent({ host: { hostname: 'MULTI-WARM', display_name: 'MULTI-WARM' } });
     expect((await postEvent(daemons[C].url, apiKey, warm)).status).toBe(201);
@@ -188,6 +188,17 @@ describe('three daemons on one MongoDB store', () => {
     await opStream.ended;
     expect(Date.now() - t0).toBeLessThan(CROSS_DAEMON_MS);
     expect((await api(daemons[C], 'GET', '/api/v1/problems', { token: opToken })).status).toBe(401);
+
+    // An agent key revoked on A is refused on C at once (C caches keys for 30 s).
+    const issued = await api(daemons[A], 'POST', '/api/v1/api-keys', { token, body: { label: 'multi-revoke' } });
+    expect(issued.status).toBe(201);
+    const agentKey = issued.body.key as string;
+    expect((await postEvent(daemons[C].url, agentKey, buildEvent())).status).toBe(201);
+    expect((await api(daemons[A], 'DELETE', `/api/v1/api-keys/${issued.body.api_key.id as string}`, { token })).status).toBe(204);
+    const after = buildEvent({ host: { hostname: 'MULTI-BARRIER', display_name: 'MULTI-BARRIER' } });
+    expect((await postEvent(daemons[A].url, apiKey, after)).status).toBe(201);
+    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === after.event_id, CROSS_DAEMON_MS);
+    expect((await postEvent(daemons[C].url, agentKey, buildEvent())).status).toBe(401);
   });
 
   it('runs the silence scan on one daemon only and sends the daily report once', { timeout: 60_000 }, async () => {
