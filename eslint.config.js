@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import daemonImports from './scripts/eslint/daemon-imports.mjs';
 
 /** Import direction (STYLE.md): shared → zod only; daemon never imports desktop; the renderer
  * imports the daemon only as types (its AppRouter). */
@@ -34,6 +37,22 @@ export default tseslint.config(
     files: ['daemon/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],
+    },
+  },
+  {
+    // Inside the daemon: folders through their index.ts, the store and config.ts below the
+    // features (scripts/eslint/daemon-imports.mjs), and no import cycles.
+    files: ['daemon/src/**/*.ts'],
+    plugins: { 'import-x': importX, 'daemon-imports': daemonImports },
+    settings: {
+      // no-cycle parses the imported files too: they are TypeScript.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'daemon/tsconfig.json' })],
+    },
+    rules: {
+      'daemon-imports/folder-boundaries': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   ...vue.configs['flat/recommended'].map((c) => ({ ...c, files: ['desktop/renderer/**/*.vue'] })),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { CommandsService, createActionsRoutes, createWinRmClient, probeSshAdmin, RemoteActionsService } from './actions/index.js';
+import { CommandsService, createActionsRoutes, probeSshAdmin, RemoteActionsService } from './actions/index.js';
 import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
@@ -21,15 +21,18 @@ import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
 import { createHostsRoutes, HostsService } from './hosts/index.js';
-import { createAppRouter, type AppRouter, type ReadServices } from './http/app-router.js';
-import { createApp } from './http/app.js';
-import { createIngestHandler } from './http/ingest.handler.js';
-import { hostAllowList } from './http/host-allow.js';
-import { createHttpServer } from './http/server.js';
-import { createWebRoutes, defaultWebDir } from './http/web.routes.js';
-import { createListenerCommitter } from './ingest/commit-listeners.js';
-import { IngestThread } from './ingest/ingest-thread.js';
-import { IngestService, type BatchCommitter } from './ingest/index.js';
+import {
+  createApp,
+  createAppRouter,
+  createHttpServer,
+  createIngestHandler,
+  createWebRoutes,
+  defaultWebDir,
+  hostAllowList,
+  type AppRouter,
+  type ReadServices,
+} from './server/index.js';
+import { type BatchCommitter, createListenerCommitter, IngestService, IngestThread } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
@@ -43,6 +46,7 @@ import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } 
 import { createUsersRoutes, UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
 import { SAC_VERSION } from './version.js';
+import { createWinRmClient } from './winrm/index.js';
 
 export interface RunningSac {
   url: string;

@@ -6,9 +6,8 @@ import { parseEvent } from '../../shared/src/index.js';
 import { Bus } from '../../daemon/src/bus.js';
 import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { HostsService } from '../../daemon/src/hosts/hosts.service.js';
-import type { CommittedEvent } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import { openStore, type NewEvent } from '../../daemon/src/store/index.js';
+import { openStore, type CommittedEvent, type NewEvent } from '../../daemon/src/store/index.js';
 import { createEventFactory } from './lib/event-factory.js';
 import { machineLine, tempDir } from './lib/proc.js';
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Severity } from './event.schema.js';
+import type { StreamProblem } from './stream.types.js';
 
 /** Notification channels (policy `enabled_channels`, delivery log `channel`). */
 export const NOTIFY_CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
@@ -45,3 +47,54 @@ export const DeliveryFilterSchema = z.object({
   before_ms: z.number().int().optional(),
   limit: z.number().int().min(1).max(500).default(100),
 });
+
+/** The event fields a notification carries (never the whole payload). */
+export interface EventNotice {
+  event_id: string;
+  type: string;
+  severity: Severity;
+  title: string;
+  summary: string | null;
+  hostname: string;
+  host_display: string | null;
+  occurred_at: string;
+  actor_user: string | null;
+  ip: string | null;
+}
+
+/** The problem fields a notification carries: those the live stream carries. */
+export type ProblemNotice = StreamProblem;
+
+/** One host's line of a daily report. */
+export interface ReportHostRow {
+  host_id: string;
+  hostname: string;
+  platform: 'ssh' | 'rdp';
+  successful_logins: number;
+  failed_logins: number;
+  active_bans: number;
+  top_failed_ips: string[];
+  active_users: string[];
+  reported_at: string;
+}
+
+/** Aggregated content of one daily report. */
+export interface ReportSummary {
+  period_from: string;
+  period_to: string;
+  hosts: ReportHostRow[];
+  totals: { hosts: number; ssh_hosts: number; rdp_hosts: number; successful_logins: number; failed_logins: number; active_bans: number };
+  top_failed_ips: { ip: string; count: number }[];
+}
+
+/** What is being notified: stored in the outbox and formatted when it is delivered. */
+export type NotificationContent =
+  | { kind: 'event'; event: EventNotice }
+  | { kind: 'problem'; action: 'opened' | 'resolved'; problem: ProblemNotice }
+  /** Re-notification of a problem still open (not acknowledged): `step` counts from 1; `final` is the last step. */
+  | { kind: 'problem'; action: 'escalated'; problem: ProblemNotice; step: number; final: boolean }
+  | { kind: 'report'; report_id: string; day: string; summary: ReportSummary }
+  | { kind: 'test'; requested_by: string }
+  | { kind: 'login_locked'; username: string; ip: string | null; locked_until: string; attempts: number };
+
+export type NotificationKind = NotificationContent['kind'];

@@ -1,7 +1,7 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResponse, LoginResult } from '../../shared/src/index.js';
-import type { AppRouter } from '../../daemon/src/http/app-router.js';
+import type { AppRouter } from '../../daemon/src/server/app-router.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';

@@ -2,7 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWinRmClient, type WinRmClientOptions } from '../../daemon/src/actions/winrm/index.js';
+import { createWinRmClient, type WinRmClientOptions } from '../../daemon/src/winrm/index.js';
 import { AppError } from '../../daemon/src/errors.js';
 import { mapError } from '../../daemon/src/http/error-map.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';

@@ -3,9 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent, type Event } from '../../shared/src/index.js';
 import { Bus, type BusMessage } from '../../daemon/src/bus.js';
 import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
-import type { CommittedEvent } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import type { Store } from '../../daemon/src/store/index.js';
+import type { CommittedEvent, Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
 import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../daemon/src/config.js';
-import type { NotificationContent } from '../../daemon/src/notify/notify.types.js';
+import type { NotificationContent } from '../../shared/src/index.js';
 import { openStore, type OutboxRecord, type Store } from '../../daemon/src/store/index.js';
 import { STORE_KINDS, storeEnv, tempDir, type StoreKind } from '../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CommandListQuerySchema, SessionIdSchema } from '../../../shared/src/index.js';
-import { operatorProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, router } from '../http/index.js';
 import type { CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
 

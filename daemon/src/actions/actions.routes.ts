@@ -3,12 +3,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
 import type { ApiKeyService } from '../apikeys/index.js';
-import type { Authenticator } from '../http/authenticator.js';
+import { apiKeyFromHeaders, type Authenticator, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
-import { apiKeyFromHeaders } from '../http/agent-auth.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput, parseQuery } from '../http/validate.js';
 import type { CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
 

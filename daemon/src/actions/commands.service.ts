@@ -6,7 +6,7 @@ import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { CommandRecord, CommandResult, CommandType, Store } from '../store/index.js';
-import { parseQwinsta } from './winrm/index.js';
+import { parseQwinsta } from '../winrm/index.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -9,7 +9,7 @@ import type { Host, Store } from '../store/index.js';
 import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent, sshTargets } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
 import type { probeSshAdmin } from './ssh.client.js';
-import { winRmOptionsFromSettings, winRmTargetsOf, type WinRmClient, type WinRmClientOptions } from './winrm/index.js';
+import { winRmOptionsFromSettings, winRmTargetsOf, type WinRmClient, type WinRmClientOptions } from '../winrm/index.js';
 
 export interface RemoteActionsDeps {
   store: Store;

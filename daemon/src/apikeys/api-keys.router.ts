@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiKeyCreateSchema } from '../../../shared/src/index.js';
 import type { ApiKeysAdmin } from './api-keys.admin.js';
-import { adminProcedure, router } from '../http/trpc.js';
+import { adminProcedure, router } from '../http/index.js';
 
 /** tRPC `apiKeys.*` (admin): list, create (the secret is in the answer once), revoke. */
 export function apiKeysRouter(keys: ApiKeysAdmin) {

@@ -1,10 +1,7 @@
 import express from 'express';
 import { ApiKeyCreateSchema } from '../../../shared/src/index.js';
 import type { ApiKeysAdmin } from './api-keys.admin.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 
 /** Agent API keys (admin): `GET|POST /api/v1/api-keys`, `DELETE /api/v1/api-keys/{id}` (revoke). */
 export function createApiKeysRoutes(keys: ApiKeysAdmin, authenticator: Authenticator): express.Router {

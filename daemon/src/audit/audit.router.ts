@@ -1,6 +1,6 @@
 import { AuditQuerySchema } from '../../../shared/src/index.js';
 import type { AuditService } from './audit.service.js';
-import { adminProcedure, router } from '../http/trpc.js';
+import { adminProcedure, router } from '../http/index.js';
 
 /** tRPC `audit.list` (admin), newest first. */
 export function auditRouter(audit: AuditService) {

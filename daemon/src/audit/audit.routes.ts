@@ -1,10 +1,7 @@
 import express from 'express';
 import { AuditQuerySchema } from '../../../shared/src/index.js';
 import type { AuditService } from './audit.service.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, parseInput, requireUser, sendJson } from '../http/index.js';
 
 /** `GET /api/v1/audit` (admin): filters `action` (or `prefix.`), `actor`, `target`, `outcome`, `from`, `before`, `limit`. */
 export function createAuditRoutes(audit: AuditService, authenticator: Authenticator): express.Router {

@@ -1,6 +1,6 @@
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
 import type { AuthService, OwnPasswordChange } from './auth.service.js';
-import { operatorProcedure, publicProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, publicProcedure, router } from '../http/index.js';
 
 /** tRPC `auth.*`: sign in, who am I, renew before `expires_at`, sign out, change one's own password (answers a new token). */
 export function authRouter(auth: AuthService, users: OwnPasswordChange) {

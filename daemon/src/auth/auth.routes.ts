@@ -1,9 +1,7 @@
 import express from 'express';
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
 import type { AuthService, OwnPasswordChange } from './auth.service.js';
-import { sendJson } from '../http/http-errors.js';
-import { bearerToken, currentUser, requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { bearerToken, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 
 /**
  * `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/logout`

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import type { LoginThrottleRepo, SessionRecord, SessionsRepo, UserRecord, UsersRepo } from '../store/index.js';
 import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePolicy } from './auth.rules.js';
-import type { Authenticator, TokenSession } from '../http/authenticator.js';
+import type { Authenticator, TokenSession } from '../http/index.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import type { DeviceClaim, SessionTokens } from './tokens.js';
 import type { TicketClaims, TotpService } from './totp.service.js';

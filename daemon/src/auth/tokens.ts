@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../clock.js';
 import { randomBase62 } from '../random.js';
-import type { SecretBox } from '../settings/secret-box.js';
+import type { SecretBox } from '../settings/index.js';
 import type { SettingsRepo } from '../store/index.js';
 
 const ISSUER = 'sac';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LoginEnrollConfirmSchema, LoginEnrollSchema, LoginSecondFactorSchema, TotpCodeSchema, TotpDisableSchema } from '../../../shared/src/index.js';
-import { adminProcedure, operatorProcedure, publicProcedure, router } from '../http/trpc.js';
+import { adminProcedure, operatorProcedure, publicProcedure, router } from '../http/index.js';
 import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
 

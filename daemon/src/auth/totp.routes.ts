@@ -1,9 +1,7 @@
 import express from 'express';
 import { z } from 'zod';
 import { LoginEnrollConfirmSchema, LoginEnrollSchema, LoginSecondFactorSchema, TotpCodeSchema, TotpDisableSchema } from '../../../shared/src/index.js';
-import { sendJson } from '../http/http-errors.js';
-import { currentUser, requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
 

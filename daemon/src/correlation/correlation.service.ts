@@ -2,10 +2,8 @@ import type { Logger } from 'pino';
 import type { Severity } from '../../../shared/src/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import type { CommittedEvent } from '../ingest/index.js';
-import { streamProblem } from '../problems/problem.views.js';
-import type { ProblemLink, ProblemMatchInput, Store } from '../store/index.js';
-import { foldRollups } from '../store/rollup-fold.js';
+import { streamProblem } from './problem.views.js';
+import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type Store } from '../store/index.js';
 import {
   clusterByWindow,
   contentFingerprint,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidTransition, nextStatus, type ProblemAction, type ProblemStatus } from './problem-state.rules.js';
-import { mapError } from '../http/error-map.js';
+import { mapError } from '../http/index.js';
 
 describe('problem state transitions', () => {
   it.each<[ProblemStatus, ProblemAction, ProblemStatus | null]>([

@@ -1,4 +1,4 @@
-import { operatorProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, router } from '../http/index.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 /** tRPC `dashboards.*`: summary, eventsPerHour (the console's 24 h chart). */

@@ -1,7 +1,5 @@
 import express from 'express';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser } from '../http/rest-auth.js';
+import { type Authenticator, requireUser, sendJson } from '../http/index.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 /** `GET /api/v1/dashboards/summary` (any signed-in user). */

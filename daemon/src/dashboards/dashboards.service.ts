@@ -3,8 +3,7 @@ import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
-import type { Store } from '../store/index.js';
-import { bucketOf, ROLLUP_BUCKET_MS } from '../store/rollup-fold.js';
+import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Severity } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import type { NotifyService } from '../notify/index.js';
-import { streamProblem } from '../problems/index.js';
+import { streamProblem } from '../correlation/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Store } from '../store/index.js';
 import { dueStep, isFinalStep } from './escalation.rules.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EventListQuerySchema } from '../../../shared/src/index.js';
-import { operatorProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, router } from '../http/index.js';
 import type { EventsService } from './events.service.js';
 
 const ById = z.strictObject({ id: z.string().min(1).max(128) });

@@ -1,9 +1,6 @@
 import express from 'express';
 import { EventListQuerySchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser } from '../http/rest-auth.js';
-import { parseQuery } from '../http/validate.js';
+import { type Authenticator, parseQuery, requireUser, sendJson } from '../http/index.js';
 import type { EventsService } from './events.service.js';
 
 /** Events (any signed-in user): `GET /api/v1/events` (filters and cursor), `GET /api/v1/events/{id}`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HostListQuerySchema } from '../../../shared/src/index.js';
-import { adminProcedure, operatorProcedure, router } from '../http/trpc.js';
+import { adminProcedure, operatorProcedure, router } from '../http/index.js';
 import type { HostsService } from './hosts.service.js';
 
 const ById = z.strictObject({ id: z.string().min(1).max(128) });

@@ -1,9 +1,6 @@
 import express from 'express';
 import { HostListQuerySchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseQuery } from '../http/validate.js';
+import { type Authenticator, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import type { HostsService } from './hosts.service.js';
 
 /** Hosts: `GET /api/v1/hosts` (`q`, `outdated`), `GET /api/v1/hosts/{id}` with inventory, `DELETE /api/v1/hosts/{id}` (admin; 204). */

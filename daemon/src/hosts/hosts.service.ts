@@ -4,19 +4,20 @@ import type { HostDetailView, HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import { problemFingerprint, problemKey } from '../correlation/correlation.rules.js';
 import {
   formatSilence,
   hostStatus,
+  problemFingerprint,
+  problemKey,
   silenceAction,
   staleMinutesFor,
+  streamProblem,
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
   type LivenessSink,
 } from '../correlation/index.js';
 import { AppError } from '../errors.js';
-import { streamProblem } from '../problems/problem.views.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import type { ApiKeyService } from '../apikeys/index.js';
 import { AppError } from '../errors.js';
 
 const MAX_KEY_LENGTH = 256;
@@ -17,8 +16,13 @@ export function apiKeyFromHeaders(headers: IncomingHttpHeaders): string | null {
   return null;
 }
 
+/** Checks a presented agent API key: its record when valid, else null (the apikeys feature does). */
+export interface AgentKeyVerifier {
+  verify(presented: string): Promise<object | null>;
+}
+
 /** REST routes the agents call (command and update polls): a valid agent API key or 401. */
-export function requireAgentKey(apiKeys: ApiKeyService) {
+export function requireAgentKey(apiKeys: AgentKeyVerifier) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     try {
       const presented = apiKeyFromHeaders(req.headers);

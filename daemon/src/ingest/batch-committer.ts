@@ -1,11 +1,6 @@
 import type { Logger } from 'pino';
 import { errorSummary } from '../errors.js';
-import type { InsertOutcome, NewEvent, Store } from '../store/index.js';
-
-/** An event that has just been stored for the first time. */
-export interface CommittedEvent extends NewEvent {
-  host_id: string;
-}
+import type { CommittedEvent, InsertOutcome, NewEvent, Store } from '../store/index.js';
 
 /**
  * Runs with the events each group commit inserted — inside that commit where the store allows —

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { CorrelationService, type CorrelationSettingsSource, type LivenessSink } from '../correlation/index.js';
-import { eventNotificationListener, type EventNotifyPlan } from '../notify/notify.ingest.js';
+import { eventNotificationListener, type EventNotifyPlan } from '../notify/index.js';
 import type { Store } from '../store/index.js';
 import { ListenerCommitter } from './batch-committer.js';
 

@@ -4,7 +4,7 @@ import type { Bus, BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettings } from '../correlation/index.js';
 import { AppError, errorSummary, unprocessableEvent } from '../errors.js';
-import type { EventNotifyPlan } from '../notify/notify.ingest.js';
+import type { EventNotifyPlan } from '../notify/index.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 

@@ -11,8 +11,8 @@ import { AuditService } from '../audit/index.js';
 import { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { errorSummary, isEventFault } from '../errors.js';
-import { HostsService } from '../hosts/hosts.service.js';
-import { openSqliteStore } from '../store/sqlite/sqlite.store.js';
+import { HostsService } from '../hosts/index.js';
+import { openSqliteStore } from '../store/index.js';
 import { createListenerCommitter } from './commit-listeners.js';
 import type { BatchEffects, BatchSettings, FromIngestThread, IngestThreadInit, ToIngestThread } from './ingest-thread.js';
 

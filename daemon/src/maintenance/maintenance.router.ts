@@ -4,7 +4,7 @@ import {
   MaintenanceWindowInputSchema,
   MaintenanceWindowUpdateSchema,
 } from '../../../shared/src/index.js';
-import { operatorProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, router } from '../http/index.js';
 import type { MaintenanceService } from './maintenance.service.js';
 
 /** tRPC `maintenance.*`: list, canManage, active, byId, create, update, end (managers per the `maintenance` setting, checked by the service). */

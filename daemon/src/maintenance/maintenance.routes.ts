@@ -1,9 +1,6 @@
 import express from 'express';
 import { MaintenanceActiveQuerySchema, MaintenanceWindowInputSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { MaintenanceService } from './maintenance.service.js';
 
 /**

@@ -1,9 +1,6 @@
 import express, { type Request } from 'express';
 import { DevicePushSchema, EnrollmentCodeCreateSchema, EnrollRequestSchema, TokenRefreshSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { currentUser, requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { MobileService } from './mobile.service.js';
 
 /** The console's absolute base URL as this request reached it. */

@@ -8,8 +8,9 @@ export { settingsNotifySource, type NotifySettingsSource } from './notify.settin
 export { escapeHtml } from './notify.format.js';
 export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
+export { eventNotificationListener, type EventNotifyPlan } from './notify.ingest.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
-export type { Channel, Language, NotifySettings, ReportHostRow, ReportSummary } from './notify.types.js';
+export type { Channel, Language, NotifySettings } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';
 export { createNotificationsRoutes } from './notifications.routes.js';
 export { notificationsRouter } from './notifications.router.js';

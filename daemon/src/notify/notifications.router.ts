@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DeliveryFilterSchema, NOTIFY_CHANNELS, PushSubscriptionInputSchema } from '../../../shared/src/index.js';
 import type { NotifyService } from './notify.service.js';
 import { deliveryView, subscriptionView } from './notifications.views.js';
-import { adminProcedure, operatorProcedure, router } from '../http/trpc.js';
+import { adminProcedure, operatorProcedure, router } from '../http/index.js';
 
 const ById = z.strictObject({ id: z.string().min(1).max(64) });
 

@@ -1,11 +1,8 @@
 import express from 'express';
 import { PushSubscriptionInputSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
+import { type Authenticator, currentUser, parseInput, requireUser, sendJson } from '../http/index.js';
 import type { NotifyService } from './notify.service.js';
-import { sendJson } from '../http/http-errors.js';
 import { subscriptionView } from './notifications.views.js';
-import { currentUser, requireUser } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
 
 /**
  * Push subscription registration for browsers and devices: `GET /api/v1/push/vapid-public-key`,

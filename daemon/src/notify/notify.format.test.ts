@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, mailMessage, pushMessage, telegramMessage, webhookBody } from './notify.format.js';
-import type { NotificationContent } from './notify.types.js';
+import type { NotificationContent } from '../../../shared/src/index.js';
 
 const event: NotificationContent = {
   kind: 'event',

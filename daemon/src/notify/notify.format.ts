@@ -1,9 +1,9 @@
-import type { Severity } from '../../../shared/src/index.js';
+import type { EventNotice, NotificationContent, ProblemNotice, ReportSummary, Severity } from '../../../shared/src/index.js';
 import { phrases, type Phrases } from './notify.i18n.js';
 import { localParts } from '../../../shared/src/index.js';
 import type { MailContent } from './smtp.client.js';
 import { TELEGRAM_MAX_LENGTH, type InlineButton } from './telegram.client.js';
-import type { Channel, EventNotice, Language, NotificationContent, ProblemNotice, ReportSummary } from './notify.types.js';
+import type { Channel, Language } from './notify.types.js';
 
 /**
  * Message formats, one per channel (documented in README "Notifications"):

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
-import type { CommitListener, CommittedEvent } from '../ingest/index.js';
 import { suppressingWindow } from '../maintenance/index.js';
-import type { MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
+import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, type Policy } from './notify.rules.js';
-import type { Channel, EventNotice, NotificationContent } from './notify.types.js';
+import type { EventNotice, NotificationContent } from '../../../shared/src/index.js';
+import type { Channel } from './notify.types.js';
 
 /**
  * What the ingest listener needs to turn committed events into outbox rows: plain data without
@@ -90,7 +90,7 @@ export function eventNotificationListener(deps: {
   logger: Logger;
   onRecorded: (rows: number) => void;
   onLost: (rows: number) => void;
-}): CommitListener {
+}): (committed: CommittedEvent[]) => Promise<void> {
   return async (committed) => {
     const plan = deps.plan();
     if (!plan) return;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { StreamProblem } from '../../../shared/src/index.js';
+import type { NotificationContent, ProblemNotice, StreamProblem } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -18,7 +18,7 @@ import {
   reportChannels,
 } from './notify.rules.js';
 import type { NotifySettingsSource } from './notify.settings.js';
-import type { Channel, NotificationContent, NotifySettings, ProblemNotice } from './notify.types.js';
+import type { Channel, NotifySettings } from './notify.types.js';
 import { generateVapidKeys, type VapidKeys } from './push.client.js';
 import { pushEndpointProblem, type PushEndpointPolicy } from './push.policy.js';
 

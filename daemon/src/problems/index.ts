@@ -1,5 +1,4 @@
-/** Problems: list, detail with timeline, acknowledge and resolve; views for the API and the stream. */
+/** Problems: list, detail with timeline, acknowledge and resolve, over REST and tRPC. */
 export { ProblemsService, TIMELINE_LIMIT } from './problems.service.js';
-export { problemView, streamProblem } from './problem.views.js';
 export { createProblemsRoutes } from './problems.routes.js';
 export { problemsRouter } from './problems.router.js';

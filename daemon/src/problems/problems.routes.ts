@@ -1,9 +1,6 @@
 import express from 'express';
 import { ProblemActionBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput, parseQuery } from '../http/validate.js';
+import { type Authenticator, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import type { ProblemsService } from './problems.service.js';
 
 /**

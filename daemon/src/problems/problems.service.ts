@@ -3,14 +3,13 @@ import type { Page, ProblemDetailView, ProblemListQuerySchema, ProblemView } fro
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import type { CorrelationSettingsSource } from '../correlation/index.js';
+import { type CorrelationSettingsSource, problemView, streamProblem } from '../correlation/index.js';
 import { allowedFrom, invalidTransition, nextStatus, type ProblemAction } from '../correlation/index.js';
 import { AppError } from '../errors.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
 import type { Problem, Store } from '../store/index.js';
-import { problemView, streamProblem } from './problem.views.js';
 
 /** Longest timeline returned with a problem. */
 export const TIMELINE_LIMIT = 500;

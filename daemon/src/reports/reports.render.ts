@@ -1,5 +1,5 @@
-import { localParts } from '../../../shared/src/index.js';
-import { escapeHtml, phrases, type Language, type ReportSummary } from '../notify/index.js';
+import { localParts, type ReportSummary } from '../../../shared/src/index.js';
+import { escapeHtml, type Language, phrases } from '../notify/index.js';
 
 /**
  * The daily report as one self-contained HTML document: inline styles and tables only, so the

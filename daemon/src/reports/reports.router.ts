@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ReportsService } from './reports.service.js';
 import { reportView } from './reports.views.js';
-import { adminProcedure, operatorProcedure, router } from '../http/trpc.js';
+import { adminProcedure, operatorProcedure, router } from '../http/index.js';
 
 export const ReportListSchema = z.strictObject({
   limit: z.number().int().min(1).max(200).default(50),

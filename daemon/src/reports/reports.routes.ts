@@ -1,11 +1,8 @@
 import express from 'express';
 import { z } from 'zod';
-import type { Authenticator } from '../http/authenticator.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { ReportsService } from './reports.service.js';
-import { sendJson } from '../http/http-errors.js';
 import { reportView } from './reports.views.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
 
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { StoredEvent } from '../store/index.js';
-import type { ReportHostRow, ReportSummary } from '../notify/index.js';
+import type { ReportHostRow, ReportSummary } from '../../../shared/src/index.js';
 
 /**
  * Aggregation of the agents' daily reports (`report.daily.ssh`, `report.daily.rdp`) into SAC's

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SETTINGS_CATEGORIES, SettingsUpdateSchema, type SettingsCategory } from '../../../shared/src/index.js';
 import type { SettingsService } from './settings.service.js';
-import { adminProcedure, router } from '../http/trpc.js';
+import { adminProcedure, router } from '../http/index.js';
 
 const Category = z.enum(SETTINGS_CATEGORIES as [SettingsCategory, ...SettingsCategory[]]);
 

@@ -1,10 +1,7 @@
 import express from 'express';
 import { z } from 'zod';
-import type { Authenticator } from '../http/authenticator.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { SettingsService } from './settings.service.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
 
 const Values = z.record(z.string(), z.unknown());
 

@@ -31,6 +31,11 @@ export interface NewEvent {
  */
 export type InsertOutcome = { status: 'inserted'; host_id: string } | { status: 'duplicate' } | { status: 'rejected'; reason: string };
 
+/** An event its batch inserted for the first time, with the host it is filed under (what commit listeners get). */
+export interface CommittedEvent extends NewEvent {
+  host_id: string;
+}
+
 export interface EventsRepo {
   /**
    * Writes a batch in one commit (group commit). Each item's outcome is at its index: `inserted`

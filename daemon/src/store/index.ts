@@ -4,6 +4,8 @@ import { openMongoStore } from './mongo/mongo.store.js';
 import { openSqliteStore } from './sqlite/sqlite.store.js';
 import type { Store } from './store.types.js';
 
+export { openSqliteStore };
+export { bucketOf, foldRollups, ROLLUP_BUCKET_MS } from './rollup-fold.js';
 export type * from './store.types.js';
 export type * from './events.types.js';
 export type * from './notify.types.js';

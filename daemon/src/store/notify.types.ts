@@ -1,4 +1,4 @@
-import type { Channel, NotificationContent, ReportSummary } from '../notify/notify.types.js';
+import type { NotificationContent, NotifyChannel as Channel, ReportSummary } from '../../../shared/src/index.js';
 import type { StoredEvent } from './events.types.js';
 
 /**

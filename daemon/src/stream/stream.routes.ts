@@ -1,13 +1,10 @@
 import express from 'express';
 import type { SessionUser } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
+import { type Authenticator, bearerToken, currentUser, errorBody, requireUser, sendJson } from '../http/index.js';
 import type { TicketSession } from '../store/index.js';
 import type { StreamHub } from './stream.service.js';
 import type { StreamTickets } from './stream.tickets.js';
 import { AppError } from '../errors.js';
-import { errorBody } from '../http/error-map.js';
-import { sendJson } from '../http/http-errors.js';
-import { bearerToken, currentUser, requireUser } from '../http/rest-auth.js';
 
 /** A refused stream's client (EventSource retries on its own) is told to wait this long. */
 const STREAM_RETRY_AFTER_S = 30;

@@ -1,4 +1,4 @@
-import { operatorProcedure, router } from '../http/trpc.js';
+import { operatorProcedure, router } from '../http/index.js';
 import type { TelegramService } from './telegram.service.js';
 
 /** tRPC `telegram.*`: one's own Telegram link (status, a one-time link code, unlink). */

@@ -1,7 +1,5 @@
 import express from 'express';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { currentUser, requireUser, restActor } from '../http/rest-auth.js';
+import { type Authenticator, currentUser, requireUser, restActor, sendJson } from '../http/index.js';
 import type { TelegramUpdate } from './telegram.bot.js';
 import type { TelegramService } from './telegram.service.js';
 

@@ -2,11 +2,7 @@ import { createReadStream } from 'node:fs';
 import express from 'express';
 import { z } from 'zod';
 import type { ApiKeyService } from '../apikeys/index.js';
-import type { Authenticator } from '../http/authenticator.js';
-import { requireAgentKey } from '../http/agent-auth.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, parseInput, requireAgentKey, requireUser, restActor, sendJson } from '../http/index.js';
 import { AGENT_UPDATE_STATES } from '../store/index.js';
 import type { AgentUpdatesService } from './agent-updates.service.js';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
-import { createWinRmClient, winRmOptionsFromSettings, winRmTargetsOf } from '../actions/winrm/index.js';
+import { createWinRmClient, winRmOptionsFromSettings, winRmTargetsOf } from '../winrm/index.js';
 import { windowsPushScript } from './agent-push.rules.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminProcedure, operatorProcedure, router } from '../http/trpc.js';
+import { adminProcedure, operatorProcedure, router } from '../http/index.js';
 import type { AgentUpdatesService } from './agent-updates.service.js';
 import { AgentConfigInput, AgentUpdatesQuery, ProductInput } from './agent-updates.routes.js';
 import type { AgentVersionsService } from './agent-versions.service.js';

@@ -1,9 +1,6 @@
 import express from 'express';
 import { z } from 'zod';
-import type { Authenticator } from '../http/authenticator.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { AgentVersionsService } from './agent-versions.service.js';
 
 export const GitTestInput = z.strictObject({ product: z.string().min(1).max(64) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UserCreateSchema, UserPatchSchema } from '../../../shared/src/index.js';
 import type { UsersService } from './users.service.js';
-import { adminProcedure, router } from '../http/trpc.js';
+import { adminProcedure, router } from '../http/index.js';
 
 const ById = z.strictObject({ id: z.string().min(1).max(64) });
 

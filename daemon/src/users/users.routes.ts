@@ -1,10 +1,7 @@
 import express from 'express';
 import { UserCreateSchema, UserPatchSchema } from '../../../shared/src/index.js';
-import type { Authenticator } from '../http/authenticator.js';
+import { type Authenticator, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { UsersService } from './users.service.js';
-import { sendJson } from '../http/http-errors.js';
-import { requireUser, restActor } from '../http/rest-auth.js';
-import { parseInput } from '../http/validate.js';
 
 /** Users for provisioning scripts (admin): `GET|POST /api/v1/users`, `PATCH|DELETE /api/v1/users/{id}`. */
 export function createUsersRoutes(users: UsersService, authenticator: Authenticator): express.Router {

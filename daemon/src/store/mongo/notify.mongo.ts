@@ -1,5 +1,5 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
-import type { Channel } from '../../notify/notify.types.js';
+import type { NotifyChannel as Channel } from '../../../../shared/src/index.js';
 import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
 import type { StoredEvent } from '../events.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Channel } from '../../notify/notify.types.js';
+import type { NotifyChannel as Channel } from '../../../../shared/src/index.js';
 import type {
   DailyReportListItem,
   DailyReportRecord,

@@ -1,5 +1,5 @@
 import { createTRPCClient, httpBatchLink, isTRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../../../daemon/src/http/app-router';
+import type { AppRouter } from '../../../../daemon/src/server/app-router';
 import { ApiError, apiUrl, reportUnauthorized, session } from './http';
 import { tracked } from './progress';
 
@@ -9,7 +9,7 @@ export const trpc = createTRPCClient<AppRouter>({
     httpBatchLink({
       url: apiUrl('trpc'),
       maxURLLength: 4000,
-      // The daemon refuses larger batches (TRPC_MAX_BATCH in daemon/src/http/app.ts).
+      // The daemon refuses larger batches (TRPC_MAX_BATCH in daemon/src/server/app.ts).
       maxItems: 16,
       headers: () => (session.token ? { Authorization: `Bearer ${session.token}` } : {}),
       fetch: (input, init) => tracked(() => fetch(input, init)),

@@ -1,4 +1,4 @@
-import type { SettingsValue } from '../../../../shared/src/index.js';
+import type { SettingsValue } from '../../../shared/src/index.js';
 import type { WinRmClientOptions } from './client.js';
 import { winrmError } from './winrm.errors.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 
 /** Every failure the WinRM client reports; `http/error-map.ts` gives each its status. */
 export type WinRmErrorCode =

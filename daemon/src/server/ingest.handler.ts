@@ -6,9 +6,7 @@ import type { ApiKeyService, KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
-import { apiKeyFromHeaders } from './agent-auth.js';
-import { errorBody, mapError, RETRY_AFTER_SECONDS } from './error-map.js';
-import { sendJson } from './http-errors.js';
+import { apiKeyFromHeaders, errorBody, mapError, RETRY_AFTER_SECONDS, sendJson } from '../http/index.js';
 
 /** Largest accepted request body. */
 export const INGEST_BODY_LIMIT = 1024 * 1024;

@@ -15,7 +15,7 @@ import { telegramRouter, type TelegramService } from '../telegram/index.js';
 import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { usersRouter, type UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
-import { publicProcedure, router } from './trpc.js';
+import { publicProcedure, router } from '../http/index.js';
 
 /** The services behind the read API and problem handling. */
 export interface ReadServices {

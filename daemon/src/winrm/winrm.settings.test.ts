@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowsAdminSettingsSchema } from '../../../../shared/src/settings.schema.js';
+import { WindowsAdminSettingsSchema } from '../../../shared/src/settings.schema.js';
 import { winRmOptionsFromSettings } from './winrm.settings.js';
 
 describe('winRmOptionsFromSettings', () => {

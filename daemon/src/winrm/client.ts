@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';
 import { parseQwinsta, type Session } from './qwinsta.js';

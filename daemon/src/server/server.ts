@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { Express } from 'express';
-import { errorBody } from './error-map.js';
-import { sendJson } from './http-errors.js';
+import { errorBody, sendJson } from '../http/index.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

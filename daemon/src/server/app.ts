@@ -2,14 +2,11 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Authenticator } from './authenticator.js';
+import { type Authenticator, bearerToken, errorBody, sendError, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
-import { errorBody } from './error-map.js';
-import { sendError, sendJson } from './http-errors.js';
-import { bearerToken } from './rest-auth.js';
 import { openApiRoute } from './openapi.js';
 
 export interface AppDeps {
