@@ -13,7 +13,17 @@ export type InternalMessage =
     };
 
 export type BusMessage = StreamMessage | InternalMessage;
-type Listener = (message: BusMessage) => void;
+
+/** How a message was published. */
+export interface PublishMeta {
+  /**
+   * Its notifications are already in the outbox: ingest records the notifications of the
+   * problems a batch opened or resolved in the batch's own commit, so the notifier leaves them.
+   */
+  notified: boolean;
+}
+
+type Listener = (message: BusMessage, meta: PublishMeta) => void;
 
 /**
  * The in-process bus: ingest, problems and hosts publish; the SSE stream, the notifier and
@@ -25,10 +35,10 @@ export class Bus {
 
   constructor(private readonly onListenerError: (err: unknown, message: BusMessage) => void) {}
 
-  publish(message: BusMessage): void {
+  publish(message: BusMessage, meta: PublishMeta = { notified: false }): void {
     for (const listener of this.listeners) {
       try {
-        listener(message);
+        listener(message, meta);
       } catch (err) {
         this.onListenerError(err, message);
       }

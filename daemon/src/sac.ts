@@ -20,7 +20,7 @@ import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
-import { createHostsRoutes, HostsService } from './hosts/index.js';
+import { createHostsRoutes, HostsService, SilenceScanner } from './hosts/index.js';
 import {
   createApp,
   createAppRouter,
@@ -32,7 +32,16 @@ import {
   type AppRouter,
   type ReadServices,
 } from './server/index.js';
-import { type BatchCommitter, createListenerCommitter, IngestService, IngestThread } from './ingest/index.js';
+import {
+  applyBatchEffects,
+  createIngestPipeline,
+  IngestService,
+  IngestThread,
+  LocalCommitter,
+  type BatchCommitter,
+  type BatchContext,
+  type BatchEffects,
+} from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
@@ -72,6 +81,8 @@ export interface RunningSac {
   audit: AuditService;
   settings: SettingsService;
   stream: StreamHub;
+  /** The host silence scan (a job). */
+  silence: SilenceScanner;
   commands: CommandsService;
   actions: RemoteActionsService;
   mobile: MobileService;
@@ -175,9 +186,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     logger: logger.child({ scope: 'agent-versions' }),
   });
-  const hosts = new HostsService(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, maintenance, () =>
-    agentVersions.latest(),
-  );
+  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, () => agentVersions.latest());
+  const silence = new SilenceScanner(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const read: ReadServices = {
     events,
@@ -231,7 +241,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     agentUpdates.onEvent(message.data).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: message.data.event_id }, 'agent update job not moved'));
   });
   jobs.start([
-    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => hosts.scanSilence() },
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => silence.scan() },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
@@ -335,29 +345,27 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   users.onChange((userId) => {
     void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
   });
-  const notifyHooks = { onRecorded: notify.notificationsRecorded, onLost: notify.notificationsLost };
-  // A file store commits ingest on its own thread (ingest-thread.ts); MongoDB and :memory: on this one.
+  // One ingest pipeline (createIngestPipeline): on its own thread for a file store (ingest-thread.ts),
+  // on this one for MongoDB and :memory:. Either way a batch gets its context from here and its
+  // effects are applied here.
+  const batchContext = async (): Promise<BatchContext> => ({ now_ms: clock.now(), correlation: await correlationSettings(), notify: notify.eventPlan() });
+  const applyEffects = (effects: BatchEffects) =>
+    applyBatchEffects(effects, {
+      bus,
+      logger,
+      onNotificationsRecorded: notify.notificationsRecorded,
+      onNotificationsLost: notify.notificationsLost,
+    });
   const committer: BatchCommitter =
     config.store.kind === 'sqlite' && config.store.file !== ':memory:'
       ? await IngestThread.start({
           file: config.store.file,
           logger,
-          bus,
-          clock,
-          settings: async () => ({ correlation: await correlationSettings(), notify: notify.eventPlan() }),
-          onNotificationsRecorded: notifyHooks.onRecorded,
-          onNotificationsLost: notifyHooks.onLost,
+          context: batchContext,
+          apply: applyEffects,
           onRestart: () => metrics.inc('sac_ingest_thread_restarts_total', 'Ingest threads replaced after they died'),
         })
-      : createListenerCommitter({
-          store,
-          bus,
-          clock,
-          logger,
-          correlationSettings,
-          liveness: hosts,
-          notify: { plan: () => notify.eventPlan(), ...notifyHooks },
-        });
+      : new LocalCommitter(createIngestPipeline(store), batchContext, applyEffects);
   const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
   bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({
@@ -467,6 +475,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     settings,
     stream,
+    silence,
     commands,
     actions,
     mobile,

@@ -1,11 +1,8 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
 import { parseEvent } from '../../shared/src/index.js';
-import { Bus } from '../../daemon/src/bus.js';
 import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
-import { HostsService } from '../../daemon/src/hosts/hosts.service.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import { openStore, type CommittedEvent, type NewEvent } from '../../daemon/src/store/index.js';
 import { createEventFactory } from './lib/event-factory.js';
@@ -43,12 +40,7 @@ async function main(): Promise<void> {
   console.log(machineLine());
   const dir = tempDir('sac-bench-correlation-');
   const store = await openStore({ kind: 'sqlite', file: path.join(dir, 'sac.db') });
-  const logger = pino({ level: 'silent' });
-  const bus = new Bus(() => undefined);
-  const clock = { now: () => Date.now() };
-  const source = async () => settings;
-  const hosts = new HostsService(store, bus, clock, logger, source, { record: async () => undefined });
-  const correlation = new CorrelationService(store, bus, clock, logger, source, hosts);
+  const correlation = new CorrelationService(store);
   const factory = createEventFactory();
   const insertMs: number[] = [];
   const listenerMs: number[] = [];
@@ -80,7 +72,7 @@ async function main(): Promise<void> {
           if (o.status !== 'inserted') throw new Error('duplicate in a fresh store');
           return { ...item, host_id: o.host_id };
         });
-        await correlation.onCommitted(committed);
+        await correlation.onCommitted(committed, settings, Date.now());
         listenerMs.push(performance.now() - listenerStart);
         const used = process.cpuUsage(cpu);
         listenerCpuMs.push((used.user + used.system) / 1000);

@@ -1,8 +1,6 @@
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent, type Event } from '../../shared/src/index.js';
-import { Bus, type BusMessage } from '../../daemon/src/bus.js';
-import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { CorrelationService, type CorrelationEffects, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import type { CommittedEvent, Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
@@ -19,7 +17,7 @@ const settings: CorrelationSettings = {
 };
 
 /** Stores a batch the way ingest does and hands the committed events to the correlation listener. */
-async function commit(store: Store, service: CorrelationService, overrides: Parameters<typeof buildEvent>[0][]): Promise<void> {
+async function commit(store: Store, service: CorrelationService, overrides: Parameters<typeof buildEvent>[0][]): Promise<CorrelationEffects> {
   const items = overrides.map((o) => {
     const parsed = parseEvent(buildEvent(o));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
@@ -32,7 +30,7 @@ async function commit(store: Store, service: CorrelationService, overrides: Para
     if (o.status !== 'inserted') throw new Error('not inserted');
     return { ...item, host_id: o.host_id };
   });
-  await service.onCommitted(committed);
+  return service.onCommitted(committed, settings, T0);
 }
 
 describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
@@ -43,15 +41,10 @@ describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
 
   it('correlates a whole batch: one problem per key and window, replays in the batch not counted, a flap pair inside the batch', async () => {
     store = await openFreshStore(kind);
-    const messages: BusMessage[] = [];
-    const bus = new Bus(() => undefined);
-    bus.subscribe((m) => messages.push(m));
-    const service = new CorrelationService(store, bus, { now: () => T0 }, pino({ level: 'silent' }), async () => settings, {
-      recordLiveness: async () => undefined,
-    });
+    const service = new CorrelationService(store);
     const at = (ms: number) => new Date(T0 + ms).toISOString();
     const gw = { host: { hostname: 'RDG09' }, category: 'network' as const, severity: 'info' as const, details: { user: 'CORP\\a', internal_ip: '10.1.1.1' } };
-    await commit(store, service, [
+    const { published: messages, opened } = await commit(store, service, [
       { occurred_at: at(0) },
       { occurred_at: at(1000) },
       { occurred_at: at(1000) }, // replay of the previous one (same content, new event_id)
@@ -68,5 +61,6 @@ describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
     const main = problems.find((p) => p.rule === 'severity' && p.count === 2)!;
     expect((await store.problems.timeline(main.id, 10)).map((l) => l.counted).sort()).toEqual([false, true, true]);
     expect(messages.filter((m) => m.type === 'problem.opened')).toHaveLength(3);
+    expect(opened).toHaveLength(3);
   });
 });

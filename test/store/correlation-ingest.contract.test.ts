@@ -76,7 +76,7 @@ describe.each(STORE_KINDS)('correlation at ingest, store methods on %s', (kind) 
     expect(await s.problems.upsertMatchMany([])).toEqual([]);
   });
 
-  it('details returns the asked details fields of one host, types and time range, newest first', async () => {
+  it('details returns the asked details fields of the given hosts, types and time range, newest first', async () => {
     s = await openFreshStore(kind);
     const host = { hostname: 'GW01' };
     const details = { user: 'CORP\\anna', internal_ip: '10.0.0.5', external_ip: '203.0.113.7', protocol: 'HTTP' };
@@ -87,10 +87,10 @@ describe.each(STORE_KINDS)('correlation at ingest, store methods on %s', (kind) 
       { host, type: 'rdg.connection.success', severity: 'info', occurred_at: iso(T0 + 60_000), details },
       { host, type: 'rdp.login.failed', severity: 'warning', occurred_at: iso(T0 + 6000), details: { user: 'x' } },
     ]);
-    await store(s, [{ host: { hostname: 'GW02' }, type: 'rdg.connection.disconnected', severity: 'info', occurred_at: iso(T0 + 5000), details }]);
+    const otherId = await store(s, [{ host: { hostname: 'GW02' }, type: 'rdg.connection.disconnected', severity: 'info', occurred_at: iso(T0 + 5000), details }]);
 
     const closed = await s.events.details({
-      host_id: hostId,
+      host_ids: [hostId],
       types: ['rdg.connection.disconnected', 'rdg.connection.failed'],
       from_ms: T0,
       to_ms: T0 + 10_000,
@@ -103,7 +103,7 @@ describe.each(STORE_KINDS)('correlation at ingest, store methods on %s', (kind) 
     ]);
 
     const opened = await s.events.details({
-      host_id: hostId,
+      host_ids: [hostId],
       types: ['rdg.connection.success'],
       from_ms: T0,
       to_ms: T0 + 60_000,
@@ -114,7 +114,10 @@ describe.each(STORE_KINDS)('correlation at ingest, store methods on %s', (kind) 
     expect(opened).toEqual([
       { event_id: expect.any(String), host_id: hostId, type: 'rdg.connection.success', occurred_ms: T0, details: { user: 'CORP\\anna', external_ip: '203.0.113.7' } },
     ]);
-    const limited = await s.events.details({ host_id: hostId, types: ['rdg.connection.success'], from_ms: T0, to_ms: T0 + 61_000, keys: ['user'], limit: 1 });
+    const limited = await s.events.details({ host_ids: [hostId], types: ['rdg.connection.success'], from_ms: T0, to_ms: T0 + 61_000, keys: ['user'], limit: 1 });
     expect(limited.map((r) => r.occurred_ms)).toEqual([T0 + 60_000]);
+    // Several hosts in one query: each row names its host.
+    const both = await s.events.details({ host_ids: [hostId, otherId], types: ['rdg.connection.disconnected'], from_ms: T0, to_ms: T0 + 10_000, keys: ['user'], limit: 10 });
+    expect(both.map((r) => r.host_id).sort()).toEqual([hostId, otherId].sort());
   });
 });

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
 import type { Severity } from '../../../shared/src/index.js';
-import type { Bus } from '../bus.js';
-import type { Clock } from '../clock.js';
+import type { BusMessage } from '../bus.js';
 import { streamProblem } from './problem.views.js';
 import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type Store } from '../store/index.js';
 import {
@@ -15,7 +13,7 @@ import {
   problemKey,
   type ProblemRule,
 } from './correlation.rules.js';
-import type { CorrelationSettings, CorrelationSettingsSource } from './correlation.settings.js';
+import type { CorrelationSettings } from './correlation.settings.js';
 import {
   FLAP_MAX_MS,
   FLAP_MIN_MS,
@@ -31,10 +29,9 @@ import {
   type GatewayRole,
   type GatewaySide,
 } from './flap.rules.js';
-import { isLivenessType } from './hosts.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 
-/** Most stored gateway events read around one host's batch when looking for flap counterparts. */
+/** Most stored gateway events read per host around a batch when looking for flap counterparts. */
 const FLAP_SCAN_LIMIT = 5000;
 
 /** An event of the batch with what the rules derived for it. */
@@ -59,30 +56,24 @@ interface Occurrence {
   counted: boolean;
 }
 
-/** What ingest hands on about hosts that proved alive (heartbeat or daily report). */
-export interface LivenessSink {
-  recordLiveness(items: { host_id: string; hostname: string; at_ms: number }[]): Promise<void>;
+/** What correlating a batch derived besides its writes: the stream messages, and the problems it opened (for the log). */
+export interface CorrelationEffects {
+  published: BusMessage[];
+  opened: { problem_id: string; rule: string; type: string; host_id: string }[];
 }
 
 /**
- * Correlation at ingest, batch-wise: runs as a commit listener after each group commit, before the
- * agents get their answers. Per batch: stored-severity overrides, dashboard rollups, host liveness,
- * inventory snapshots, RD Gateway flaps, replay fingerprints and problem upserts — each a few
- * store round-trips for the whole batch, not per event.
+ * Correlation at ingest, batch-wise: runs in each group commit (ingest's pipeline), before the
+ * agents get their answers. Per batch: stored-severity overrides, dashboard rollups, inventory
+ * snapshots, RD Gateway flaps, replay fingerprints and problem upserts — each a few store
+ * round-trips for the whole batch, not per event. It writes only to the store and returns the rest.
  */
 export class CorrelationService {
-  constructor(
-    private readonly store: Store,
-    private readonly bus: Bus,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly settings: CorrelationSettingsSource,
-    private readonly liveness: LivenessSink,
-  ) {}
+  constructor(private readonly store: Store) {}
 
-  async onCommitted(batch: CommittedEvent[]): Promise<void> {
-    if (batch.length === 0) return;
-    const settings = await this.settings();
+  async onCommitted(batch: CommittedEvent[], settings: CorrelationSettings, nowMs: number): Promise<CorrelationEffects> {
+    const effects: CorrelationEffects = { published: [], opened: [] };
+    if (batch.length === 0) return effects;
     const derived: Derived[] = batch.map((c) => ({
       c,
       severity: effectiveSeverity(c.event.type, c.event.severity, settings.severityOverrides),
@@ -96,16 +87,10 @@ export class CorrelationService {
         (type) => !isHiddenType(type, settings.hiddenTypes),
       ),
     );
-    const alive = derived.filter((d) => isLivenessType(d.c.event.type));
-    if (alive.length > 0) {
-      await this.liveness.recordLiveness(
-        alive.map((d) => ({ host_id: d.c.host_id, hostname: d.c.event.host.hostname, at_ms: d.c.received_ms })),
-      );
-    }
     const visible = derived.filter((d) => !d.hidden);
     // The live stream shows what lists show: hidden types left out, severities as overridden.
     for (const d of visible) {
-      this.bus.publish({
+      effects.published.push({
         type: 'event.ingested',
         data: {
           event_id: d.c.event.event_id,
@@ -125,7 +110,8 @@ export class CorrelationService {
       ...(await this.inventoryOccurrences(visible, settings)),
       ...(await this.flapOccurrences(visible)),
     ];
-    await this.raise(occurrences);
+    await this.raise(occurrences, nowMs, effects);
+    return effects;
   }
 
   /** Events that open problems by severity; replays (equal content fingerprint) are linked but not counted. */
@@ -187,9 +173,9 @@ export class CorrelationService {
 
   /**
    * RD Gateway 302/303 pairs 1–10 s apart, found whichever side arrives second (also within one
-   * batch): per gateway host and batch, one store query per side present for its counterparts.
-   * The queries are independent, so they go out together (one round trip's wait on MongoDB, not
-   * one per host); the flaps are then marked in a fixed order.
+   * batch): per batch, one store query per side present for the counterparts of all its gateway
+   * hosts (the two go out together: one round trip's wait on MongoDB); the flaps are then marked
+   * in a fixed order.
    */
   private async flapOccurrences(events: Derived[]): Promise<Occurrence[]> {
     const byHost = new Map<string, Derived[]>();
@@ -199,30 +185,31 @@ export class CorrelationService {
       if (sides) sides.push(d);
       else byHost.set(d.c.host_id, [d]);
     }
-    const lookups = [...byHost].flatMap(([hostId, sides]) =>
-      (['opened', 'closed'] as const)
-        .map((role) => ({ hostId, role, own: sides.filter((d) => gatewayRole(d.c.event.type) === role) }))
-        .filter((l) => l.own.length > 0),
-    );
+    const lookups = (['opened', 'closed'] as const)
+      .map((role) => ({ role, own: [...byHost.values()].flat().filter((d) => gatewayRole(d.c.event.type) === role) }))
+      .filter((l) => l.own.length > 0);
     const found = await Promise.all(
-      lookups.map(({ hostId, role, own }) => {
+      lookups.map(({ role, own }) => {
         // Counterparts only: closed 1–10 s after an opened side, opened 1–10 s before a closed one.
         const times = own.map((d) => d.c.occurred_ms);
+        const hosts = [...new Set(own.map((d) => d.c.host_id))];
         const [from, to] = role === 'opened' ? [FLAP_MIN_MS, FLAP_MAX_MS] : [-FLAP_MAX_MS, -FLAP_MIN_MS];
         return this.store.events.details({
-          host_id: hostId,
+          host_ids: hosts,
           types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
           from_ms: Math.min(...times) + from,
           to_ms: Math.max(...times) + to + 1,
           keys: GATEWAY_DETAIL_KEYS,
-          limit: FLAP_SCAN_LIMIT,
+          limit: FLAP_SCAN_LIMIT * hosts.length,
         });
       }),
     );
     const out: Occurrence[] = [];
-    for (const [i, { hostId, role, own }] of lookups.entries()) {
-      const stored = found[i].map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
-      for (const d of own) out.push(...(await this.flapsOf(hostId, d, role, stored)));
+    for (const [hostId, sides] of byHost) {
+      for (const [i, { role }] of lookups.entries()) {
+        const stored = found[i].filter((e) => e.host_id === hostId).map((e) => gatewaySide(e.host_id, e.event_id, e.details, e.occurred_ms));
+        for (const d of sides) if (gatewayRole(d.c.event.type) === role) out.push(...(await this.flapsOf(hostId, d, role, stored)));
+      }
     }
     return out;
   }
@@ -257,7 +244,7 @@ export class CorrelationService {
   }
 
   /** Groups occurrences per key into window clusters; all clusters of the batch in one store call (atomic per cluster). */
-  private async raise(occurrences: Occurrence[]): Promise<void> {
+  private async raise(occurrences: Occurrence[], now: number, effects: CorrelationEffects): Promise<void> {
     if (occurrences.length === 0) return;
     const byKey = new Map<string, Occurrence[]>();
     for (const o of occurrences) {
@@ -265,7 +252,6 @@ export class CorrelationService {
       if (group) group.push(o);
       else byKey.set(o.key, [o]);
     }
-    const now = this.clock.now();
     const inputs: ProblemMatchInput[] = [];
     for (const group of byKey.values()) {
       for (const cluster of clusterByWindow(group, group[0].window_ms)) {
@@ -291,8 +277,8 @@ export class CorrelationService {
     const results = await this.store.problems.upsertMatchMany(inputs);
     results.forEach(({ problem, created }, i) => {
       if (!problem || (!created && inputs[i].count === 0)) return;
-      this.bus.publish({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
-      if (created) this.logger.info({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id }, 'problem opened');
+      effects.published.push({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
+      if (created) effects.opened.push({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id });
     });
   }
 }

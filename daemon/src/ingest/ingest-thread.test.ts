@@ -6,6 +6,7 @@ import { Bus } from '../bus.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
+import { applyBatchEffects } from './pipeline.js';
 
 /**
  * A stand-in ingest thread speaking the real protocol: every event "inserted" on host `h1`, one
@@ -18,15 +19,16 @@ parentPort.on('message', (msg) => {
   if (msg.kind === 'close') { parentPort.postMessage({ kind: 'closed' }); process.exit(0); }
   if (msg.items.some((i) => i.event.event_id === 'crash')) process.exit(3);
   if (msg.items.some((i) => i.event.event_id === 'unstorable')) {
-    parentPort.postMessage({ kind: 'failed', id: msg.id, error: 'Maximum call stack size exceeded', eventFault: true,
-      published: [], logs: [], notificationsRecorded: 0, notificationsLost: 0 });
+    parentPort.postMessage({ kind: 'failed', id: msg.id, error: 'Maximum call stack size exceeded', eventFault: true, logs: [] });
     return;
   }
   parentPort.postMessage({
     kind: 'done', id: msg.id, outcomes: msg.items.map(() => ({ status: 'inserted', host_id: 'h1' })),
-    published: [{ type: 'stream.counters', data: { batch: msg.id } }],
-    logs: [JSON.stringify({ level: 30, msg: 'batch stored', n: msg.items.length })],
-    notificationsRecorded: 0, notificationsLost: 0,
+    effects: {
+      published: [{ type: 'stream.counters', data: { batch: msg.id, now: msg.context.now_ms } }],
+      logs: [{ scope: 'ingest', level: 'info', msg: 'batch stored', fields: { n: msg.items.length } }],
+      notificationsRecorded: 0, notificationsLost: 0,
+    },
   });
 });
 parentPort.postMessage({ kind: 'ready' });
@@ -44,22 +46,21 @@ function harness() {
   });
   const published: unknown[] = [];
   const bus = new Bus(() => undefined);
-  bus.subscribe((m) => published.push(m));
+  bus.subscribe((m, meta) => published.push({ ...m, meta }));
+  const logger = pino({ level: 'info' }, sink);
   let restarts = 0;
   let spawned = 0;
   const start = () =>
     IngestThread.start(
       {
         file: 'unused',
-        logger: pino({ level: 'info' }, sink),
-        bus,
-        clock: { now: () => 1_000 },
-        settings: async () => ({
+        logger,
+        context: async () => ({
+          now_ms: 1_000,
           correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720 },
           notify: null,
         }),
-        onNotificationsRecorded: () => undefined,
-        onNotificationsLost: () => undefined,
+        apply: (effects) => applyBatchEffects(effects, { bus, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),
         onRestart: () => restarts++,
       },
       () => {
@@ -71,15 +72,15 @@ function harness() {
 }
 
 describe('IngestThread', () => {
-  it('replays a batch\'s bus messages and log lines before resolving it', async () => {
+  it('sends a batch with its context and applies its effects (stream messages, log records) before resolving it', async () => {
     const h = harness();
     const thread = await h.start();
     expect(await thread.commit([item('a'), item('b')])).toEqual([
       { status: 'inserted', host_id: 'h1' },
       { status: 'inserted', host_id: 'h1' },
     ]);
-    expect(h.published).toEqual([{ type: 'stream.counters', data: { batch: 1 } }]);
-    expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', n: 2 }));
+    expect(h.published).toEqual([{ type: 'stream.counters', data: { batch: 1, now: 1_000 }, meta: { notified: true } }]);
+    expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', scope: 'ingest', n: 2 }));
     await thread.close();
   });
 

@@ -1,53 +1,29 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { Bus, BusMessage } from '../bus.js';
-import type { Clock } from '../clock.js';
-import type { CorrelationSettings } from '../correlation/index.js';
 import { AppError, errorSummary, unprocessableEvent } from '../errors.js';
-import type { EventNotifyPlan } from '../notify/index.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
+import type { BatchContext, BatchEffects, LogRecord } from './pipeline.js';
 
-/** The settings a batch is correlated and notified with, read on the main thread (plain data). */
-export interface BatchSettings {
-  correlation: CorrelationSettings;
-  notify: EventNotifyPlan | null;
-}
-
-/** What the listeners of one batch did on the ingest thread, replayed here in batch order. */
-export interface BatchEffects {
-  /** Bus messages, published here (stream, notifications of problems). */
-  published: BusMessage[];
-  /** pino log lines (JSON), written to this thread's logger. */
-  logs: string[];
-  notificationsRecorded: number;
-  notificationsLost: number;
-}
-
-export type ToIngestThread =
-  | { kind: 'batch'; id: number; now_ms: number; settings: BatchSettings; items: NewEvent[] }
-  | { kind: 'close' };
+export type ToIngestThread = { kind: 'batch'; id: number; context: BatchContext; items: NewEvent[] } | { kind: 'close' };
 
 export type FromIngestThread =
-  | ({ kind: 'done'; id: number; outcomes: InsertOutcome[] } & BatchEffects)
-  | ({ kind: 'failed'; id: number; error: string; /** The batch's content, not the store, failed (`isEventFault`). */ eventFault: boolean } & BatchEffects)
+  | { kind: 'done'; id: number; outcomes: InsertOutcome[]; effects: BatchEffects }
+  | { kind: 'failed'; id: number; error: string; /** The batch's content, not the store, failed (`isEventFault`). */ eventFault: boolean; logs: LogRecord[] }
   | { kind: 'ready' }
   | { kind: 'closed' };
 
 export interface IngestThreadInit {
   file: string;
-  logLevel: string;
 }
 
 interface IngestThreadDeps {
   file: string;
   logger: Logger;
-  bus: Bus;
-  clock: Clock;
-  /** The settings for the next batch (cached by their services, so cheap). */
-  settings: () => Promise<BatchSettings>;
-  onNotificationsRecorded: (rows: number) => void;
-  onNotificationsLost: (rows: number) => void;
+  /** What the next batch is correlated and notified with (cached by their services, so cheap). */
+  context: () => Promise<BatchContext>;
+  /** Publishes and logs what a batch returned (`applyBatchEffects`). */
+  apply: (effects: BatchEffects) => void;
   /** Called each time a dead thread is being replaced (for the metric). */
   onRestart: () => void;
 }
@@ -64,12 +40,13 @@ function threadFailed(message: string): AppError {
 }
 
 /**
- * Commits ingest batches on a worker thread with its own SQLite connection: the insert, the commit
- * listeners (ingest.worker.ts runs the same `createListenerCommitter` in one transaction) and the
- * sync. This thread keeps only HTTP, validation and answers, so a batch's store work — tens of
- * milliseconds of CPU at peak — no longer stalls every other request, and the work spreads over
- * two cores. Batches are sent and their effects replayed (bus messages, log lines, notification
- * kicks) in batch order, before the batch's requests are answered.
+ * Commits ingest batches on a worker thread with its own SQLite connection: the thread runs the
+ * ingest pipeline (`createIngestPipeline`, the same as on the main thread), so a batch's events
+ * and everything derived from them are one transaction and one sync. This thread keeps only
+ * HTTP, validation and answers, so a batch's store work — tens of milliseconds of CPU at peak — no
+ * longer stalls every other request, and the work spreads over two cores. Each batch goes with
+ * its context (clock and settings, read here) and comes back with its effects (stream messages,
+ * log records, notification counts), applied in batch order before its requests are answered.
  */
 export class IngestThread implements BatchCommitter {
   private nextId = 1;
@@ -96,7 +73,7 @@ export class IngestThread implements BatchCommitter {
    * the real thread (tests of the restart).
    */
   static async start(deps: IngestThreadDeps, spawn?: () => Worker): Promise<IngestThread> {
-    const init: IngestThreadInit = { file: deps.file, logLevel: deps.logger.level };
+    const init: IngestThreadInit = { file: deps.file };
     const start = spawn ?? (() => spawnWorker(init));
     return new IngestThread(deps, start, await whenReady(start()));
   }
@@ -113,8 +90,7 @@ export class IngestThread implements BatchCommitter {
     this.posting = this.posting.then(async () => {
       try {
         const worker = await this.running;
-        const settings = await this.deps.settings();
-        const msg: ToIngestThread = { kind: 'batch', id, now_ms: this.deps.clock.now(), settings, items };
+        const msg: ToIngestThread = { kind: 'batch', id, context: await this.deps.context(), items };
         worker.postMessage(msg);
       } catch (err) {
         this.settle(id)?.reject(err);
@@ -183,24 +159,12 @@ export class IngestThread implements BatchCommitter {
 
   private received(msg: FromIngestThread): void {
     if (msg.kind === 'ready' || msg.kind === 'closed') return;
-    this.replay(msg);
+    // A failed batch was rolled back: only its log records are kept.
+    this.deps.apply(msg.kind === 'done' ? msg.effects : { published: [], logs: msg.logs, notificationsRecorded: 0, notificationsLost: 0 });
     const waiting = this.settle(msg.id);
     if (!waiting) return;
     if (msg.kind === 'done') waiting.resolve(msg.outcomes);
     else waiting.reject(msg.eventFault ? unprocessableEvent(msg.error) : threadFailed(msg.error));
-  }
-
-  private replay(effects: BatchEffects): void {
-    for (const line of effects.logs) this.log(line);
-    for (const message of effects.published) this.deps.bus.publish(message);
-    if (effects.notificationsRecorded > 0) this.deps.onNotificationsRecorded(effects.notificationsRecorded);
-    if (effects.notificationsLost > 0) this.deps.onNotificationsLost(effects.notificationsLost);
-  }
-
-  private log(line: string): void {
-    const { level, msg, ...fields } = JSON.parse(line) as { level: number; msg?: string } & Record<string, unknown>;
-    const label = this.deps.logger.levels.labels[level] as 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | undefined;
-    this.deps.logger[label ?? 'info'](fields, msg);
   }
 
   private settle(id: number) {

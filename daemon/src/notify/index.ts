@@ -6,9 +6,9 @@
 export { NotifyService, type TestSendResult } from './notify.service.js';
 export { settingsNotifySource, type NotifySettingsSource } from './notify.settings.js';
 export { escapeHtml } from './notify.format.js';
+export { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from './notify.ingest.js';
 export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
-export { eventNotificationListener, type EventNotifyPlan } from './notify.ingest.js';
 export { CHANNELS, LANGUAGES } from './notify.types.js';
 export type { Channel, Language, NotifySettings } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';

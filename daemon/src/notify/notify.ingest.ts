@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
-import { errorSummary } from '../errors.js';
+import type { EventNotice, NotificationContent, ProblemNotice, StreamProblem } from '../../../shared/src/index.js';
+import type { BusMessage } from '../bus.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
-import { eventChannels, type Policy } from './notify.rules.js';
-import type { EventNotice, NotificationContent } from '../../../shared/src/index.js';
+import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
 import type { Channel } from './notify.types.js';
 
 /**
- * What the ingest listener needs to turn committed events into outbox rows: plain data without
+ * What ingest needs to turn a batch's events and problems into outbox rows: plain data without
  * secrets, so it can be handed to the ingest thread with each batch.
  */
 export interface EventNotifyPlan {
@@ -77,45 +75,58 @@ export function suppressed(row: OutboxRecord, windowId: string): OutboxRecord {
   return { ...row, status: 'suppressed', last_error: `held back by maintenance window ${windowId}` };
 }
 
+/** The notification view of a problem. */
+export function problemNotice(p: StreamProblem): ProblemNotice {
+  const { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen } = p;
+  return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen };
+}
+
 /**
- * The ingest listener that records a committed batch's event notifications — in the batch's commit,
- * so they are durable before the 201s. Cheap: events the policy does not send cost one function
- * call each, and one batch writes its rows in one insert. Never throws: a failed insert is logged
- * loudly and reported through `onLost` (ingest must succeed whatever happens here).
+ * The outbox rows of a committed batch's events, by the plan. Cheap: events the policy does not
+ * send cost one function call each.
  */
-export function eventNotificationListener(deps: {
-  outbox: Pick<OutboxRepo, 'insertMany'>;
-  plan: () => EventNotifyPlan | null;
-  clock: Clock;
-  logger: Logger;
-  onRecorded: (rows: number) => void;
-  onLost: (rows: number) => void;
-}): (committed: CommittedEvent[]) => Promise<void> {
-  return async (committed) => {
-    const plan = deps.plan();
-    if (!plan) return;
-    const configured = Object.keys(plan.targets) as Channel[];
-    const now = deps.clock.now();
-    const rows: OutboxRecord[] = [];
-    for (const c of committed) {
-      const channels = eventChannels(
-        { type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via },
-        plan.policy,
-        configured,
-      );
-      if (channels.length > 0) {
-        const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, now) : null;
-        const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, now);
-        rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
-      }
+export function eventNotificationRows(committed: readonly CommittedEvent[], plan: EventNotifyPlan, nowMs: number): OutboxRecord[] {
+  const configured = Object.keys(plan.targets) as Channel[];
+  const rows: OutboxRecord[] = [];
+  for (const c of committed) {
+    const channels = eventChannels(
+      { type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via },
+      plan.policy,
+      configured,
+    );
+    if (channels.length === 0) continue;
+    const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, nowMs) : null;
+    const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, nowMs);
+    rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
+  }
+  return rows;
+}
+
+/**
+ * The outbox rows of the problems a batch opened or resolved (its stream messages), by the plan:
+ * an opening to the channels its severity reaches (held back by a maintenance window in force), a
+ * resolution to the channels that carried the opening. Reads the carriers in the caller's commit.
+ */
+export async function problemNotificationRows(
+  messages: readonly BusMessage[],
+  plan: EventNotifyPlan,
+  nowMs: number,
+  outbox: Pick<OutboxRepo, 'carriers'>,
+): Promise<OutboxRecord[]> {
+  const configured = Object.keys(plan.targets) as Channel[];
+  const rows: OutboxRecord[] = [];
+  for (const m of messages) {
+    if (m.type === 'problem.opened') {
+      const p = m.data;
+      const channels = problemOpenedChannels(p, plan.policy, configured);
+      const built = outboxRows({ topic: 'problem.opened', ref: p.id, content: { kind: 'problem', action: 'opened', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs);
+      const held = suppressingWindow(plan.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, nowMs);
+      rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
+    } else if (m.type === 'problem.resolved') {
+      const p = m.data;
+      const channels = problemResolvedChannels(await outbox.carriers('problem.opened', p.id), plan.policy, configured);
+      rows.push(...outboxRows({ topic: 'problem.resolved', ref: p.id, content: { kind: 'problem', action: 'resolved', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs));
     }
-    if (rows.length === 0) return;
-    try {
-      await deps.outbox.insertMany(rows);
-      deps.onRecorded(rows.length);
-    } catch (err) {
-      deps.logger.error({ err: errorSummary(err), notifications: rows.length }, 'event notifications not recorded');
-      deps.onLost(rows.length);
-    }
-  };
+  }
+  return rows;
 }

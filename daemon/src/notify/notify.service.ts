@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { NotificationContent, ProblemNotice, StreamProblem } from '../../../shared/src/index.js';
+import type { NotificationContent, StreamProblem } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
-import type { BusMessage } from '../bus.js';
+import type { BusMessage, PublishMeta } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
-import { outboxRows, suppressed, type EventNotifyPlan } from './notify.ingest.js';
+import { outboxRows, problemNotice, problemNotificationRows, suppressed, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
   loginLockChannels,
-  problemOpenedChannels,
   problemResolvedChannels,
   reportChannels,
 } from './notify.rules.js';
@@ -31,11 +30,6 @@ const VAPID_SECRET_CONTEXT = 'push.vapid_private_key';
 export interface Sealer {
   encrypt(plain: string, context: string): string;
   decrypt(sealed: string, context: string): string;
-}
-
-function problemNotice(p: StreamProblem): ProblemNotice {
-  const { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen } = p;
-  return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen };
 }
 
 export interface TestSendResult {
@@ -175,7 +169,8 @@ export class NotifyService {
   }
 
   /** Bus listener: problem openings and resolutions, console sign-in locks. Serialised, never throws. */
-  readonly onBusMessage = (message: BusMessage): void => {
+  readonly onBusMessage = (message: BusMessage, meta: PublishMeta): void => {
+    if (meta.notified) return;
     if (message.type !== 'problem.opened' && message.type !== 'problem.resolved' && message.type !== 'auth.login_locked') return;
     this.busQueue = this.busQueue
       .then(() => this.handleBusMessage(message))
@@ -186,18 +181,9 @@ export class NotifyService {
     if (!this.settings) return;
     const s = this.current();
     const configured = this.configured(s);
-    if (message.type === 'problem.opened') {
-      const p = message.data;
-      const channels = problemOpenedChannels(p, s.policy, configured);
-      const rows = this.rows('problem.opened', p.id, { kind: 'problem', action: 'opened', problem: problemNotice(p) }, channels, s);
-      const held = this.heldBy(p);
-      if (held) await this.deps.store.outbox.insertMany(rows.map((r) => suppressed(r, held.id)));
-      else await this.enqueue(rows);
-    } else if (message.type === 'problem.resolved') {
-      const p = message.data;
-      const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
-      const channels = problemResolvedChannels(carriers, s.policy, configured);
-      await this.enqueue(this.rows('problem.resolved', p.id, { kind: 'problem', action: 'resolved', problem: problemNotice(p) }, channels, s));
+    if (message.type === 'problem.opened' || message.type === 'problem.resolved') {
+      const plan = this.eventPlan();
+      if (plan) await this.enqueue(await problemNotificationRows([message], plan, this.deps.clock.now(), this.deps.store.outbox));
     } else if (message.type === 'auth.login_locked') {
       const d = message.data;
       const content: NotificationContent = { kind: 'login_locked', username: d.username, ip: d.ip ?? null, locked_until: d.locked_until, attempts: d.attempts };

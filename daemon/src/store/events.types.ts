@@ -101,7 +101,8 @@ export interface EventQuery {
 }
 
 export interface EventDetailsQuery {
-  host_id: string;
+  /** The hosts whose events are read (one query for all of them). */
+  host_ids: string[];
   types: string[];
   from_ms: number;
   /** Exclusive. */

@@ -143,7 +143,7 @@ export function mongoEvents(db: Db): EventsRepo {
       const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
       for (const k of q.keys) projection[`event.details.${k}`] = 1;
       const docs = await events
-        .find({ host_id: q.host_id, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
+        .find({ host_id: { $in: q.host_ids }, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
         .sort({ occurred_ms: -1, event_id: -1 })
         .limit(q.limit)
         .toArray();

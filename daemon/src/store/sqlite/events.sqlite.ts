@@ -5,7 +5,7 @@ import { searchTooBroad } from '../../errors.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent } from '../events.types.js';
 import { eventFromRow, type EventRow } from './event-row.sqlite.js';
 import { hostUpserter } from './hosts.sqlite.js';
-import { hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 import type { WalSync } from './wal-sync.sqlite.js';
 
 type Db = Database.Database;
@@ -23,10 +23,17 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
     return 1;
   });
   // The fingerprint covers the host, so (host_id, fp) is as unique as fp, and deleting a host's is a key range.
-  const claim = db.prepare('INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES (?, ?, ?)');
-  const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) =>
-    items.map((i) => claim.run(i.host_id, i.fp, i.event_id).changes === 1),
-  );
+  // One statement per chunk of a batch, not one per event: the per-row calls were most of the cost.
+  const claimRows = chunkedStatements(db, (rows) =>
+    `INSERT OR IGNORE INTO event_fingerprints (host_id, fp, event_id) VALUES ${rows} RETURNING fp`, 3);
+  const claimAll = db.transaction((items: { fp: string; host_id: string; event_id: string }[]) => {
+    const inserted = new Set<string>();
+    for (const [stmt, chunk] of claimRows(items)) {
+      for (const row of stmt.all(...chunk.flatMap((i) => [i.host_id, i.fp, i.event_id])) as { fp: string }[]) inserted.add(row.fp);
+    }
+    // A fingerprint twice in one batch: the first claims it, the second is a replay.
+    return items.map((i) => inserted.delete(i.fp));
+  });
   const pruneOldest = db.transaction((beforeMs: number, limit: number) => {
     const ids = db
       .prepare<[number, number], { event_id: string }>('SELECT event_id FROM events WHERE occurred_ms < ? ORDER BY occurred_ms LIMIT ?')
@@ -128,11 +135,11 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
       const literals = q.types.map((t) => `'${t.replace(/'/g, "''")}'`);
       const types = literals.length === 1 ? `type = ${literals[0]}` : `type IN (${literals.join(', ')})`;
       const sql = `SELECT event_id, host_id, type, occurred_ms, ${q.keys.map(() => 'json_extract(doc, ?)').join(', ')}
-        FROM events WHERE host_id = ? AND ${types} AND occurred_ms >= ? AND occurred_ms < ?
+        FROM events WHERE host_id IN (${placeholders(q.host_ids.length)}) AND ${types} AND occurred_ms >= ? AND occurred_ms < ?
         ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`;
       let stmt = detailStmts.get(sql);
       if (!stmt) detailStmts.set(sql, (stmt = db.prepare<unknown[], unknown[]>(sql).raw()));
-      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), q.host_id, q.from_ms, q.to_ms, q.limit);
+      const rows = stmt.all(...q.keys.map((k) => `$.details.${JSON.stringify(k)}`), ...q.host_ids, q.from_ms, q.to_ms, q.limit);
       return rows.map(([event_id, host_id, type, occurred_ms, ...values]) => {
         const details: Record<string, unknown> = {};
         q.keys.forEach((k, i) => {

@@ -9,7 +9,7 @@ import {
   silenceProblem,
   transitionedProblem,
 } from '../problem-rules.js';
-import { hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 
 type Db = Database.Database;
 
@@ -63,12 +63,14 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       comments: JSON.stringify(p.comments),
     });
   };
-  const link = db.prepare(
-    'INSERT OR IGNORE INTO problem_events (problem_id, event_id, occurred_ms, counted) VALUES (?, ?, ?, ?)',
-  );
+  // A batch's timeline rows in a few multi-row statements, not one per event.
+  const linkRows = chunkedStatements(db, (rows) => `INSERT OR IGNORE INTO problem_events (problem_id, event_id, occurred_ms, counted) VALUES ${rows}`, 4);
+  const writeLinks = (rows: [string, string, number, number][]) => {
+    for (const [stmt, chunk] of linkRows(rows)) stmt.run(...chunk.flat());
+  };
 
-  /** One match-or-open with its links; runs inside the caller's transaction. */
-  const upsertOne = (input: ProblemMatchInput): { problem: Problem | null; created: boolean } => {
+  /** One match-or-open; its links are appended to `links`. Runs inside the caller's transaction. */
+  const upsertOne = (input: ProblemMatchInput, links: [string, string, number, number][]): { problem: Problem | null; created: boolean } => {
     const match = findMatch.get(input.key, input.last_ms + input.window_ms, input.first_ms - input.window_ms);
     let problem: Problem;
     if (match) {
@@ -80,8 +82,14 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       problem = opened;
       insertRow(problem);
     }
-    for (const l of input.links) link.run(problem.id, l.event_id, l.occurred_ms, l.counted ? 1 : 0);
+    for (const l of input.links) links.push([problem.id, l.event_id, l.occurred_ms, l.counted ? 1 : 0]);
     return { problem, created: !match };
+  };
+  const upsertAll = (inputs: ProblemMatchInput[]) => {
+    const links: [string, string, number, number][] = [];
+    const results = inputs.map((input) => upsertOne(input, links));
+    writeLinks(links);
+    return results;
   };
   const transitionTx = db.transaction((id: string, from: readonly Problem['status'][], change: Parameters<ProblemsRepo['transition']>[2]) => {
     const row = byIdStmt.get(id);
@@ -104,13 +112,12 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     rewriteRow(next);
     return next;
   });
-  const upsert = db.transaction(upsertOne);
   // A whole ingest batch's problems in one transaction: one commit instead of one per key.
-  const upsertMany = db.transaction((inputs: ProblemMatchInput[]) => inputs.map(upsertOne));
+  const upsertMany = db.transaction(upsertAll);
 
   return {
     async upsertMatch(input) {
-      return upsert.immediate(input);
+      return upsertMany.immediate([input])[0];
     },
     async upsertMatchMany(inputs) {
       return inputs.length === 0 ? [] : upsertMany.immediate(inputs);

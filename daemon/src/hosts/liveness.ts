@@ -1,0 +1,124 @@
+import type { Logger } from 'pino';
+import type { Bus, BusMessage } from '../bus.js';
+import type { Clock } from '../clock.js';
+import {
+  formatSilence,
+  hostStatus,
+  problemFingerprint,
+  problemKey,
+  silenceAction,
+  staleMinutesFor,
+  streamProblem,
+  type CorrelationSettings,
+  type CorrelationSettingsSource,
+  type HostStatus,
+} from '../correlation/index.js';
+import type { Host, HostState, Store } from '../store/index.js';
+
+/*
+ * Liveness: online/stale from heartbeats and daily reports, and the `host_silence` problem of a
+ * stale host (auto-resolved by a heartbeat, not reopened within the cooldown after a manual resolve).
+ */
+
+const silenceKey = (hostId: string) => problemKey(hostId, 'host.silence', 'host_silence');
+
+/** Liveness time of a host: its last heartbeat or daily report, else its first event. */
+export function lastSeenMs(host: Host, state: HostState | undefined): number {
+  return state?.heartbeat_ms ?? host.first_seen_ms;
+}
+
+export function hostStatusOf(host: Host, state: HostState | undefined, settings: CorrelationSettings, now: number): HostStatus {
+  const minutes = staleMinutesFor(host.agent_product, settings.staleMinutes, settings.staleMinutesByProduct);
+  return hostStatus(lastSeenMs(host, state), now, minutes);
+}
+
+/**
+ * Ingest's liveness step for heartbeats and daily reports: raises last-seen, sets the hosts
+ * online and auto-resolves their silence problems. Returns the stream messages to publish.
+ */
+export async function recordLiveness(
+  store: Pick<Store, 'hostState' | 'problems'>,
+  items: { host_id: string; hostname: string; at_ms: number }[],
+  nowMs: number,
+): Promise<BusMessage[]> {
+  const published: BusMessage[] = [];
+  await store.hostState.recordHeartbeats(items.map((i) => ({ host_id: i.host_id, at_ms: i.at_ms })));
+  const hostnames = new Map(items.map((i) => [i.host_id, i.hostname]));
+  for (const [hostId, hostname] of hostnames) {
+    if (await store.hostState.setStatus(hostId, 'online')) {
+      published.push({ type: 'host.status_changed', data: { host_id: hostId, hostname, status: 'online' } });
+    }
+  }
+  const silences = await store.problems.byKeys([...hostnames.keys()].map(silenceKey));
+  for (const p of silences) {
+    if (p.status === 'resolved') continue;
+    const resolved = await store.problems.transition(p.id, ['open', 'acknowledged'], {
+      status: 'resolved',
+      now_ms: nowMs,
+      resolved_by: 'auto',
+      resolved_by_user: null,
+    });
+    if (resolved) published.push({ type: 'problem.resolved', data: streamProblem(resolved) });
+  }
+  return published;
+}
+
+/** The periodic silence scan (a job on one daemon). */
+export class SilenceScanner {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: Bus,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly settings: CorrelationSettingsSource,
+    /** Hosts whose silence a maintenance window holds back now: no `host_silence` is opened for them. */
+    private readonly maintenance?: { silencedHosts(nowMs: number): Promise<(hostname: string) => boolean> },
+  ) {}
+
+  /**
+   * The silence scan: announces status changes, opens one `host_silence` problem per stale host
+   * (or reopens the same one), respecting the cooldown after a manual resolve.
+   */
+  async scan(): Promise<void> {
+    const settings = await this.settings();
+    const now = this.clock.now();
+    const [hosts, states] = await Promise.all([this.store.hosts.list(), this.store.hostState.list()]);
+    const stateOf = new Map(states.map((s) => [s.host_id, s]));
+    const stale: Host[] = [];
+    for (const host of hosts) {
+      const state = stateOf.get(host.id);
+      const status = hostStatusOf(host, state, settings, now);
+      if (status === 'stale') stale.push(host);
+      // A host never announced counts as online, so only a change to stale is news for it.
+      if ((state?.status ?? 'online') !== status && (await this.store.hostState.setStatus(host.id, status))) {
+        this.bus.publish({ type: 'host.status_changed', data: { host_id: host.id, hostname: host.hostname, status } });
+        this.logger.info({ host_id: host.id, hostname: host.hostname, status }, 'host status changed');
+      }
+    }
+    if (stale.length === 0) return;
+    const silenced = this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
+    const problems = new Map((await this.store.problems.byKeys(stale.map((h) => silenceKey(h.id)))).map((p) => [p.host_id, p]));
+    for (const host of stale) {
+      if (silenced(host.hostname)) continue;
+      const problem = problems.get(host.id) ?? null;
+      const action = silenceAction('stale', problem, now, settings.silenceCooldownMinutes);
+      if (action === 'none') continue;
+      const title = `No heartbeat from ${host.hostname} for ${formatSilence(now - lastSeenMs(host, stateOf.get(host.id)))}`;
+      const changed =
+        action === 'open'
+          ? await this.store.problems.openSilence({
+              key: silenceKey(host.id),
+              fingerprint: problemFingerprint(silenceKey(host.id)),
+              host_id: host.id,
+              hostname: host.hostname,
+              title,
+              now_ms: now,
+            })
+          : await this.store.problems.reopenSilence(problem!.id, problem!.resolved_ms, now, title);
+      if (changed) {
+        this.bus.publish({ type: 'problem.opened', data: streamProblem(changed) });
+        this.logger.info({ problem_id: changed.id, host_id: host.id, action }, 'host silence problem opened');
+      }
+    }
+  }
+}

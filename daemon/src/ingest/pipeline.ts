@@ -1,0 +1,166 @@
+import type { Logger } from 'pino';
+import type { Bus, BusMessage } from '../bus.js';
+import { CorrelationService, isLivenessType, type CorrelationSettings } from '../correlation/index.js';
+import { errorSummary } from '../errors.js';
+import { recordLiveness } from '../hosts/index.js';
+import { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from '../notify/index.js';
+import type { CommittedEvent, InsertOutcome, NewEvent, OutboxRecord, Store } from '../store/index.js';
+import type { BatchCommitter } from './batch-committer.js';
+
+/** What a batch is correlated and notified with: plain data, read once per batch by the caller. */
+export interface BatchContext {
+  now_ms: number;
+  correlation: CorrelationSettings;
+  /** Null when no notification channel is configured. */
+  notify: EventNotifyPlan | null;
+}
+
+/** A log line as data: written by whoever applies the batch's effects. */
+export interface LogRecord {
+  /** The logger scope (`correlation`, `notify`, `ingest`). */
+  scope: string;
+  level: 'info' | 'error';
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * What a committed batch did besides its writes, returned as data so it can cross a thread:
+ * stream messages to publish (their problem notifications are already in the outbox), log
+ * records, and how many notification rows were recorded or lost.
+ */
+export interface BatchEffects {
+  published: BusMessage[];
+  logs: LogRecord[];
+  notificationsRecorded: number;
+  notificationsLost: number;
+}
+
+export interface IngestPipeline {
+  /**
+   * Stores a batch and, in the same commit, everything derived from it: correlation (severity
+   * overrides, rollups, inventory, flaps, problems), liveness (heartbeats, silence problems
+   * resolved) and the outbox rows of the batch's events and of the problems it opened or
+   * resolved. Batches' derivations run strictly in call order, even when batches overlap.
+   * `context` is read inside the commit, once.
+   *
+   * SQLite: all of it is one transaction and one sync. MongoDB (FerretDB has no multi-document
+   * transactions): the derived writes follow the batch's insert and finish before the call
+   * resolves, so before any 201; a daemon dying between the two keeps the events without what
+   * was derived from them (a re-sent event is a duplicate and is not derived again).
+   */
+  commit(items: NewEvent[], context: () => BatchContext | Promise<BatchContext>): Promise<{ outcomes: InsertOutcome[]; effects: BatchEffects }>;
+  /** Resolves once the derivations of the batches started so far have run. */
+  close(): Promise<void>;
+}
+
+const noEffects = (): BatchEffects => ({ published: [], logs: [], notificationsRecorded: 0, notificationsLost: 0 });
+
+/**
+ * The ingest pipeline, one for both places batches are committed: the main thread (MongoDB,
+ * `:memory:`) and the ingest thread (a SQLite file, ingest.worker.ts). It only writes to the store
+ * and returns the rest (`BatchEffects`); `applyBatchEffects` publishes and logs them.
+ */
+export function createIngestPipeline(store: Store): IngestPipeline {
+  const correlation = new CorrelationService(store);
+  /** Settles when the derivations of the most recently started batch have run. */
+  let derived: Promise<void> = Promise.resolve();
+
+  /** Each step's failure is logged and the rest go on: the events stay accepted whatever happens here. */
+  async function derive(committed: CommittedEvent[], ctx: BatchContext, effects: BatchEffects): Promise<void> {
+    const step = async (name: string, run: () => Promise<void>) => {
+      try {
+        await run();
+      } catch (err) {
+        effects.logs.push({ scope: 'ingest', level: 'error', msg: `ingest step failed: ${name}`, fields: { err: errorSummary(err), events: committed.length } });
+      }
+    };
+    await step('liveness', async () => {
+      const alive = committed.filter((c) => isLivenessType(c.event.type));
+      if (alive.length === 0) return;
+      const items = alive.map((c) => ({ host_id: c.host_id, hostname: c.event.host.hostname, at_ms: c.received_ms }));
+      effects.published.push(...(await recordLiveness(store, items, ctx.now_ms)));
+    });
+    await step('correlation', async () => {
+      const { published, opened } = await correlation.onCommitted(committed, ctx.correlation, ctx.now_ms);
+      effects.published.push(...published);
+      for (const p of opened) effects.logs.push({ scope: 'correlation', level: 'info', msg: 'problem opened', fields: p });
+    });
+    const plan = ctx.notify;
+    if (!plan) return;
+    let rows: OutboxRecord[] = [];
+    await step('notifications', async () => {
+      rows = [
+        ...eventNotificationRows(committed, plan, ctx.now_ms),
+        ...(await problemNotificationRows(effects.published, plan, ctx.now_ms, store.outbox)),
+      ];
+    });
+    if (rows.length === 0) return;
+    try {
+      await store.outbox.insertMany(rows);
+      effects.notificationsRecorded += rows.length;
+    } catch (err) {
+      effects.logs.push({ scope: 'notify', level: 'error', msg: 'notifications not recorded', fields: { err: errorSummary(err), notifications: rows.length } });
+      effects.notificationsLost += rows.length;
+    }
+  }
+
+  return {
+    async commit(items, context) {
+      const effects = noEffects();
+      const previous = derived;
+      let done!: () => void;
+      derived = new Promise((resolve) => (done = resolve));
+      const stored = store.events.insertBatch(items, async (outcomes) => {
+        await previous;
+        try {
+          const committed: CommittedEvent[] = [];
+          outcomes.forEach((outcome, i) => {
+            if (outcome.status === 'inserted') committed.push({ ...items[i], host_id: outcome.host_id });
+          });
+          if (committed.length > 0) await derive(committed, await context(), effects);
+        } finally {
+          done();
+        }
+      });
+      // A batch that failed before its derivations must not hold up the next batch's.
+      stored.catch(() => previous.then(done));
+      return { outcomes: await stored, effects };
+    },
+    async close() {
+      await derived;
+    },
+  };
+}
+
+/** Publishes and logs what a batch returned (here, or after it crossed back from the ingest thread). */
+export function applyBatchEffects(
+  effects: BatchEffects,
+  deps: { bus: Bus; logger: Logger; onNotificationsRecorded: (rows: number) => void; onNotificationsLost: (rows: number) => void },
+): void {
+  for (const r of effects.logs) deps.logger.child({ scope: r.scope })[r.level](r.fields, r.msg);
+  for (const message of effects.published) deps.bus.publish(message, { notified: true });
+  if (effects.notificationsRecorded > 0) deps.onNotificationsRecorded(effects.notificationsRecorded);
+  if (effects.notificationsLost > 0) deps.onNotificationsLost(effects.notificationsLost);
+}
+
+/** Commits on this thread (MongoDB, `:memory:`): the pipeline, then its effects applied. */
+export class LocalCommitter implements BatchCommitter {
+  readonly problem = null;
+
+  constructor(
+    private readonly pipeline: IngestPipeline,
+    private readonly context: () => Promise<BatchContext>,
+    private readonly apply: (effects: BatchEffects) => void,
+  ) {}
+
+  async commit(items: NewEvent[]): Promise<InsertOutcome[]> {
+    const { outcomes, effects } = await this.pipeline.commit(items, this.context);
+    this.apply(effects);
+    return outcomes;
+  }
+
+  close(): Promise<void> {
+    return this.pipeline.close();
+  }
+}
