@@ -42,7 +42,8 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
  * feed's, so every daemon names a frame alike and a stream resumes on any of them).
  */
 export interface StreamSource {
-  subscribe(listener: (message: BusMessage, position?: number) => void): () => void;
+  /** The feed hands each message's position as the second argument; the bus hands its publish details, not a position. */
+  subscribe(listener: (message: BusMessage, position?: unknown) => void): () => void;
   readonly epoch?: string;
 }
 
@@ -133,7 +134,7 @@ export class StreamHub {
         return;
       }
       const seq = ++this.seq;
-      const id = position ?? seq;
+      const id = typeof position === 'number' ? position : seq;
       const frame = sseFrame(message, `${this.boot}.${id}`);
       this.ring[seq % this.opts.bufferSize] = frame;
       this.positions[seq % this.opts.bufferSize] = id;
