@@ -57,7 +57,7 @@ if [ ! -x /usr/sbin/sshd ] || [ ! -x /usr/bin/sudo ]; then
   fi
 fi
 
-# OpenAPI fuzzing (issue 17, item 9): schemathesis from PyPI, run by test/integration/openapi.schemathesis.test.ts.
+# OpenAPI fuzzing: schemathesis from PyPI, run by test/integration/openapi.schemathesis.test.ts.
 if ! command -v st >/dev/null 2>&1; then
   python3 -m pip install --quiet 'schemathesis>=4.3,<5' 2>/dev/null || python3 -m pip install --quiet --break-system-packages 'schemathesis>=4.3,<5'
   # A pyenv Python puts new commands on PATH through shims made by a rehash.
@@ -81,4 +81,10 @@ if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
     echo "Missing Debian package postgresql for FerretDB's PostgreSQL backend (install it with apt-get as root)" >&2
     exit 1
   fi
+fi
+
+# SQLite disk outage test (store-outage-sqlite.test.ts): the read-only disk is an ext4 image on a
+# loop device, made with mkfs.ext4 (e2fsprogs). Root only: without root the test skips its disk scenarios.
+if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null && command -v apt-get >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q e2fsprogs >/dev/null
 fi

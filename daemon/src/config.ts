@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isIanaTimeZone } from '../../shared/src/index.js';
-import { PasswordSchema, UsernameSchema } from '../../shared/src/index.js';
+import { isIanaTimeZone, LANGUAGES, NOTIFY_CHANNELS, PasswordSchema, SEVERITIES, UsernameSchema } from '../../shared/src/index.js';
 
 /** Names MongoDB accepts for a database: no path or namespace separators, at most 63 characters. */
 const MONGO_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
@@ -105,14 +104,14 @@ const EnvSchema = z.object({
     .describe('nodemailer connection URL, e.g. smtp://user:pass@mail.example:587 (STARTTLS) or smtps://…:465 (TLS). Secret.'),
   SAC_SMTP_FROM: z.string().min(3).optional().describe('Sender address of notification e-mail.'),
   SAC_SMTP_TO: commaList.pipe(z.array(z.email('each must be an e-mail address'))).describe('Recipients of notification e-mail, comma-separated.'),
-  SAC_NOTIFY_MIN_SEVERITY: z.enum(['info', 'warning', 'high', 'critical']).default('high').describe('Lowest severity notified (policy min_severity).'),
+  SAC_NOTIFY_MIN_SEVERITY: z.enum(SEVERITIES).default('high').describe('Lowest severity notified (policy min_severity).'),
   SAC_NOTIFY_CHANNELS: z
     .string()
     .default('telegram,webhook,smtp,push')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['telegram', 'webhook', 'smtp', 'push'])))
+    .pipe(z.array(z.enum(NOTIFY_CHANNELS)))
     .describe('Enabled notification channels, comma-separated (telegram, webhook, smtp, push); a channel also needs its settings.'),
-  SAC_NOTIFY_LANGUAGE: z.enum(['en', 'ru']).default('en').describe('Language of notifications and reports.'),
+  SAC_NOTIFY_LANGUAGE: z.enum(LANGUAGES).default('en').describe('Language of notifications and reports.'),
   SAC_NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8).describe('Delivery attempts per notification before it is marked failed.'),
   SAC_NOTIFY_RETRY_BASE_MS: z.coerce
     .number()
@@ -297,78 +296,6 @@ const EnvSchema = z.object({
 /** Keys whose values are secrets: accepted as `<KEY>_FILE` too, never logged. */
 export const SECRET_KEYS = ['SAC_MONGODB_URI', 'SAC_BOOTSTRAP_API_KEY', 'SAC_TELEGRAM_BOT_TOKEN', 'SAC_WEBHOOK_SECRET', 'SAC_SMTP_URL', 'SAC_ADMIN_PASSWORD', 'SAC_JWT_SECRET', 'SAC_MASTER_KEY', 'SAC_WINDOWS_ADMIN_PASSWORD', 'SAC_METRICS_TOKEN'] as const;
 
-/** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
-export interface NotifyConfig {
-  telegram: { botToken?: string; chatIds: string[]; apiBase: string };
-  webhook: { url?: string; secret?: string };
-  smtp: { url?: string; from?: string; to: string[] };
-  minSeverity: 'info' | 'warning' | 'high' | 'critical';
-  channels: ('telegram' | 'webhook' | 'smtp' | 'push')[];
-  language: 'en' | 'ru';
-  pushSubject: string;
-  report: { time: string; timezone: string; checkMs: number };
-  /** Public console URL for links in messages. */
-  publicUrl?: string;
-  delivery: { maxAttempts: number; retryBaseMs: number; retryMaxMs: number; pollMs: number; timeoutMs: number; retentionMs: number };
-}
-
-export type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'mongodb'; uri: string; dbName: string };
-
-export interface Config {
-  host: string;
-  port: number;
-  dataDir: string;
-  basePath: string;
-  logLevel: z.infer<typeof EnvSchema>['SAC_LOG_LEVEL'];
-  store: StoreConfig;
-  bootstrapApiKey?: string;
-  ingest: { batchMax: number; queueLimit: number };
-  notify: NotifyConfig;
-  /** Defaults of the correlation and host-status settings (stored settings override them). */
-  correlation: { windowMinutes: number; staleMinutes: number; silenceScanMs: number; silenceCooldownMinutes: number };
-  /** `SAC_PUBLIC_URL` without a trailing slash. */
-  publicUrl?: string;
-  updates: { versionCheckMs: number };
-  auth: {
-    adminUsername: string;
-    adminPassword?: string;
-    jwtSecret?: string;
-    sessionTtlMs: number;
-    maxFailures: number;
-    windowMs: number;
-    lockMs: number;
-    addressMaxFailures: number;
-    /** Sign-ins waiting for a password check before 503. */
-    queueLimit: number;
-    /** Absolute session lifetime from sign-in, not extended by renewals. */
-    absoluteMs: number;
-  };
-  http: {
-    /** Host allow-list; null = the default for the listen address. */
-    allowedHosts: string[] | null;
-    metricsAccess: 'admin' | 'public';
-    metricsToken?: string;
-  };
-  push: { hosts: string[]; allowLoopback: boolean; maxPerUser: number };
-  masterKey?: string;
-  /** Public console URL (Telegram buttons; https enables Telegram webhook mode), escalation and Telegram polling. */
-  beyond: { telegramPollTimeoutS: number; escalationCheckMs: number };
-  /** Remote actions: WinRM administrator from the environment (stored settings override), limits and command timing. */
-  actions: {
-    windowsAdmin: { username?: string; password?: string };
-    perMinute: number;
-    timeoutMs: number;
-    redeliverAfterMs: number;
-    expireAfterMs: number;
-  };
-  /** Live stream (SSE) connection caps. */
-  stream: { maxClients: number; maxPerUser: number };
-  /** What the retention job prunes and how often; `eventMs` null keeps events. */
-  retention: { auditMs: number; eventMs: number | null; intervalMs: number };
-  /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
-  webDir?: string;
-}
-
 /**
  * The database named in a MongoDB connection string's path (`mongodb://h1,h2/sac_prod?x=y`), or
  * undefined when it names none. User info may contain `@` and `/` only percent-encoded, so the
@@ -388,9 +315,112 @@ export function mongoDbFromUri(uri: string): string | undefined {
   }
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The configuration the daemon runs with, derived from the parsed environment: the one source of
+ * both the values and the `Config` type.
+ */
+const ConfigSchema = EnvSchema.transform((e, ctx) => {
+  const publicUrl = e.SAC_PUBLIC_URL?.replace(/\/+$/, '');
+  const uriDb = e.SAC_MONGODB_URI ? mongoDbFromUri(e.SAC_MONGODB_URI) : undefined;
+  if (e.SAC_MONGODB_DB === undefined && uriDb !== undefined && !MONGO_DB_NAME.test(uriDb)) {
+    ctx.addIssue({ code: 'custom', path: ['SAC_MONGODB_URI'], message: 'the database in its path must be 1–63 characters without /\\. "$*<>:|? or spaces' });
+    return z.NEVER;
+  }
+  const dataDir = path.resolve(e.SAC_DATA_DIR);
+  return {
+    host: e.SAC_HOST,
+    port: e.SAC_PORT,
+    dataDir,
+    basePath: e.SAC_BASE_PATH,
+    logLevel: e.SAC_LOG_LEVEL,
+    store: e.SAC_MONGODB_URI
+      ? { kind: 'mongodb' as const, uri: e.SAC_MONGODB_URI, dbName: e.SAC_MONGODB_DB ?? uriDb ?? 'sac' }
+      : { kind: 'sqlite' as const, file: path.join(dataDir, 'sac.sqlite') },
+    bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
+    ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
+    notify: {
+      telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
+      webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },
+      smtp: { url: e.SAC_SMTP_URL, from: e.SAC_SMTP_FROM, to: e.SAC_SMTP_TO },
+      minSeverity: e.SAC_NOTIFY_MIN_SEVERITY,
+      channels: e.SAC_NOTIFY_CHANNELS,
+      language: e.SAC_NOTIFY_LANGUAGE,
+      pushSubject: e.SAC_PUSH_SUBJECT,
+      /** Public console URL for links in messages. */
+      publicUrl,
+      report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
+      delivery: {
+        maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
+        retryBaseMs: e.SAC_NOTIFY_RETRY_BASE_MS,
+        retryMaxMs: e.SAC_NOTIFY_RETRY_MAX_MS,
+        pollMs: e.SAC_NOTIFY_POLL_MS,
+        timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
+        retentionMs: Math.round(e.SAC_NOTIFY_LOG_RETENTION_DAYS * 24 * 3600 * 1000),
+      },
+    },
+    /** Defaults of the correlation and host-status settings (stored settings override them). */
+    correlation: {
+      windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
+      staleMinutes: e.SAC_HOST_STALE_MINUTES,
+      silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
+      silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
+    },
+    /** `SAC_PUBLIC_URL` without a trailing slash. */
+    publicUrl,
+    updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000) },
+    auth: {
+      adminUsername: e.SAC_ADMIN_USERNAME,
+      adminPassword: e.SAC_ADMIN_PASSWORD,
+      jwtSecret: e.SAC_JWT_SECRET,
+      sessionTtlMs: e.SAC_SESSION_TTL_MINUTES * 60_000,
+      maxFailures: e.SAC_LOGIN_MAX_FAILURES,
+      windowMs: e.SAC_LOGIN_WINDOW_MINUTES * 60_000,
+      lockMs: e.SAC_LOGIN_LOCK_MINUTES * 60_000,
+      addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
+      /** Sign-ins waiting for a password check before 503. */
+      queueLimit: e.SAC_LOGIN_QUEUE_LIMIT,
+      /** Absolute session lifetime from sign-in, not extended by renewals. */
+      absoluteMs: Math.round(e.SAC_SESSION_ABSOLUTE_HOURS * 3_600_000),
+    },
+    /** `allowedHosts`: the Host allow-list; null = the default for the listen address. */
+    http: { allowedHosts: e.SAC_ALLOWED_HOSTS, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
+    push: { hosts: e.SAC_PUSH_HOSTS, allowLoopback: e.SAC_PUSH_ALLOW_LOOPBACK, maxPerUser: e.SAC_PUSH_MAX_PER_USER },
+    masterKey: e.SAC_MASTER_KEY,
+    /** Telegram polling and the escalation check. */
+    beyond: {
+      telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
+      escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
+    },
+    /** Remote actions: WinRM administrator from the environment (stored settings override), limits and command timing. */
+    actions: {
+      windowsAdmin: { username: e.SAC_WINDOWS_ADMIN_USERNAME, password: e.SAC_WINDOWS_ADMIN_PASSWORD },
+      perMinute: e.SAC_ACTIONS_RATE_PER_MINUTE,
+      timeoutMs: Math.round(e.SAC_ACTIONS_TIMEOUT_SECONDS * 1000),
+      redeliverAfterMs: Math.round(e.SAC_COMMAND_REDELIVER_SECONDS * 1000),
+      expireAfterMs: Math.round(e.SAC_COMMAND_EXPIRE_MINUTES * 60_000),
+    },
+    /** Live stream (SSE) connection caps. */
+    stream: { maxClients: e.SAC_STREAM_MAX_CLIENTS, maxPerUser: e.SAC_STREAM_MAX_PER_USER },
+    /** What the retention job prunes and how often; `eventMs` null keeps events. */
+    retention: {
+      auditMs: Math.round(e.SAC_AUDIT_RETENTION_DAYS * DAY_MS),
+      eventMs: e.SAC_EVENT_RETENTION_DAYS === undefined ? null : Math.round(e.SAC_EVENT_RETENTION_DAYS * DAY_MS),
+      intervalMs: Math.round(e.SAC_RETENTION_INTERVAL_MINUTES * 60_000),
+    },
+    /** Console web build folder; undefined = the repository's desktop/renderer/dist. */
+    webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
+    };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+/** Notification channels, policy and delivery tuning from the environment (stored settings override the channel and policy parts). */
+export type NotifyConfig = Config['notify'];
+export type StoreConfig = Config['store'];
+
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
-const DAY_MS = 24 * 3600 * 1000;
 
 /** Parses the environment; on failure returns every problem found, one line each. */
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
@@ -413,92 +443,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       problems.push(`${key}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
   }
-  const parsed = EnvSchema.safeParse(resolved);
+  const parsed = ConfigSchema.safeParse(resolved);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-
-  const e = parsed.data;
-  const publicUrl = e.SAC_PUBLIC_URL?.replace(/\/+$/, '');
-  const uriDb = e.SAC_MONGODB_URI ? mongoDbFromUri(e.SAC_MONGODB_URI) : undefined;
-  if (e.SAC_MONGODB_DB === undefined && uriDb !== undefined && !MONGO_DB_NAME.test(uriDb)) {
-    return { ok: false, problems: [`SAC_MONGODB_URI: the database in its path must be 1–63 characters without /\\. "$*<>:|? or spaces`] };
-  }
-  const dataDir = path.resolve(e.SAC_DATA_DIR);
-  return {
-    ok: true,
-    config: {
-      host: e.SAC_HOST,
-      port: e.SAC_PORT,
-      dataDir,
-      basePath: e.SAC_BASE_PATH,
-      logLevel: e.SAC_LOG_LEVEL,
-      store: e.SAC_MONGODB_URI
-        ? { kind: 'mongodb', uri: e.SAC_MONGODB_URI, dbName: e.SAC_MONGODB_DB ?? uriDb ?? 'sac' }
-        : { kind: 'sqlite', file: path.join(dataDir, 'sac.sqlite') },
-      bootstrapApiKey: e.SAC_BOOTSTRAP_API_KEY,
-      ingest: { batchMax: e.SAC_INGEST_BATCH_MAX, queueLimit: e.SAC_INGEST_QUEUE_LIMIT },
-      notify: {
-        telegram: { botToken: e.SAC_TELEGRAM_BOT_TOKEN, chatIds: e.SAC_TELEGRAM_CHAT_IDS, apiBase: e.SAC_TELEGRAM_API_BASE },
-        webhook: { url: e.SAC_WEBHOOK_URL, secret: e.SAC_WEBHOOK_SECRET },
-        smtp: { url: e.SAC_SMTP_URL, from: e.SAC_SMTP_FROM, to: e.SAC_SMTP_TO },
-        minSeverity: e.SAC_NOTIFY_MIN_SEVERITY,
-        channels: e.SAC_NOTIFY_CHANNELS,
-        language: e.SAC_NOTIFY_LANGUAGE,
-        pushSubject: e.SAC_PUSH_SUBJECT,
-        publicUrl,
-        report: { time: e.SAC_REPORT_TIME, timezone: e.SAC_REPORT_TIMEZONE, checkMs: Math.round(e.SAC_REPORT_CHECK_SECONDS * 1000) },
-        delivery: {
-          maxAttempts: e.SAC_NOTIFY_MAX_ATTEMPTS,
-          retryBaseMs: e.SAC_NOTIFY_RETRY_BASE_MS,
-          retryMaxMs: e.SAC_NOTIFY_RETRY_MAX_MS,
-          pollMs: e.SAC_NOTIFY_POLL_MS,
-          timeoutMs: e.SAC_NOTIFY_TIMEOUT_MS,
-          retentionMs: Math.round(e.SAC_NOTIFY_LOG_RETENTION_DAYS * 24 * 3600 * 1000),
-        },
-      },
-      correlation: {
-        windowMinutes: e.SAC_CORRELATION_WINDOW_MINUTES,
-        staleMinutes: e.SAC_HOST_STALE_MINUTES,
-        silenceScanMs: Math.round(e.SAC_SILENCE_SCAN_SECONDS * 1000),
-        silenceCooldownMinutes: e.SAC_SILENCE_REOPEN_COOLDOWN_MINUTES,
-      },
-      publicUrl,
-      updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000) },
-      auth: {
-        adminUsername: e.SAC_ADMIN_USERNAME,
-        adminPassword: e.SAC_ADMIN_PASSWORD,
-        jwtSecret: e.SAC_JWT_SECRET,
-        sessionTtlMs: e.SAC_SESSION_TTL_MINUTES * 60_000,
-        maxFailures: e.SAC_LOGIN_MAX_FAILURES,
-        windowMs: e.SAC_LOGIN_WINDOW_MINUTES * 60_000,
-        lockMs: e.SAC_LOGIN_LOCK_MINUTES * 60_000,
-        addressMaxFailures: e.SAC_LOGIN_ADDRESS_MAX_FAILURES,
-        queueLimit: e.SAC_LOGIN_QUEUE_LIMIT,
-        absoluteMs: Math.round(e.SAC_SESSION_ABSOLUTE_HOURS * 3_600_000),
-      },
-      http: { allowedHosts: e.SAC_ALLOWED_HOSTS, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
-      push: { hosts: e.SAC_PUSH_HOSTS, allowLoopback: e.SAC_PUSH_ALLOW_LOOPBACK, maxPerUser: e.SAC_PUSH_MAX_PER_USER },
-      masterKey: e.SAC_MASTER_KEY,
-      beyond: {
-        telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
-        escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
-      },
-      actions: {
-        windowsAdmin: { username: e.SAC_WINDOWS_ADMIN_USERNAME, password: e.SAC_WINDOWS_ADMIN_PASSWORD },
-        perMinute: e.SAC_ACTIONS_RATE_PER_MINUTE,
-        timeoutMs: Math.round(e.SAC_ACTIONS_TIMEOUT_SECONDS * 1000),
-        redeliverAfterMs: Math.round(e.SAC_COMMAND_REDELIVER_SECONDS * 1000),
-        expireAfterMs: Math.round(e.SAC_COMMAND_EXPIRE_MINUTES * 60_000),
-      },
-      stream: { maxClients: e.SAC_STREAM_MAX_CLIENTS, maxPerUser: e.SAC_STREAM_MAX_PER_USER },
-      retention: {
-        auditMs: Math.round(e.SAC_AUDIT_RETENTION_DAYS * DAY_MS),
-        eventMs: e.SAC_EVENT_RETENTION_DAYS === undefined ? null : Math.round(e.SAC_EVENT_RETENTION_DAYS * DAY_MS),
-        intervalMs: Math.round(e.SAC_RETENTION_INTERVAL_MINUTES * 60_000),
-      },
-      webDir: e.SAC_WEB_DIR === undefined ? undefined : path.resolve(e.SAC_WEB_DIR),
-    },
-  };
+  return { ok: true, config: parsed.data };
 }

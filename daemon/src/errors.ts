@@ -36,6 +36,26 @@ export function storeUnavailable(cause: unknown): AppError {
 }
 
 /**
+ * What a store failure means for an operator, read from the driver's error code (anywhere in the
+ * `cause` chain): the disk is full or read-only or fails, the database is locked, the server does
+ * not answer. Null when `err` is not such a failure (a bug, a constraint, an event's content).
+ * Fixed phrases, never the driver's message: `/health` shows them to anyone.
+ */
+export function storageFault(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return "the store's disk is full";
+      if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return "the store's disk is read-only";
+      if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO') return "the store's disk fails to read or write";
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'the store is locked by another writer';
+    }
+    if (/^Mongo(Network|NetworkTimeout|ServerSelection|TopologyClosed|NotConnected)Error$/.test(e.name)) return 'the store does not answer';
+  }
+  return null;
+}
+
+/**
  * The event passed validation but cannot be stored (a serializer or the store refuses its content).
  * A user error: answered 422, so the agent sets it aside instead of re-sending it forever.
  */

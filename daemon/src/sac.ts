@@ -44,7 +44,7 @@ import {
 } from './ingest/index.js';
 import { JobRunner } from './jobs/index.js';
 import { Metrics } from './metrics.js';
-import { createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
+import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
 import { createProblemsRoutes, ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
@@ -65,7 +65,7 @@ export interface RunningSac {
   port: number;
   store: Store;
   ingest: IngestService;
-  /** Events, hosts, problems and dashboard services (issue #4). */
+  /** Events, hosts, problems and dashboard services (the read API and problem handling). */
   read: ReadServices;
   jobs: JobRunner;
   retention: RetentionService;
@@ -220,7 +220,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     clock,
     logger: logger.child({ scope: 'retention' }),
-    options: { auditMs: config.retention.auditMs, eventMs: config.retention.eventMs, loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs) },
+    options: {
+      auditMs: config.retention.auditMs,
+      eventMs: config.retention.eventMs,
+      loginWindowMs: Math.max(config.auth.windowMs, config.auth.lockMs),
+      enrollmentCodeHistoryMs: CODE_HISTORY_MS,
+    },
   });
   const agentUpdates = new AgentUpdatesService({
     repo: store.agentUpdates,
@@ -319,7 +324,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
     },
   });
-  jobs.start([{ name: 'mobile_prune', intervalMs: 3600_000, run: () => mobile.prune() }]);
   if (feed && store.feed) {
     const feedRepo = store.feed;
     // What another daemon changed: drop this daemon's copies (as its own change would).
@@ -405,7 +409,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     version: SAC_VERSION,
     startedMs,
     now: () => clock.now(),
-    ingestProblem: () => committer.problem,
+    ingestProblem: () => committer.problem ?? ingest.problem,
     gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,

@@ -37,6 +37,7 @@ export interface SessionView {
   session_name: string;
   username: string;
   id: number;
+  /** English state name (`Active`, `Disc`, `Listen`, …); a state the parser does not know stays as printed. */
   state: string;
   type: string;
   device: string;

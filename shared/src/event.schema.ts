@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_PLACEHOLDERS } from './agent-values.js';
 import { isIanaTimeZone } from './time-zone.js';
 
 /** Event schema version accepted by this collector (`schema_version` must equal it exactly). */
@@ -144,8 +145,7 @@ const uuidV4 = z
 
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
-// Agents send "-" or "N/A" where they have no value.
-const placeholder = z.union([z.literal('-'), z.literal('N/A')]);
+const placeholder = z.literal(AGENT_PLACEHOLDERS);
 
 const SourceSchema = z.strictObject({
   product: z.enum(AGENT_PRODUCTS),

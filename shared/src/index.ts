@@ -3,6 +3,7 @@
  * This package imports zod and nothing else.
  */
 export * from './event.schema.js';
+export * from './agent-values.js';
 export * from './roles.js';
 export * from './stream.types.js';
 export * from './read-api.schema.js';

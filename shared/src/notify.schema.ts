@@ -6,8 +6,21 @@ import type { StreamProblem } from './stream.types.js';
 export const NOTIFY_CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 
-/** Delivery states of a notification in the delivery log. */
+/** Languages notifications, reports and the console are written in. */
+export const LANGUAGES = ['en', 'ru'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * Delivery states of a notification in the delivery log: `pending` (waiting for its next attempt)
+ * → `sending` (claimed under a lease) → `sent` | `failed`; `suppressed`: held back by a maintenance
+ * window, recorded for the log and never delivered.
+ */
 export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'suppressed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What a notification is about (the delivery log's `topic`). */
+export const DELIVERY_TOPICS = ['event', 'problem.opened', 'problem.resolved', 'problem.escalated', 'report', 'test', 'login_locked'] as const;
+export type DeliveryTopic = (typeof DELIVERY_TOPICS)[number];
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -43,7 +56,7 @@ export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInputSchema>;
 export const DeliveryFilterSchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
   channel: z.enum(NOTIFY_CHANNELS).optional(),
-  topic: z.enum(['event', 'problem.opened', 'problem.resolved', 'problem.escalated', 'report', 'test', 'login_locked']).optional(),
+  topic: z.enum(DELIVERY_TOPICS).optional(),
   before_ms: z.number().int().optional(),
   limit: z.number().int().min(1).max(500).default(100),
 });

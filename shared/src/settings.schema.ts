@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES } from './event.schema.js';
-
-// Notification channels and languages (the notifier's own lists must match these).
-const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
-const LANGUAGES = ['en', 'ru'] as const;
+import { LANGUAGES, NOTIFY_CHANNELS } from './notify.schema.js';
 
 /**
  * A secret field (password, token, private key). Stored encrypted, never returned: reads show
@@ -54,9 +51,9 @@ export const PushSettingsSchema = z.strictObject({
 
 export const NotificationPolicySchema = z.strictObject({
   min_severity: z.enum(SEVERITIES).default('high'),
-  enabled_channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
+  enabled_channels: z.array(z.enum(NOTIFY_CHANNELS)).default([...NOTIFY_CHANNELS]),
   /** Channels that carry agent lifecycle events (started, stopped, updated). */
-  lifecycle_channels: z.array(z.enum(CHANNELS)).default([...CHANNELS]),
+  lifecycle_channels: z.array(z.enum(NOTIFY_CHANNELS)).default([...NOTIFY_CHANNELS]),
   language: z.enum(LANGUAGES).default('en'),
   /** Local time of the daily report, HH:MM. */
   report_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)').default('09:00'),
@@ -155,7 +152,7 @@ const escalationStep = z.strictObject({
   /** Re-notifications before the final step. */
   max_repeats: z.number().int().min(0).max(50),
   /** Final step: also these channels (beyond the ones that carried the opening). */
-  final_channels: z.array(z.enum(CHANNELS)).default([]),
+  final_channels: z.array(z.enum(NOTIFY_CHANNELS)).default([]),
   /** Final step: also these e-mail addresses (through the SMTP channel). */
   final_emails: z.array(z.email()).max(50).default([]),
 });

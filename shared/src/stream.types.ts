@@ -1,5 +1,6 @@
 import type { CommandView } from './actions.schema.js';
 import type { Severity } from './event.schema.js';
+import type { ProblemView } from './read-api.schema.js';
 
 /**
  * Messages of the live stream (`GET /api/v1/stream/events`, SSE) and of the daemon's in-process
@@ -31,19 +32,11 @@ export interface StreamEvent {
   actor_user: string | null;
 }
 
-export interface StreamProblem {
-  id: string;
-  host_id: string;
-  hostname: string;
-  type: string;
-  rule: string;
-  severity: Severity;
-  title: string;
-  status: 'open' | 'acknowledged' | 'resolved';
-  count: number;
-  first_seen: string;
-  last_seen: string;
-}
+/** The stream's summary of a problem: the list fields of the read API's `ProblemView`. */
+export type StreamProblem = Pick<
+  ProblemView,
+  'id' | 'host_id' | 'hostname' | 'type' | 'rule' | 'severity' | 'title' | 'status' | 'count' | 'first_seen' | 'last_seen'
+>;
 
 /** An agent update job after a change of state. */
 export interface StreamAgentUpdate {

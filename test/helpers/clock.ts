@@ -31,15 +31,16 @@ export class TestClock implements Clock {
 }
 
 /**
- * Polls `probe` until it returns a truthy value and resolves with it; rejects after `timeoutMs`.
- * For work the daemon does in the background (jobs, dispatchers), never as a fixed sleep.
+ * Polls `check` until it returns a truthy value and resolves with it; after `timeoutMs` throws,
+ * naming `what` it waited for. For work done in the background (jobs, dispatchers, peers), never
+ * as a fixed sleep.
  */
-export async function waitFor<T>(probe: () => Promise<T> | T, timeoutMs = 10_000, intervalMs = 20): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitFor<T>(what: string, check: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`waitFor: condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, intervalMs));
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }

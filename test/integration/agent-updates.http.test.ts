@@ -4,7 +4,7 @@ import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
-import { waitFor } from '../peers/util.js';
+import { waitFor } from '../helpers/clock.js';
 
 const AGENT_A = '0b8c6f2e-1d3a-4e5f-9a7b-2c4d6e8f0a1b';
 const AGENT_B = '1c9d7a3f-2e4b-4f6a-8b8c-3d5e7f9a1b2c';

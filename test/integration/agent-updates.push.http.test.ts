@@ -7,7 +7,7 @@ import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
-import { waitFor } from '../peers/util.js';
+import { waitFor } from '../helpers/clock.js';
 
 const USER = 'CORP\\svc-sac';
 const PASSWORD = 'Winrm-Pass-42';

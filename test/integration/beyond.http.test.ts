@@ -8,7 +8,7 @@ import { STORE_KINDS } from '../helpers/stores.js';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
 import { trpc } from '../peers/trpc.js';
-import { waitFor } from '../peers/util.js';
+import { waitFor } from '../helpers/clock.js';
 
 const BOT_TOKEN = '777000:beyond-test-bot-token';
 const CHAT = '-100777';

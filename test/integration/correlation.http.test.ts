@@ -198,7 +198,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
     const t2 = await startTestSac(kind, { SAC_HOST_STALE_MINUTES: '0.001', SAC_SILENCE_SCAN_SECONDS: '0.05' });
     try {
       await postEvent(t2.url, t2.apiKey, buildEvent({ host: { hostname: 'AUTO01' }, type: 'agent.heartbeat', category: 'agent', severity: 'info' }));
-      const problem = await waitFor(async () => {
+      const problem = await waitFor('the silence problem', async () => {
         const [p] = await t2.sac.store.problems.list({ rule: 'host_silence', hidden: [], limit: 5 });
         return p;
       });

@@ -51,7 +51,7 @@ describe.each(STORE_KINDS)('durability across kill -9 on %s', (kind) => {
       }
     };
     const senders = Array.from({ length: SENDERS }, sender);
-    await waitFor(async () => acked.length >= ACKED_BEFORE_KILL, 30_000);
+    await waitFor('the acknowledged events before the kill', async () => acked.length >= ACKED_BEFORE_KILL, 30_000);
     daemon.child.kill('SIGKILL');
     stop = true;
     expect(await daemon.exited).toBe('SIGKILL');

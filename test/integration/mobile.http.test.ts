@@ -51,7 +51,7 @@ describe.each(STORE_KINDS)('mobile devices over HTTP: %s', (kind) => {
     const hostname = `M-${randomUUID().slice(0, 8).toUpperCase()}`;
     const ev = buildEvent({ type: 'rdp.bruteforce.burst', severity: 'high', title: 'Burst', host: { hostname } });
     expect((await postEvent(t.url, t.apiKey, ev)).status).toBe(201);
-    const list = await waitFor(async () => {
+    const list = await waitFor(`the problem on ${hostname}`, async () => {
       const r = await api(t, 'GET', `/api/v1/problems?host=${hostname}`, { token: admin });
       return (r.body.items as { id: string; hostname: string }[]).find((p) => p.hostname === hostname);
     });
@@ -110,7 +110,7 @@ describe.each(STORE_KINDS)('mobile devices over HTTP: %s', (kind) => {
 
     // A new problem reaches the device with its tap target and the Acknowledge action.
     const problemId = await raiseProblem();
-    const delivery = await waitFor(() => push.deliveries.find((d) => d.payload.data?.ref === problemId));
+    const delivery = await waitFor('the push delivery of the problem', () => push.deliveries.find((d) => d.payload.data?.ref === problemId));
     expect(delivery.vapidValid).toBe(true);
     expect(delivery.payload).toMatchObject({ data: { kind: 'problem', url: `/problems/${problemId}` }, actions: [{ action: 'acknowledge', title: 'Acknowledge' }] });
     expect((await api(t, 'POST', `/api/v1/problems/${problemId}/acknowledge`, { token: access, body: {} })).status).toBe(200);

@@ -119,7 +119,7 @@ describe('three daemons on one MongoDB store', () => {
     // Every daemon's stream carries every daemon's events, once each, under the same ids.
     const ids = new Set(events.map((e) => e.event_id));
     for (const s of [streamA, streamC]) {
-      await waitFor(() => ingested(s).filter((f) => ids.has(f.data.event_id)).length >= ids.size, 10_000);
+      await waitFor('every event on this stream', () => ingested(s).filter((f) => ids.has(f.data.event_id)).length >= ids.size, 10_000);
       const seen = ingested(s).map((f) => f.data.event_id as string).filter((id) => ids.has(id));
       expect(seen.length).toBe(ids.size);
       expect(new Set(seen).size).toBe(ids.size);
@@ -132,7 +132,7 @@ describe('three daemons on one MongoDB store', () => {
     const resumeAt = seenOnC[Math.floor(seenOnC.length / 2)];
     const expected = seenOnC.slice(seenOnC.indexOf(resumeAt) + 1).map((f) => f.id);
     const resumed = await open(B, resumeAt.id!);
-    await waitFor(() => ingested(resumed).length >= expected.length, 5000);
+    await waitFor('the frames after the resume point', () => ingested(resumed).length >= expected.length, 5000);
     expect(ingested(resumed).slice(0, expected.length).map((f) => f.id)).toEqual(expected);
   });
 
@@ -206,7 +206,7 @@ describe('three daemons on one MongoDB store', () => {
     expect((await postEvent(daemons[B].url, apiKey, { ...report, event_id: randomUUID(), occurred_at: new Date().toISOString() })).status).toBe(201);
     const scheduled = async () =>
       ((await api(daemons[C], 'GET', '/api/v1/reports', { token })).body.reports as { trigger: string }[]).filter((r) => r.trigger === 'schedule');
-    await waitFor(async () => (await scheduled()).length > 0, 15_000);
+    await waitFor('the scheduled report', async () => (await scheduled()).length > 0, 15_000);
     await new Promise((r) => setTimeout(r, 1500)); // several more checks on each daemon
     expect(await scheduled()).toHaveLength(1);
 
@@ -250,11 +250,11 @@ describe('three daemons on one MongoDB store', () => {
       }
     };
     const senders = Array.from({ length: KILL_SENDERS }, (_, n) => sender(n));
-    await waitFor(() => acked.length >= ACKED_BEFORE_KILL, 40_000);
+    await waitFor('events acknowledged before the kill', () => acked.length >= ACKED_BEFORE_KILL, 40_000);
     daemons[B].child.kill('SIGKILL');
     expect(await daemons[B].exited).toBe('SIGKILL');
     // Store locks the killed daemon held (per host) free themselves after their 30 s expiry.
-    await waitFor(() => acked.length >= ACKED_IN_ALL, 75_000);
+    await waitFor('events acknowledged in all', () => acked.length >= ACKED_IN_ALL, 75_000);
     stop = true;
     await Promise.all(senders);
     expect(other).toEqual([]);

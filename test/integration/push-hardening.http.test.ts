@@ -5,7 +5,8 @@ import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { trpc } from '../peers/trpc.js';
-import { closeServer, listen, waitFor } from '../peers/util.js';
+import { waitFor } from '../helpers/clock.js';
+import { closeServer, listen } from '../peers/util.js';
 
 interface Delivery {
   target: string;

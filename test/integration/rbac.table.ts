@@ -22,13 +22,13 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /': 'public',
   'GET /index.html': 'public',
   'GET /.*/': 'public',
-  // sign-in (#3)
+  // sign-in
   'POST /api/v1/auth/login': 'public',
   'GET /api/v1/auth/me': 'operator',
   'POST /api/v1/auth/renew': 'operator',
   'POST /api/v1/auth/logout': 'operator',
   'POST /api/v1/auth/password': 'operator',
-  // users, agent API keys, settings, audit (#3)
+  // users, agent API keys, settings, audit
   'GET /api/v1/users': 'admin',
   'POST /api/v1/users': 'admin',
   'PATCH /api/v1/users/:id': 'admin',
@@ -40,10 +40,10 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/settings/:category': 'admin',
   'PATCH /api/v1/settings/:category': 'admin',
   'GET /api/v1/audit': 'admin',
-  // live stream (#3)
+  // live stream
   'POST /api/v1/stream/ticket': 'operator',
   'GET /api/v1/stream/events': 'operator',
-  // events, hosts, problems, dashboards (#4)
+  // events, hosts, problems, dashboards
   'GET /api/v1/events': 'operator',
   'GET /api/v1/events/:id': 'operator',
   'GET /api/v1/hosts': 'operator',
@@ -58,7 +58,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /problems/:id/acknowledge': 'operator',
   'POST /problems/:id/resolve': 'operator',
   'GET /api/v1/dashboards/summary': 'operator',
-  // notifications and reports (#5)
+  // notifications and reports
   'GET /api/v1/push/vapid-public-key': 'operator',
   'POST /api/v1/push/subscriptions': 'operator',
   'GET /api/v1/push/subscriptions': 'admin',
@@ -81,14 +81,14 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /api/v1/agent-updates/:id/push': 'admin',
   'GET /api/v1/hosts/:id/agent-config': 'operator',
   'PUT /api/v1/hosts/:id/agent-config': 'admin',
-  // maintenance windows (#19); changes also need the `maintenance.managers` setting for monitors
+  // maintenance windows; changes also need the `maintenance.managers` setting for monitors
   'GET /api/v1/maintenance-windows': 'operator',
   'GET /api/v1/maintenance-windows/active': 'operator',
   'GET /api/v1/maintenance-windows/:id': 'operator',
   'POST /api/v1/maintenance-windows': 'operator',
   'PUT /api/v1/maintenance-windows/:id': 'operator',
   'POST /api/v1/maintenance-windows/:id/end': 'operator',
-  // two-factor sign-in and Telegram link (#19)
+  // two-factor sign-in and Telegram link
   'POST /api/v1/auth/login/totp': 'public',
   'POST /api/v1/auth/login/enroll': 'public',
   'POST /api/v1/auth/login/enroll/confirm': 'public',
@@ -100,7 +100,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'GET /api/v1/auth/telegram': 'operator',
   'POST /api/v1/auth/telegram/link-code': 'operator',
   'DELETE /api/v1/auth/telegram': 'operator',
-  // remote actions (#12): the agent command channel, and operators' actions (admin and monitor)
+  // remote actions: the agent command channel, and operators' actions (admin and monitor)
   'GET /api/v1/agent/commands': 'agent',
   'POST /api/v1/agent/commands/:id/result': 'agent',
   'GET /api/v1/hosts/:id/sessions': 'operator',
@@ -112,7 +112,7 @@ export const REST_ACCESS: Record<string, Access> = {
   'POST /hosts/:id/actions/winrm-test': 'operator',
   'POST /api/v1/hosts/:id/actions/winrm-test': 'operator',
   'POST /api/v1/hosts/:id/actions/ssh-test': 'operator',
-  // mobile devices (#14)
+  // mobile devices
   'POST /api/v1/mobile/enrollment-codes': 'admin',
   'GET /api/v1/mobile/enrollment-codes': 'admin',
   'DELETE /api/v1/mobile/enrollment-codes/:id': 'admin',

@@ -10,7 +10,7 @@ import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { trpc } from '../peers/trpc.js';
-import { waitFor } from '../peers/util.js';
+import { waitFor } from '../helpers/clock.js';
 import { startWebhookPeer, type WebhookPeer } from '../peers/webhook.peer.js';
 
 const BOT_TOKEN = '777:report-bot-token';

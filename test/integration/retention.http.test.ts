@@ -56,6 +56,54 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
     expect(second.events).toBe(0);
   });
 
+  it('prunes every expiring credential once it is of no use: enrollment codes, refresh tokens, sessions, Telegram link codes, bundle tokens', async () => {
+    const start = clock.now();
+    const signedIn = await login(t, t.adminUsername, t.adminPassword);
+    const token = signedIn.body.token as string;
+    const adminId = signedIn.body.user.id as string;
+    const issued = await api(t, 'POST', '/api/v1/mobile/enrollment-codes', { token, body: { user_id: adminId, ttl_minutes: 60 } });
+    expect(issued.status).toBe(201);
+    const { device } = await t.sac.store.devices.enroll({
+      id: 'retention-device',
+      device_uuid: 'retention-device-uuid',
+      user_id: adminId,
+      name: 'Pixel',
+      platform: 'android',
+      app_version: '1.0',
+      push_subscription_id: null,
+      now_ms: start,
+    });
+    const refresh = (hash: string, expires_ms: number) => ({ hash, device_id: device.id, generation: 1, created_ms: start, expires_ms, used_ms: null });
+    await t.sac.store.devices.insertRefreshToken(refresh('refresh-expiring', start + 3 * DAY));
+    await t.sac.store.devices.insertRefreshToken(refresh('refresh-live', start + 60 * DAY));
+    await t.sac.store.sessions.insert({ id: 'session-ended', user_id: adminId, created_ms: start, expires_ms: start + 3600_000, revoked_ms: null, ip: null });
+    await t.sac.store.sessions.insert({ id: 'session-live', user_id: adminId, created_ms: start, expires_ms: start + 60 * DAY, revoked_ms: null, ip: null });
+    await t.sac.store.telegram.putLinkCode('link-expiring', 'user-a', start + 600_000);
+    await t.sac.store.telegram.putLinkCode('link-live', 'user-b', start + 60 * DAY);
+    await t.sac.store.agentUpdates.insertToken({ hash: 'bundle-expiring', job_id: 'job-1', expires_ms: start + 600_000 });
+    await t.sac.store.agentUpdates.insertToken({ hash: 'bundle-live', job_id: 'job-2', expires_ms: start + 60 * DAY });
+
+    // Nothing has expired yet: the run keeps all of it.
+    expect(await t.sac.retention.run()).toMatchObject({ sessions: 0, mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
+    const codes = async () => (await api(t, 'GET', '/api/v1/mobile/enrollment-codes', { token: await adminTokenAfter() })).body.codes.map((c: { id: string }) => c.id);
+    expect(await codes()).toContain(issued.body.id);
+
+    // Eight days on: the code expired more than its week of history ago, the rest expired meanwhile.
+    clock.advance(8 * DAY);
+    const pruned = await t.sac.retention.run();
+    expect(pruned).toMatchObject({ mobile: 2, telegram_link_codes: 1, bundle_tokens: 1 });
+    expect(pruned.sessions).toBeGreaterThanOrEqual(1);
+    expect(await codes()).not.toContain(issued.body.id);
+    expect((await t.sac.store.devices.useRefreshToken('refresh-expiring', clock.now())).status).toBe('unknown');
+    expect((await t.sac.store.devices.useRefreshToken('refresh-live', clock.now())).status).toBe('ok');
+    expect(await t.sac.store.sessions.byId('session-ended')).toBeNull();
+    expect(await t.sac.store.sessions.byId('session-live')).not.toBeNull();
+    expect(await t.sac.store.telegram.consumeLinkCode('link-live', clock.now())).toBe('user-b');
+    expect(await t.sac.store.agentUpdates.consumeToken('bundle-live', clock.now())).not.toBeNull();
+    // A second run finds nothing more.
+    expect(await t.sac.retention.run()).toMatchObject({ mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
+  });
+
   async function adminTokenAfter(): Promise<string> {
     const res = await login(t, t.adminUsername, t.adminPassword);
     return res.body.token as string;

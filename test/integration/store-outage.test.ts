@@ -1,45 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type RunningFerretDb } from '../../scripts/ferretdb.js';
-import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
-import { buildEvent } from '../helpers/events.js';
-
-interface Answer {
-  event_id: string;
-  status: number;
-  retryAfter: string | null;
-  at: number;
-}
-
-/** Agents posting events back to back until stopped; every answer is kept. */
-function load(sac: TestSac, workers: number) {
-  const answers: Answer[] = [];
-  let running = true;
-  const loops = Array.from({ length: workers }, async () => {
-    while (running) {
-      const event = buildEvent();
-      try {
-        const res = await postEvent(sac.url, sac.apiKey, event);
-        answers.push({ event_id: event.event_id, status: res.status, retryAfter: res.headers.get('retry-after'), at: Date.now() });
-      } catch {
-        answers.push({ event_id: event.event_id, status: 0, retryAfter: null, at: Date.now() });
-      }
-      // An agent spools and retries after a failure: keep the outage's request rate modest.
-      if (answers.at(-1)!.status !== 201) await new Promise((r) => setTimeout(r, 100));
-    }
-  });
-  return {
-    answers,
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-    },
-  };
-}
-
-async function health(sac: TestSac): Promise<{ status: number; body: { status?: string } }> {
-  const res = await fetch(`${sac.url}/health`);
-  return { status: res.status, body: (await res.json()) as { status?: string } };
-}
+import { adminToken, api } from '../helpers/auth.js';
+import { startTestSac, type TestSac } from '../helpers/daemon.js';
+import { health, load, missingAcknowledged, type Answer } from '../helpers/outage.js';
 
 describe('store outage: MongoDB (FerretDB) stopped under load', () => {
   let ferret: RunningFerretDb | null = null;
@@ -52,6 +15,7 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
   it('answers 503 with Retry-After (never 500), reports degraded health, loses nothing acknowledged and recovers without a restart', async () => {
     ferret = await startFerretDb({ logLevel: 'error' });
     sac = await startTestSac('mongodb', { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: 'sac_outage' });
+    const token = await adminToken(sac);
     const traffic = load(sac, 4);
     await expect.poll(() => traffic.answers.filter((a) => a.status === 201).length, { timeout: 10_000 }).toBeGreaterThan(20);
 
@@ -62,6 +26,11 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     const degraded = await health(sac);
     expect(degraded.status).toBe(503);
     expect(degraded.body.status).toBe('degraded');
+    // A console write fails as an outage too (503, retry), not as an internal error.
+    const key = await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label: 'during the outage' } });
+    expect([key.status, key.body?.error?.code]).toEqual([503, 'store/unavailable']);
+    const viaTrpc = await api(sac, 'POST', '/trpc/apiKeys.create', { token, body: { label: 'during the outage' } });
+    expect([viaTrpc.status, viaTrpc.body?.error?.data?.appCode, Number(viaTrpc.headers.get('retry-after')) > 0]).toEqual([503, 'store/unavailable', true]);
 
     ferret = await startFerretDb({ logLevel: 'error', dir, port });
     const backAt = Date.now();
@@ -77,13 +46,7 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     const statuses = new Set(traffic.answers.map((a) => a.status));
     expect([...statuses].sort()).toEqual([201, 503]);
     expect(traffic.answers.filter((a) => a.status === 503).every((a) => a.retryAfter !== null && Number(a.retryAfter) > 0)).toBe(true);
-    const acknowledged = traffic.answers.filter((a) => a.status === 201);
-    const missing: string[] = [];
-    for (const a of acknowledged) if (!(await sac.sac.store.events.byId(a.event_id))) missing.push(a.event_id);
-    const when = (id: string) => {
-      const a = traffic.answers.find((x) => x.event_id === id)!;
-      return `${id} acknowledged ${a.at - stoppedAt} ms after the stop (back at ${backAt - stoppedAt} ms)`;
-    };
-    expect(missing.map(when)).toEqual([]);
+    const describeAnswer = (a: Answer) => `${a.event_id} acknowledged ${a.at - stoppedAt} ms after the stop (back at ${backAt - stoppedAt} ms)`;
+    expect(await missingAcknowledged(sac, traffic.answers, describeAnswer)).toEqual([]);
   }, 120_000);
 });

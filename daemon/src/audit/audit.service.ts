@@ -28,7 +28,7 @@ function view({ at_ms, ...rest }: AuditEntry): AuditEntryView {
 }
 
 /**
- * The audit log: every sign-in, settings change, user and key change, and (issue #4) problem
+ * The audit log: every sign-in, settings change, user and key change, problem
  * handling and host deletion. Recording never fails the action it describes: a store error is
  * logged at error level instead.
  */

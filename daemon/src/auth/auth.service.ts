@@ -25,8 +25,6 @@ export interface OwnPasswordChange {
 /** How long an authenticated token is trusted without re-reading its user and session (a local change clears it at once). */
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 20_000;
-/** How often ended sessions are deleted, piggy-backing on sign-ins. */
-const PRUNE_EVERY_MS = 3_600_000;
 
 export interface AuthPolicy extends ThrottlePolicy {
   /** Failed sign-ins per source address within `windowMs` before that address gets 429. */
@@ -66,7 +64,6 @@ export class AuthService implements Authenticator {
   /** Attempts per username (lower-cased) of this daemon between reservation and outcome. */
   private readonly pending = new Map<string, number>();
   private inFlight = 0;
-  private lastPruneMs = 0;
   private readonly signOutListeners: ((sessionId: string) => void)[] = [];
 
   constructor(
@@ -322,11 +319,6 @@ export class AuthService implements Authenticator {
       ip: ip ?? null,
     };
     await this.deps.sessions.insert(session);
-    if (now - this.lastPruneMs > PRUNE_EVERY_MS) {
-      this.lastPruneMs = now;
-      // Ended sessions are kept a day for the audit trail of late sign-outs, then deleted.
-      await this.deps.sessions.prune(now - 86_400_000);
-    }
     return this.issue(user, session);
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { compareSeverity, type Event, type Severity } from '../../../shared/src/index.js';
+import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
 export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence'] as const;
@@ -52,24 +52,13 @@ export function problemFingerprint(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
-const IP_KEYS = ['ip_address', 'source_ip', 'external_ip', 'ip'] as const;
-
-/** The client IP an event is about, from the first of the keys the agents use. */
-export function eventIp(details: Readonly<Record<string, unknown>>): string {
-  for (const k of IP_KEYS) {
-    const v = details[k];
-    if (typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A') return v;
-  }
-  return '';
-}
-
 /**
  * Content fingerprint of an event (agent-contract.md): a restarted agent re-sends up to an hour of
  * Windows events under new `event_id`s; equal content means a replay, stored and linked but not counted.
  */
 export function contentFingerprint(hostId: string, event: Event, actorUser: string | null, occurredMs: number): string {
   const d = event.details ?? {};
-  const parts = [hostId, event.type, String(occurredMs), String(d.event_id_windows ?? ''), actorUser ?? '', eventIp(d)];
+  const parts = [hostId, event.type, String(occurredMs), String(d.event_id_windows ?? ''), actorUser ?? '', eventIp(d) ?? ''];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
 }
 

@@ -1,4 +1,4 @@
-import type { Event } from '../../../shared/src/index.js';
+import { agentValue, type Event } from '../../../shared/src/index.js';
 
 /** RD Gateway 302: a session opened. */
 export const RDG_OPENED = 'rdg.connection.success';
@@ -24,8 +24,7 @@ export function gatewayRole(type: string): GatewayRole | null {
 export const GATEWAY_DETAIL_KEYS = ['user', 'internal_ip', 'external_ip'];
 
 function detail(details: Readonly<Record<string, unknown>> | undefined, key: string): string {
-  const v = details?.[key];
-  return typeof v === 'string' && v !== '-' && v !== 'N/A' ? v : '';
+  return agentValue(details?.[key]) ?? '';
 }
 
 /** One side of a gateway pair, as the flap rule sees it. */

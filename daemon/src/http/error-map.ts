@@ -1,4 +1,4 @@
-import { AppError, errorSummary } from '../errors.js';
+import { AppError, errorSummary, storageFault, storeUnavailable } from '../errors.js';
 
 /** Seconds an agent or client is told to wait when SAC is overloaded or its store is down. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -124,6 +124,9 @@ export interface MappedError {
  * 500; an operational one a 503 with Retry-After; a 429 carries the wait its details name.
  */
 export function mapError(err: unknown): MappedError {
+  // A store that cannot write (disk full or read-only, server gone) is an outage, not a bug: every
+  // writer — audit, settings, sessions, outbox — answers 503 and the client retries.
+  if (!(err instanceof AppError) && storageFault(err) !== null) err = storeUnavailable(err);
   if (err instanceof AppError) {
     const status = statusOf(err);
     const headers: Record<string, string> = status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};

@@ -4,7 +4,7 @@
  * map, and the ports the transport needs (a console token authenticator, an agent key verifier).
  * Imports no feature folder, so areas can import it without a cycle; the app is assembled in `server/`.
  */
-export { adminProcedure, operatorProcedure, publicProcedure, router, type TrpcContext } from './trpc.js';
+export { adminProcedure, knownTrpcError, operatorProcedure, publicProcedure, router, type TrpcContext } from './trpc.js';
 export { bearerToken, currentUser, requireUser, restActor } from './rest-auth.js';
 export { apiKeyFromHeaders, requireAgentKey, type AgentKeyVerifier } from './agent-auth.js';
 export type { Authenticator, TokenSession } from './authenticator.js';

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { SessionUser } from '../../../shared/src/index.js';
-import { AppError } from '../errors.js';
+import { AppError, storageFault, storeUnavailable } from '../errors.js';
 import { statusOf } from './error-map.js';
 
 /** What every tRPC call knows about its caller. */
@@ -48,10 +48,22 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
+/**
+ * The tRPC error for a failure SAC can name: an AppError, or a store that cannot be reached or
+ * cannot write (an outage: 503, retry — not an internal error). Null for anything else.
+ */
+export function knownTrpcError(err: unknown): TRPCError | null {
+  if (err instanceof AppError) return toTrpcError(err);
+  if (storageFault(err) !== null) return toTrpcError(storeUnavailable(err));
+  return null;
+}
+
 /** Wraps every procedure so an AppError thrown by a service becomes the matching tRPC error. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) throw toTrpcError(result.error.cause);
+  if (result.ok) return result;
+  const known = knownTrpcError(result.error.cause);
+  if (known) throw known;
   return result;
 });
 

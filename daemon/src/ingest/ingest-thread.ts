@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { AppError, errorSummary, unprocessableEvent } from '../errors.js';
+import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 import type { BatchContext, BatchEffects, LogRecord } from './pipeline.js';
@@ -9,7 +9,16 @@ export type ToIngestThread = { kind: 'batch'; id: number; context: BatchContext;
 
 export type FromIngestThread =
   | { kind: 'done'; id: number; outcomes: InsertOutcome[]; effects: BatchEffects }
-  | { kind: 'failed'; id: number; error: string; /** The batch's content, not the store, failed (`isEventFault`). */ eventFault: boolean; logs: LogRecord[] }
+  | {
+      kind: 'failed';
+      id: number;
+      error: string;
+      /** The driver's error code (`SQLITE_FULL`…), when it has one: the main thread classifies it (`storageFault`). */
+      code: string | null;
+      /** The batch's content, not the store, failed (`isEventFault`). */
+      eventFault: boolean;
+      logs: LogRecord[];
+    }
   | { kind: 'ready' }
   | { kind: 'closed' };
 
@@ -164,7 +173,9 @@ export class IngestThread implements BatchCommitter {
     const waiting = this.settle(msg.id);
     if (!waiting) return;
     if (msg.kind === 'done') waiting.resolve(msg.outcomes);
-    else waiting.reject(msg.eventFault ? unprocessableEvent(msg.error) : threadFailed(msg.error));
+    else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
+    else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
+    else waiting.reject(threadFailed(msg.error));
   }
 
   private settle(id: number) {

@@ -1,14 +1,12 @@
-import type { Event } from '../../../shared/src/index.js';
+import { agentValue, type Event } from '../../../shared/src/index.js';
 import type { HostObservation } from '../store/index.js';
-
-const PLACEHOLDERS = new Set(['', '-', 'N/A']);
 
 /** The account an event is about: `details.user`, else `shadower_user`, else `username`. */
 export function actorUser(event: Event): string | null {
   const d = event.details ?? {};
   for (const key of ['user', 'shadower_user', 'username']) {
-    const v = d[key];
-    if (typeof v === 'string' && !PLACEHOLDERS.has(v.trim())) return v.trim().slice(0, 256);
+    const v = agentValue(typeof d[key] === 'string' ? d[key].trim() : null);
+    if (v !== null) return v.slice(0, 256);
   }
   return null;
 }

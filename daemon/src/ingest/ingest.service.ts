@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Event } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
-import { AppError, errorSummary, isEventFault, storeUnavailable, unprocessableEvent } from '../errors.js';
+import { AppError, errorSummary, isEventFault, storageFault, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 import { actorUser, hostObservation } from './ingest.rules.js';
@@ -47,6 +47,8 @@ export class IngestService {
   private scheduled = false;
   /** Settles when the most recently started batch has been answered. */
   private answered: Promise<void> = Promise.resolve();
+  /** Why the latest batch could not be stored, until a batch is stored again. */
+  private storeFailure: string | null = null;
 
   constructor(
     private readonly committer: BatchCommitter,
@@ -58,6 +60,15 @@ export class IngestService {
   /** Events accepted for storage and not yet answered: waiting for a batch, or in one. */
   get queued(): number {
     return this.queue.length + this.inFlightEvents;
+  }
+
+  /**
+   * Set while events cannot be stored (the latest batch failed on the store: disk full or
+   * read-only, server gone); `/health` reports it. Cleared by the next batch stored — agents
+   * re-send every Retry-After, so that is within seconds of the store writing again.
+   */
+  get problem(): string | null {
+    return this.storeFailure === null ? null : `events cannot be stored: ${this.storeFailure}`;
   }
 
   /** True while the queue is full: new submissions are refused until it drains. */
@@ -137,7 +148,9 @@ export class IngestService {
    */
   private async commitIsolated(batch: Pending[]): Promise<(InsertOutcome | AppError)[]> {
     try {
-      return await this.committer.commit(batch.map((p) => p.item));
+      const outcomes = await this.committer.commit(batch.map((p) => p.item));
+      this.storeFailure = null;
+      return outcomes;
     } catch (err) {
       if (batch.length === 1 || !isEventFault(err)) return batch.map(() => this.failure(err, batch.length));
       this.logger.warn({ err: errorSummary(err), batch: batch.length }, 'ingest batch refused for an event; committing its events one by one');
@@ -154,8 +167,9 @@ export class IngestService {
 
   private failure(err: unknown, events: number): AppError {
     if (isEventFault(err)) return err instanceof AppError ? err : unprocessableEvent(err);
-    this.logger.warn({ err: errorSummary(err), batch: events }, 'ingest batch not stored');
-    return storeUnavailable(err);
+    this.storeFailure = storageFault(err) ?? 'the store failed the write';
+    this.logger.warn({ err: errorSummary(err instanceof AppError ? (err.cause ?? err) : err), reason: this.storeFailure, batch: events }, 'ingest batch not stored');
+    return err instanceof AppError && err.code === 'store/unavailable' ? err : storeUnavailable(err);
   }
 
   /** Logs each outcome and answers the batch's requests (each stored one is durable). */

@@ -40,6 +40,7 @@ port.on('message', (msg: ToIngestThread) => {
           kind: 'failed',
           id: msg.id,
           error: err instanceof Error ? err.message : String(err),
+          code: typeof (err as { code?: unknown } | null)?.code === 'string' ? (err as { code: string }).code : null,
           eventFault: isEventFault(err),
           logs: [{ scope: 'ingest', level: 'error', msg: 'ingest batch failed on the ingest thread', fields: { err: errorSummary(err), events: msg.items.length } }],
         }),

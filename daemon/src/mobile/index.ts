@@ -2,6 +2,6 @@
  * Mobile clients: enrollment codes, devices, rotating refresh tokens (reuse revokes the device),
  * device-bound access tokens, and the REST routes and tRPC router of the area.
  */
-export { MobileService, DEFAULT_MOBILE_POLICY, type MobilePolicy, type PushRegistry } from './mobile.service.js';
+export { MobileService, CODE_HISTORY_MS, DEFAULT_MOBILE_POLICY, type MobilePolicy, type PushRegistry } from './mobile.service.js';
 export { mobileRouter } from './mobile.router.js';
 export { createMobileRoutes } from './mobile.routes.js';

@@ -48,8 +48,8 @@ export const DEFAULT_MOBILE_POLICY: Omit<MobilePolicy, 'addressMaxFailures' | 'w
   refreshTtlMs: 30 * 24 * 3600_000,
 };
 
-/** Used codes and expired ones stay listed this long, then are pruned. */
-const CODE_HISTORY_MS = 7 * 24 * 3600_000;
+/** Used codes and expired ones stay listed this long, then the retention job prunes them. */
+export const CODE_HISTORY_MS = 7 * 24 * 3600_000;
 /** Refresh tokens: 256 bits, base62. */
 const REFRESH_TOKEN_LENGTH = 43;
 const REFRESH_PREFIX = 'sacr_';
@@ -135,12 +135,6 @@ export class MobileService implements DeviceGate {
     const shown = formatEnrollmentCode(code);
     // The code goes in the fragment: it never reaches a server log or a Referer header.
     return { id, code: shown, expires_at: iso(expiresMs)!, enroll_path: `m/enroll#code=${shown}` };
-  }
-
-  /** Deletes expired refresh tokens (used ones are kept until then, to detect reuse) and week-old codes. */
-  async prune(): Promise<void> {
-    const now = this.deps.clock.now();
-    await this.deps.devices.prune(now, now - CODE_HISTORY_MS);
   }
 
   async listCodes(): Promise<EnrollmentCodeView[]> {

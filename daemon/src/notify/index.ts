@@ -1,5 +1,5 @@
 /**
- * Notifications (issue #5): channel clients (Telegram Bot API, webhook, SMTP, web push), the
+ * Notifications: channel clients (Telegram Bot API, webhook, SMTP, web push), the
  * routing policy, message formats in English and Russian, the durable outbox with its dispatcher,
  * push subscriptions and test sends. Other folders import only from here.
  */
@@ -9,8 +9,7 @@ export { escapeHtml } from './notify.format.js';
 export { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from './notify.ingest.js';
 export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
-export { CHANNELS, LANGUAGES } from './notify.types.js';
-export type { Channel, Language, NotifySettings } from './notify.types.js';
+export type { NotifySettings } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';
 export { createNotificationsRoutes } from './notifications.routes.js';
 export { notificationsRouter } from './notifications.router.js';

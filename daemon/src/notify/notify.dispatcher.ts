@@ -6,7 +6,8 @@ import type { OutboxRecord, Store } from '../store/index.js';
 import { DeliveryError } from './delivery-error.js';
 import { mailMessage, pushMessage, telegramKeyboard, telegramMessage, webhookBody, type FormatOptions } from './notify.format.js';
 import { afterFailure, type RetryPolicy } from './notify.rules.js';
-import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
+import { NOTIFY_CHANNELS, type NotifyChannel } from '../../../shared/src/index.js';
+import type { NotifySettings } from './notify.types.js';
 import { sendPush, type VapidKeys } from './push.client.js';
 import type { PushEndpointPolicy } from './push.policy.js';
 import { sendMail } from './smtp.client.js';
@@ -14,7 +15,7 @@ import { sendTelegramMessage } from './telegram.client.js';
 import { postWebhook } from './webhook.client.js';
 
 /** How many deliveries of one channel run at once (Telegram throttles per chat: one at a time). */
-export const CHANNEL_CONCURRENCY: Record<Channel, number> = { telegram: 1, webhook: 4, smtp: 2, push: 4 };
+export const CHANNEL_CONCURRENCY: Record<NotifyChannel, number> = { telegram: 1, webhook: 4, smtp: 2, push: 4 };
 
 /** Seconds a push service keeps an undelivered message. */
 const PUSH_TTL_SECONDS = 24 * 3600;
@@ -42,7 +43,7 @@ export interface AttemptOutcome {
  * beside ingest and never blocks it: failures only reschedule rows.
  */
 export class Dispatcher {
-  private readonly inFlight: Record<Channel, number> = { telegram: 0, webhook: 0, smtp: 0, push: 0 };
+  private readonly inFlight: Record<NotifyChannel, number> = { telegram: 0, webhook: 0, smtp: 0, push: 0 };
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -95,7 +96,7 @@ export class Dispatcher {
     try {
       do {
         this.again = false;
-        for (const channel of CHANNELS) await this.claim(channel);
+        for (const channel of NOTIFY_CHANNELS) await this.claim(channel);
       } while (this.again && !this.stopped);
       await this.pruneNowAndThen();
     } catch (err) {
@@ -114,7 +115,7 @@ export class Dispatcher {
     if (removed > 0) this.deps.logger.info({ removed }, 'delivery log pruned');
   }
 
-  private async claim(channel: Channel): Promise<void> {
+  private async claim(channel: NotifyChannel): Promise<void> {
     const free = CHANNEL_CONCURRENCY[channel] - this.inFlight[channel];
     if (free <= 0 || this.stopped) return;
     const now = this.deps.clock.now();

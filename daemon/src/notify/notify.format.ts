@@ -1,9 +1,8 @@
-import type { EventNotice, NotificationContent, ProblemNotice, ReportSummary, Severity } from '../../../shared/src/index.js';
+import type { EventNotice, Language, NotificationContent, NotifyChannel, ProblemNotice, ReportSummary, Severity } from '../../../shared/src/index.js';
 import { phrases, type Phrases } from './notify.i18n.js';
 import { localParts } from '../../../shared/src/index.js';
 import type { MailContent } from './smtp.client.js';
 import { TELEGRAM_MAX_LENGTH, type InlineButton } from './telegram.client.js';
-import type { Channel, Language } from './notify.types.js';
 
 /**
  * Message formats, one per channel (documented in README "Notifications"):
@@ -25,7 +24,7 @@ export interface FormatOptions {
   lang: Language;
   timeZone: string;
   /** The channel name shown in test messages. */
-  channel: Channel;
+  channel: NotifyChannel;
 }
 
 function when(iso: string, tz: string): string {

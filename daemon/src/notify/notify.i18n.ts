@@ -1,5 +1,4 @@
-import type { Severity } from '../../../shared/src/index.js';
-import type { Language } from './notify.types.js';
+import type { Language, Severity } from '../../../shared/src/index.js';
 
 /** Every phrase SAC puts into a notification or a report, in each language. */
 const PHRASES = {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { EventNotice, NotificationContent, ProblemNotice, StreamProblem } from '../../../shared/src/index.js';
+import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
 import type { BusMessage } from '../bus.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
-import type { Channel } from './notify.types.js';
 
 /**
  * What ingest needs to turn a batch's events and problems into outbox rows: plain data without
@@ -13,14 +12,10 @@ import type { Channel } from './notify.types.js';
 export interface EventNotifyPlan {
   policy: Policy;
   /** The configured channels, each with its targets (chat ids, push subscriptions; `null` for one-target channels). */
-  targets: Partial<Record<Channel, (string | null)[]>>;
+  targets: Partial<Record<NotifyChannel, (string | null)[]>>;
   maxAttempts: number;
   /** Maintenance windows that can be in force now or later: matching notifications are recorded as suppressed. */
   windows: MaintenanceWindowRecord[];
-}
-
-function text(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' && v !== '-' && v !== 'N/A' ? v : null;
 }
 
 /** The notification view of a committed event. */
@@ -36,15 +31,15 @@ export function eventNotice(c: CommittedEvent): EventNotice {
     host_display: c.event.host.display_name ?? null,
     occurred_at: c.event.occurred_at,
     actor_user: c.actor_user,
-    ip: text(d.ip_address) ?? text(d.source_ip) ?? text(d.external_ip),
+    ip: agentValue(d.ip_address) ?? agentValue(d.source_ip) ?? agentValue(d.external_ip),
   };
 }
 
 /** One pending outbox row per channel and target. */
 export function outboxRows(
   row: { topic: OutboxTopic; ref: string | null; content: NotificationContent },
-  channels: readonly Channel[],
-  targets: Partial<Record<Channel, (string | null)[]>>,
+  channels: readonly NotifyChannel[],
+  targets: Partial<Record<NotifyChannel, (string | null)[]>>,
   maxAttempts: number,
   nowMs: number,
 ): OutboxRecord[] {
@@ -86,7 +81,7 @@ export function problemNotice(p: StreamProblem): ProblemNotice {
  * send cost one function call each.
  */
 export function eventNotificationRows(committed: readonly CommittedEvent[], plan: EventNotifyPlan, nowMs: number): OutboxRecord[] {
-  const configured = Object.keys(plan.targets) as Channel[];
+  const configured = Object.keys(plan.targets) as NotifyChannel[];
   const rows: OutboxRecord[] = [];
   for (const c of committed) {
     const channels = eventChannels(
@@ -113,7 +108,7 @@ export async function problemNotificationRows(
   nowMs: number,
   outbox: Pick<OutboxRepo, 'carriers'>,
 ): Promise<OutboxRecord[]> {
-  const configured = Object.keys(plan.targets) as Channel[];
+  const configured = Object.keys(plan.targets) as NotifyChannel[];
   const rows: OutboxRecord[] = [];
   for (const m of messages) {
     if (m.type === 'problem.opened') {

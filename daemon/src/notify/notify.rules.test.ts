@@ -10,9 +10,10 @@ import {
   problemResolvedChannels,
   type Policy,
 } from './notify.rules.js';
-import type { Channel, NotifySettings } from './notify.types.js';
+import type { NotifyChannel } from '../../../shared/src/index.js';
+import type { NotifySettings } from './notify.types.js';
 
-const ALL: Channel[] = ['telegram', 'webhook', 'smtp', 'push'];
+const ALL: NotifyChannel[] = ['telegram', 'webhook', 'smtp', 'push'];
 const policy = (over: Partial<Policy> = {}): Policy => ({
   minSeverity: 'high',
   enabledChannels: ALL,

@@ -1,12 +1,12 @@
-import { compareSeverity, type Severity } from '../../../shared/src/index.js';
+import { compareSeverity, NOTIFY_CHANNELS, type NotifyChannel, type Severity } from '../../../shared/src/index.js';
 import { localParts } from '../../../shared/src/index.js';
 import { effectiveSeverity, isHiddenType } from '../correlation/index.js';
-import { CHANNELS, type Channel, type NotifySettings } from './notify.types.js';
+import type { NotifySettings } from './notify.types.js';
 
 /**
  * Routing and retry rules of the notifier: pure functions, no I/O.
  *
- * Policy (issue #5): an event is sent when its severity (after the per-type overrides) is high or
+ * Policy: an event is sent when its severity (after the per-type overrides) is high or
  * critical and at or above the minimum; a new problem when at or above the minimum. Sent whatever the minimum:
  * `rdp.login.success`, `ssh.login.success`, `rdg.connection.*`, agent lifecycle events (only to
  * the lifecycle channels) and daily reports. Never: hidden types. `details.telegram_via: "agent"`
@@ -34,18 +34,18 @@ export function isAlwaysSentType(type: string): boolean {
 }
 
 /** Channels whose settings are complete enough to deliver anything. */
-export function configuredChannels(s: NotifySettings, hasPushSubscriptions: boolean): Channel[] {
-  const ok: Record<Channel, boolean> = {
+export function configuredChannels(s: NotifySettings, hasPushSubscriptions: boolean): NotifyChannel[] {
+  const ok: Record<NotifyChannel, boolean> = {
     telegram: Boolean(s.telegram.botToken) && s.telegram.chatIds.length > 0,
     webhook: Boolean(s.webhook.url),
     smtp: Boolean(s.smtp.url && s.smtp.from) && s.smtp.to.length > 0,
     push: hasPushSubscriptions,
   };
-  return CHANNELS.filter((c) => ok[c]);
+  return NOTIFY_CHANNELS.filter((c) => ok[c]);
 }
 
-function usable(policy: Policy, configured: readonly Channel[]): Channel[] {
-  return CHANNELS.filter((c) => policy.enabledChannels.includes(c) && configured.includes(c));
+function usable(policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
+  return NOTIFY_CHANNELS.filter((c) => policy.enabledChannels.includes(c) && configured.includes(c));
 }
 
 function atLeast(severity: Severity, min: Severity): boolean {
@@ -53,10 +53,10 @@ function atLeast(severity: Severity, min: Severity): boolean {
 }
 
 /** Channels an ingested event goes to (empty for most events: the common, cheap case). */
-export function eventChannels(ev: EventFacts, policy: Policy, configured: readonly Channel[]): Channel[] {
+export function eventChannels(ev: EventFacts, policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
   if (isHiddenType(ev.type, policy.hiddenTypes)) return [];
   const severity = effectiveSeverity(ev.type, ev.severity, policy.severityOverrides);
-  let channels: Channel[];
+  let channels: NotifyChannel[];
   if (isLifecycleType(ev.type)) channels = usable(policy, configured).filter((c) => policy.lifecycleChannels.includes(c));
   else if (isAlwaysSentType(ev.type)) channels = usable(policy, configured);
   else if (atLeast(severity, 'high') && atLeast(severity, policy.minSeverity)) channels = usable(policy, configured);
@@ -65,23 +65,23 @@ export function eventChannels(ev: EventFacts, policy: Policy, configured: readon
 }
 
 /** Channels a newly opened problem goes to. */
-export function problemOpenedChannels(p: { type: string; severity: Severity }, policy: Policy, configured: readonly Channel[]): Channel[] {
+export function problemOpenedChannels(p: { type: string; severity: Severity }, policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
   if (isHiddenType(p.type, policy.hiddenTypes)) return [];
   return atLeast(p.severity, policy.minSeverity) ? usable(policy, configured) : [];
 }
 
 /** A resolved notice goes to the channels that carried the opening, while they are still usable. */
-export function problemResolvedChannels(carriers: readonly Channel[], policy: Policy, configured: readonly Channel[]): Channel[] {
+export function problemResolvedChannels(carriers: readonly NotifyChannel[], policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
   return usable(policy, configured).filter((c) => carriers.includes(c));
 }
 
 /** The daily report goes to every usable channel, whatever the minimum severity. */
-export function reportChannels(policy: Policy, configured: readonly Channel[]): Channel[] {
+export function reportChannels(policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
   return usable(policy, configured);
 }
 
 /** The console sign-in lock alert goes to the chat messenger only. */
-export function loginLockChannels(policy: Policy, configured: readonly Channel[]): Channel[] {
+export function loginLockChannels(policy: Policy, configured: readonly NotifyChannel[]): NotifyChannel[] {
   return usable(policy, configured).filter((c) => c === 'telegram');
 }
 

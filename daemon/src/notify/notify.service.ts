@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { NotificationContent, StreamProblem } from '../../../shared/src/index.js';
+import type { NotificationContent, NotifyChannel, StreamProblem } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { BusMessage, PublishMeta } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -17,7 +17,7 @@ import {
   reportChannels,
 } from './notify.rules.js';
 import type { NotifySettingsSource } from './notify.settings.js';
-import type { Channel, NotifySettings } from './notify.types.js';
+import type { NotifySettings } from './notify.types.js';
 import { generateVapidKeys, type VapidKeys } from './push.client.js';
 import { pushEndpointProblem, type PushEndpointPolicy } from './push.policy.js';
 
@@ -33,7 +33,7 @@ export interface Sealer {
 }
 
 export interface TestSendResult {
-  channel: Channel;
+  channel: NotifyChannel;
   ok: boolean;
   deliveries: ({ outbox_id: string; target: string | null } & AttemptOutcome)[];
 }
@@ -126,17 +126,17 @@ export class NotifyService {
     return this.settings;
   }
 
-  private configured(s: NotifySettings): Channel[] {
+  private configured(s: NotifySettings): NotifyChannel[] {
     return configuredChannels(s, this.pushTargets.length > 0);
   }
 
-  private targets(channel: Channel, s: NotifySettings): (string | null)[] {
+  private targets(channel: NotifyChannel, s: NotifySettings): (string | null)[] {
     if (channel === 'telegram') return s.telegram.chatIds;
     if (channel === 'push') return this.pushTargets;
     return [null];
   }
 
-  private rows(topic: OutboxTopic, ref: string | null, content: NotificationContent, channels: Channel[], s: NotifySettings): OutboxRecord[] {
+  private rows(topic: OutboxTopic, ref: string | null, content: NotificationContent, channels: NotifyChannel[], s: NotifySettings): OutboxRecord[] {
     const targets = Object.fromEntries(channels.map((c) => [c, this.targets(c, s)]));
     return outboxRows({ topic, ref, content }, channels, targets, this.deps.options.maxAttempts, this.deps.clock.now());
   }
@@ -200,7 +200,7 @@ export class NotifyService {
    * Re-notifies an open problem (escalation step `step`): to the channels that carried its opening,
    * plus on the final step `final.channels` and an e-mail to `final.emails`. Returns the rows' channels.
    */
-  async escalate(p: StreamProblem, step: number, final: { channels: Channel[]; emails: string[] } | null): Promise<Channel[]> {
+  async escalate(p: StreamProblem, step: number, final: { channels: NotifyChannel[]; emails: string[] } | null): Promise<NotifyChannel[]> {
     const s = this.current();
     const configured = this.configured(s);
     const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
@@ -217,7 +217,7 @@ export class NotifyService {
   }
 
   /** Queues a generated daily report for every usable channel; returns the channels. */
-  async sendReport(report: { id: string; day: string; summary: Extract<NotificationContent, { kind: 'report' }>['summary'] }): Promise<Channel[]> {
+  async sendReport(report: { id: string; day: string; summary: Extract<NotificationContent, { kind: 'report' }>['summary'] }): Promise<NotifyChannel[]> {
     await this.refresh();
     const s = this.current();
     const channels = reportChannels(s.policy, this.configured(s));
@@ -226,7 +226,7 @@ export class NotifyService {
   }
 
   /** Sends a test message through one channel now, to each of its targets, and reports what happened. */
-  async testSend(channel: Channel, actor: Actor): Promise<TestSendResult> {
+  async testSend(channel: NotifyChannel, actor: Actor): Promise<TestSendResult> {
     const requestedBy = actor.user?.username ?? 'system';
     await this.refresh();
     const s = this.current();

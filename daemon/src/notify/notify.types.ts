@@ -1,12 +1,4 @@
-import type { Severity } from '../../../shared/src/index.js';
-
-/** The four notification channels. */
-export const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-/** Languages messages are written in. */
-export const LANGUAGES = ['en', 'ru'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Language, NotifyChannel, Severity } from '../../../shared/src/index.js';
 
 /** Effective channel and policy configuration (stored settings over the environment). */
 export interface NotifySettings {
@@ -17,9 +9,9 @@ export interface NotifySettings {
   push: { subject: string; vapid: { publicKey: string; privateKey: string } | null };
   policy: {
     minSeverity: Severity;
-    enabledChannels: Channel[];
+    enabledChannels: NotifyChannel[];
     /** Channels that carry agent lifecycle events. */
-    lifecycleChannels: Channel[];
+    lifecycleChannels: NotifyChannel[];
     hiddenTypes: string[];
     /** Type pattern → severity used instead of the agent's (the same overrides correlation applies). */
     severityOverrides: Record<string, Severity>;

@@ -1,4 +1,4 @@
-/** Daily SSH/RDP reports (issue #5): aggregation, HTML rendering, the leader-safe daily job. */
+/** Daily SSH/RDP reports: aggregation, HTML rendering, the leader-safe daily job. */
 export { ReportsService, type GeneratedReport } from './reports.service.js';
 export { aggregateDailyReports } from './reports.rules.js';
 export { renderReportHtml } from './reports.render.js';

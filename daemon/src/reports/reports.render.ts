@@ -1,5 +1,5 @@
-import { localParts, type ReportSummary } from '../../../shared/src/index.js';
-import { escapeHtml, type Language, phrases } from '../notify/index.js';
+import { type Language, localParts, type ReportSummary } from '../../../shared/src/index.js';
+import { escapeHtml, phrases } from '../notify/index.js';
 
 /**
  * The daily report as one self-contained HTML document: inline styles and tables only, so the

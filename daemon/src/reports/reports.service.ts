@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
-import { localParts } from '../../../shared/src/index.js';
-import { dueReportDay, type Channel, type NotifyService, type NotifySettingsSource } from '../notify/index.js';
+import { localParts, type NotifyChannel } from '../../../shared/src/index.js';
+import { dueReportDay, type NotifyService, type NotifySettingsSource } from '../notify/index.js';
 import type { DailyReportListItem, DailyReportRecord, Store } from '../store/index.js';
 import { aggregateDailyReports } from './reports.rules.js';
 import { renderReportHtml } from './reports.render.js';
@@ -15,7 +15,7 @@ const CLAIM_LEASE_MS = 10 * 60 * 1000;
 
 export interface GeneratedReport {
   report: DailyReportRecord;
-  channels: Channel[];
+  channels: NotifyChannel[];
 }
 
 /**

@@ -9,6 +9,8 @@ export interface RetentionOptions {
   eventMs: number | null;
   /** Sign-in failures older than this no longer count (the throttle window): their rows can go. */
   loginWindowMs: number;
+  /** Mobile enrollment codes stay listed (used, revoked or expired) this long after they expire. */
+  enrollmentCodeHistoryMs: number;
 }
 
 export interface RetentionResult {
@@ -16,7 +18,19 @@ export interface RetentionResult {
   events: number;
   login_throttle: number;
   stream_tickets: 'pruned';
+  /** Ended (expired or signed-out) console sessions. */
+  sessions: number;
+  /** Expired mobile refresh tokens and old enrollment codes. */
+  mobile: number;
+  telegram_link_codes: number;
+  bundle_tokens: number;
 }
+
+/**
+ * Ended sessions are kept a day: a late sign-out or renewal of one still finds it (and is refused
+ * as ended rather than unknown).
+ */
+const ENDED_SESSION_KEEP_MS = 24 * 3600_000;
 
 /** Events deleted per transaction: a short write lock at a time, so ingest keeps flowing. */
 const EVENT_CHUNK = 2000;
@@ -25,8 +39,10 @@ const MAX_EVENT_CHUNKS = 50;
 
 /**
  * The retention job's work (run leader-only under a store lease by the job runner): prunes
- * sign-in throttle rows that no longer count, expired stream tickets, the audit log past its
- * retention, and — only when configured — old events. Dashboard counters (rollups) are kept, so
+ * sign-in throttle rows that no longer count, every expiring credential once it is of no use
+ * (stream tickets, ended sessions, mobile refresh tokens and enrollment codes, Telegram link
+ * codes, agent bundle download tokens), the audit log past its retention, and — only when
+ * configured — old events. Dashboard counters (rollups) are kept, so
  * long-range charts stay whole after their events are gone.
  */
 export class RetentionService {
@@ -39,6 +55,10 @@ export class RetentionService {
     const now = clock.now();
     const loginThrottle = await store.loginThrottle.prune(now - options.loginWindowMs, now);
     await store.streamTickets.prune(now);
+    const sessions = await store.sessions.prune(now - ENDED_SESSION_KEEP_MS);
+    const mobile = await store.devices.prune(now, now - options.enrollmentCodeHistoryMs);
+    const telegramLinkCodes = await store.telegram.pruneLinkCodes(now);
+    const bundleTokens = await store.agentUpdates.pruneTokens(now);
     const audit = await store.audit.prune(now - options.auditMs);
     let events = 0;
     if (options.eventMs !== null) {
@@ -49,8 +69,17 @@ export class RetentionService {
         if (n < EVENT_CHUNK) break;
       }
     }
-    const result: RetentionResult = { audit, events, login_throttle: loginThrottle, stream_tickets: 'pruned' };
-    if (audit + events + loginThrottle > 0) logger.info(result, 'retention pruned');
+    const result: RetentionResult = {
+      audit,
+      events,
+      login_throttle: loginThrottle,
+      stream_tickets: 'pruned',
+      sessions,
+      mobile,
+      telegram_link_codes: telegramLinkCodes,
+      bundle_tokens: bundleTokens,
+    };
+    if (audit + events + loginThrottle + sessions + mobile + telegramLinkCodes + bundleTokens > 0) logger.info(result, 'retention pruned');
     return result;
   }
 }

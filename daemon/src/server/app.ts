@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { type Authenticator, bearerToken, errorBody, sendError, sendJson } from '../http/index.js';
+import { type Authenticator, bearerToken, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
@@ -119,13 +119,21 @@ export function createApp(deps: AppDeps): express.Express {
         const token = bearerToken(req);
         return {
           token,
-          user: token ? await deps.authenticator.authenticate(token) : null,
+          user: token ? await deps.authenticator.authenticate(token).catch((err: unknown) => Promise.reject(knownTrpcError(err) ?? err)) : null,
           ip: req.socket.remoteAddress,
           requestId: randomUUID(),
         };
       },
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ path, err: { message: error.message } }, 'tRPC call failed');
+      },
+      // A throttled or unavailable tRPC answer says when to retry, as the REST one does.
+      responseMeta: ({ errors }) => {
+        const waits = errors.flatMap((e) => {
+          const wait = e.cause instanceof AppError ? mapError(e.cause).headers['Retry-After'] : undefined;
+          return wait === undefined ? [] : [Number(wait)];
+        });
+        return waits.length > 0 ? { headers: { 'Retry-After': String(Math.max(...waits)) } } : {};
       },
     }),
   );

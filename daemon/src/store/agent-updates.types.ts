@@ -63,6 +63,8 @@ export interface AgentUpdatesRepo {
   insertToken(token: BundleToken): Promise<void>;
   /** Takes a token that has not expired: each link downloads once. */
   consumeToken(hash: string, nowMs: number): Promise<BundleToken | null>;
+  /** Deletes tokens expired at `nowMs` (links never followed); returns how many. */
+  pruneTokens(nowMs: number): Promise<number>;
   bundle(product: string, version: string): Promise<AgentBundle | null>;
   putBundle(bundle: AgentBundle): Promise<void>;
   /** The desired agent configuration of a host (`{}` when none is stored). */

@@ -102,6 +102,6 @@ export interface DevicesRepo {
    * a used token (theft detection), `unknown` for a token never issued or already deleted.
    */
   useRefreshToken(hash: string, nowMs: number): Promise<RefreshTokenUse>;
-  /** Deletes refresh tokens expired at `nowMs` and codes that expired before `codesBeforeMs`. */
-  prune(nowMs: number, codesBeforeMs: number): Promise<void>;
+  /** Deletes refresh tokens expired at `nowMs` and codes that expired before `codesBeforeMs`; returns how many rows. */
+  prune(nowMs: number, codesBeforeMs: number): Promise<number>;
 }

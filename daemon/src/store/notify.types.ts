@@ -1,14 +1,11 @@
-import type { NotificationContent, NotifyChannel as Channel, ReportSummary } from '../../../shared/src/index.js';
+import type { DeliveryStatus, DeliveryTopic, NotificationContent, NotifyChannel as Channel, ReportSummary } from '../../../shared/src/index.js';
 import type { StoredEvent } from './events.types.js';
 
-/**
- * Outbox lifecycle: `pending` (waiting for its next attempt) → `sending` (claimed under a lease) → `sent` | `failed`.
- * `suppressed`: held back by a maintenance window, recorded for the log and never delivered.
- */
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'suppressed';
+/** Outbox lifecycle, as the delivery log shows it (`DELIVERY_STATUSES`). */
+export type OutboxStatus = DeliveryStatus;
 
 /** What a notification is about; `ref` names the thing (event id, problem id, report id…). */
-export type OutboxTopic = 'event' | 'problem.opened' | 'problem.resolved' | 'problem.escalated' | 'report' | 'test' | 'login_locked';
+export type OutboxTopic = DeliveryTopic;
 
 export interface OutboxAttempt {
   at_ms: number;

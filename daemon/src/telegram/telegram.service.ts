@@ -1,10 +1,10 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { SessionUser, TelegramLinkCode, TelegramLinkStatus } from '../../../shared/src/index.js';
+import type { Language, SessionUser, TelegramLinkCode, TelegramLinkStatus } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
-import { escapeHtml, phrases, type InlineButton, type Language } from '../notify/index.js';
+import { escapeHtml, type InlineButton, phrases } from '../notify/index.js';
 import type { ProblemsService } from '../problems/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SettingsRepo, TelegramRepo, UsersRepo } from '../store/index.js';

@@ -1,7 +1,8 @@
 import { AppError } from '../errors.js';
 import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';
-import { parseQwinsta, type Session } from './qwinsta.js';
+import type { SessionView } from '../../../shared/src/index.js';
+import { parseQwinsta } from './qwinsta.js';
 import { WinRmConnection, type WinRmEndpoint } from './transport.js';
 import { winrmError } from './winrm.errors.js';
 import * as wsman from './wsman.js';
@@ -47,7 +48,7 @@ export interface WinRmTestResult {
 }
 
 export interface SessionList {
-  sessions: Session[];
+  sessions: SessionView[];
   raw: string;
   host: string;
   durationMs: number;

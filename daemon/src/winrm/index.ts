@@ -8,7 +8,6 @@ export type { SessionList, WinRmClient, WinRmClientOptions, WinRmResult, WinRmTa
 export { decodeOem } from './codepages.js';
 export type { OemCodePage } from './codepages.js';
 export { parseQwinsta } from './qwinsta.js';
-export type { Session } from './qwinsta.js';
 export type { WinRmErrorCode } from './winrm.errors.js';
 export { winRmOptionsFromSettings } from './winrm.settings.js';
 export { winRmTargetsOf } from './targets.js';

@@ -1,13 +1,4 @@
-/** One row of `qwinsta` (query session) output. */
-export interface Session {
-  session_name: string;
-  username: string;
-  id: number;
-  /** English state name (`Active`, `Disc`, `Listen`, …); a state this table does not know stays as printed. */
-  state: string;
-  type: string;
-  device: string;
-}
+import type { SessionView } from '../../../shared/src/index.js';
 
 /*
  * Russian Windows prints localised state names; they are mapped to the English ones so that the
@@ -42,7 +33,7 @@ function normaliseState(raw: string): string {
  * at the header's column starts and the ID and state are read between the user name and type.
  * Lines that fit no row shape are skipped.
  */
-export function parseQwinsta(text: string): Session[] {
+export function parseQwinsta(text: string): SessionView[] {
   const lines = text.replace(/\r/g, '').split('\n');
   const headerIndex = lines.findIndex((l) => /\bID\b/.test(l));
   if (headerIndex < 0) return [];
@@ -50,7 +41,7 @@ export function parseQwinsta(text: string): Session[] {
   const cols = [...header.matchAll(/\S+/g)].map((m) => m.index);
   if (cols.length < 6) return [];
   const [, userStart, , , typeStart, deviceStart] = cols as [number, number, number, number, number, number];
-  const sessions: Session[] = [];
+  const sessions: SessionView[] = [];
   for (const line of lines.slice(headerIndex + 1)) {
     if (!line.trim()) continue;
     const sessionName = line.slice(1, userStart).trim();

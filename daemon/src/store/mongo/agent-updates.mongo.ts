@@ -67,7 +67,9 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
     },
     async insertToken(token) {
       await tokens.insertOne({ ...token });
-      await tokens.deleteMany({ expires_ms: { $lt: token.expires_ms - 86_400_000 } });
+    },
+    async pruneTokens(nowMs) {
+      return (await tokens.deleteMany({ expires_ms: { $lte: nowMs } })).deletedCount;
     },
     async consumeToken(hash, nowMs) {
       const token = await tokens.findOne({ hash, expires_ms: { $gt: nowMs } }, noId);

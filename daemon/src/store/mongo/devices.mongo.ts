@@ -170,18 +170,20 @@ export function mongoDevices(db: Db): DevicesRepo {
       return { status: 'ok', token: { ...token, used_ms: nowMs } };
     },
     async prune(nowMs, codesBeforeMs) {
+      let deleted = 0;
       const expired = await tokens.find({ expires_ms: { $lte: nowMs } }, { projection: { _id: 0, hash: 1 } }).toArray();
       if (expired.length > 0) {
         const hashes = expired.map((t) => t.hash);
-        await tokens.deleteMany({ hash: { $in: hashes } });
+        deleted += (await tokens.deleteMany({ hash: { $in: hashes } })).deletedCount;
         await tokenUses.deleteMany({ hash: { $in: hashes } });
       }
       const old = await codes.find({ expires_ms: { $lt: codesBeforeMs } }, { projection: { _id: 0, id: 1 } }).toArray();
       if (old.length > 0) {
         const ids = old.map((c) => c.id);
-        await codes.deleteMany({ id: { $in: ids } });
+        deleted += (await codes.deleteMany({ id: { $in: ids } })).deletedCount;
         await codeUses.deleteMany({ code_id: { $in: ids } });
       }
+      return deleted;
     },
   };
 }

@@ -8,7 +8,7 @@ export function mongoTelegram(db: Db): TelegramRepo {
   const noId = { projection: { _id: 0 } } as const;
   return {
     async putLinkCode(hash, userId, expiresMs) {
-      await codes.deleteMany({ $or: [{ user_id: userId }, { expires_ms: { $lte: Date.now() } }] });
+      await codes.deleteMany({ user_id: userId });
       await codes.insertOne({ hash, user_id: userId, expires_ms: expiresMs });
     },
     async consumeLinkCode(hash, nowMs) {
@@ -16,6 +16,9 @@ export function mongoTelegram(db: Db): TelegramRepo {
       const doc = await codes.findOne({ hash });
       if (!doc || (await codes.deleteOne({ hash })).deletedCount !== 1) return null;
       return doc.expires_ms > nowMs ? doc.user_id : null;
+    },
+    async pruneLinkCodes(nowMs) {
+      return (await codes.deleteMany({ expires_ms: { $lte: nowMs } })).deletedCount;
     },
     async link(r) {
       // Both sides of a link are unique: the two deletes and the insert happen under one lock.

@@ -98,7 +98,9 @@ export function sqliteAgentUpdates(db: Database.Database): AgentUpdatesRepo {
     },
     async insertToken(token: BundleToken) {
       db.prepare('INSERT INTO agent_bundle_tokens (hash, job_id, expires_ms) VALUES (@hash, @job_id, @expires_ms)').run(token);
-      db.prepare('DELETE FROM agent_bundle_tokens WHERE expires_ms < ?').run(token.expires_ms - 86_400_000);
+    },
+    async pruneTokens(nowMs) {
+      return db.prepare('DELETE FROM agent_bundle_tokens WHERE expires_ms <= ?').run(nowMs).changes;
     },
     async consumeToken(hash, nowMs) {
       return db.prepare<[string, number], BundleToken>('DELETE FROM agent_bundle_tokens WHERE hash = ? AND expires_ms > ? RETURNING *').get(hash, nowMs) ?? null;

@@ -183,8 +183,8 @@ export function sqliteDevices(db: Db): DevicesRepo {
       return useToken.immediate(hash, nowMs);
     },
     async prune(nowMs, codesBeforeMs) {
-      db.prepare('DELETE FROM refresh_tokens WHERE expires_ms <= ?').run(nowMs);
-      db.prepare('DELETE FROM enrollment_codes WHERE expires_ms < ?').run(codesBeforeMs);
+      const tokens = db.prepare('DELETE FROM refresh_tokens WHERE expires_ms <= ?').run(nowMs).changes;
+      return tokens + db.prepare('DELETE FROM enrollment_codes WHERE expires_ms < ?').run(codesBeforeMs).changes;
     },
   };
 }

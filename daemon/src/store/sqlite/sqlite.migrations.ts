@@ -277,7 +277,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   {
     id: 16,
-    // Issue 7: each B-tree an event touches costs a page write per commit at ingest.
+    // Each B-tree an event touches costs a page write per commit at ingest.
     name: 'fewer index writes per event: fingerprints keyed by host, report-only index on received time',
     sql: `
       CREATE TABLE event_fingerprints_v16 (

@@ -15,12 +15,15 @@ export function sqliteTelegram(db: Database.Database): TelegramRepo {
   return {
     async putLinkCode(hash, userId, expiresMs) {
       db.transaction(() => {
-        db.prepare('DELETE FROM telegram_link_codes WHERE user_id = ? OR expires_ms <= ?').run(userId, Date.now());
+        db.prepare('DELETE FROM telegram_link_codes WHERE user_id = ?').run(userId);
         db.prepare('INSERT INTO telegram_link_codes (hash, user_id, expires_ms) VALUES (?, ?, ?)').run(hash, userId, expiresMs);
       })();
     },
     async consumeLinkCode(hash, nowMs) {
       return consume(hash, nowMs);
+    },
+    async pruneLinkCodes(nowMs) {
+      return db.prepare('DELETE FROM telegram_link_codes WHERE expires_ms <= ?').run(nowMs).changes;
     },
     async link(r) {
       link(r);

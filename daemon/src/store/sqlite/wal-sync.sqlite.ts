@@ -78,9 +78,13 @@ export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean }
   });
   worker.unref();
   let checkpointing = false;
+  // A full or read-only disk fails every checkpoint until it is fixed: warn once per failure, not
+  // five times a second.
+  let failing: string | null = null;
   worker.on('message', (msg: { error?: string }) => {
     checkpointing = false;
-    if (msg.error) warn(msg.error);
+    if (msg.error && msg.error !== failing) warn(msg.error);
+    failing = msg.error ?? null;
   });
   worker.on('error', (err) => {
     // Without the thread, SQLite's own checkpoints on the connection keep the WAL bounded.

@@ -1,10 +1,12 @@
 import { createI18n } from 'vue-i18n';
+import { LANGUAGES, type Language } from '../../../../shared/src/notify.schema';
 import en from './en';
 import ru from './ru';
 import { mobileMessages } from '../mobile/mobile.i18n';
 
-export const LOCALES = ['en', 'ru'] as const;
-export type Locale = (typeof LOCALES)[number];
+/** The console speaks the languages notifications are written in. */
+export const LOCALES = LANGUAGES;
+export type Locale = Language;
 
 /** The remembered language, else the browser's when it is Russian, else English. */
 export function initialLocale(stored: string | null, browser: string): Locale {

@@ -2,7 +2,7 @@ import type { LoginChallenge, TotpEnrollment } from '../../../../../shared/src/m
 import type { SessionUser } from '../../../../../shared/src/roles';
 import { requestJson } from '../../api/http';
 
-/** What login and renewal return (issue #3's REST contract). */
+/** What login and renewal return (the same shape as `POST /api/v1/auth/login`). */
 export interface LoginResult {
   token: string;
   expires_at: string;

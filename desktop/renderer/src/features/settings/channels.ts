@@ -1,7 +1,5 @@
+import { NOTIFY_CHANNELS, type NotifyChannel } from '../../../../../shared/src/notify.schema';
 import type { SettingsView } from '../../../../../shared/src/settings.schema';
-
-export const CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
-export type ChannelName = (typeof CHANNELS)[number];
 
 const isSet = (v: unknown) => (v as { set?: boolean } | null | undefined)?.set === true;
 const filled = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === 'string' && v.length > 0);
@@ -11,9 +9,9 @@ const filled = (v: unknown) => (Array.isArray(v) ? v.length > 0 : typeof v === '
  * environment): a bot token and a chat, a webhook URL, an SMTP server with sender and recipients,
  * VAPID keys.
  */
-export function configuredChannels(views: readonly SettingsView[]): Set<ChannelName> {
+export function configuredChannels(views: readonly SettingsView[]): Set<NotifyChannel> {
   const values = (c: string) => views.find((v) => v.category === c)?.values ?? {};
-  const out = new Set<ChannelName>();
+  const out = new Set<NotifyChannel>();
   const tg = values('telegram');
   if (isSet(tg.bot_token) && filled(tg.chat_ids)) out.add('telegram');
   if (filled(values('webhook').url)) out.add('webhook');
@@ -25,8 +23,8 @@ export function configuredChannels(views: readonly SettingsView[]): Set<ChannelN
 }
 
 /** Channels the notification policy turns on that cannot send. */
-export function enabledButUnconfigured(views: readonly SettingsView[]): ChannelName[] {
+export function enabledButUnconfigured(views: readonly SettingsView[]): NotifyChannel[] {
   const enabled = views.find((v) => v.category === 'notification_policy')?.values.enabled_channels;
   const ready = configuredChannels(views);
-  return Array.isArray(enabled) ? (enabled as ChannelName[]).filter((c) => (CHANNELS as readonly string[]).includes(c) && !ready.has(c)) : [];
+  return Array.isArray(enabled) ? (enabled as NotifyChannel[]).filter((c) => (NOTIFY_CHANNELS as readonly string[]).includes(c) && !ready.has(c)) : [];
 }
