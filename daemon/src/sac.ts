@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { CommandsService, createActionsRoutes, probeSshAdmin, RemoteActionsService } from './actions/index.js';
+import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
+import { probeSshAdmin } from './ssh/index.js';
 import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
@@ -233,6 +234,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     versions: agentVersions,
     settings: () => settings.get('agent_updates'),
     windowsAdmin: () => settings.get('windows_admin'),
+    sshAdmin: () => settings.get('ssh_admin'),
     publicUrl: config.publicUrl,
     bundlesDir: path.join(config.dataDir, 'agent-bundles'),
     clock,

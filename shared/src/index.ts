@@ -12,6 +12,7 @@ export * from './users.schema.js';
 export * from './audit.schema.js';
 export * from './apikeys.schema.js';
 export * from './settings.schema.js';
+export * from './settings.help.js';
 export * from './time-zone.js';
 export * from './maintenance.schema.js';
 export * from './mfa.schema.js';

@@ -115,9 +115,15 @@ export const AgentUpdatesSettingsSchema = z.strictObject({
   max_parallel: z.number().int().min(1).max(1000).default(5),
   /**
    * Minutes a job may wait for its agent (no `agent.update.*` or `updated` event) before SAC pushes
-   * the update itself over WinRM; 0 = push only when an admin asks.
+   * the update itself (WinRM to Windows hosts, SSH to Linux hosts); 0 = push only when an admin asks.
    */
   fallback_after_minutes: z.number().int().min(0).max(10_080).default(30),
+  /** SSH push, run as root (`sudo -n sh -c`) inside the unpacked ssh-monitor bundle: installs it. */
+  ssh_install_command: z.string().min(1).max(1000).default('sh ./install.sh'),
+  /** SSH push: restarts the agent after the install. */
+  ssh_restart_command: z.string().min(1).max(1000).default('systemctl restart ssh-monitor'),
+  /** SSH push: prints the installed version (a bare version or the script's `SSH_MONITOR_VERSION="…"` line). */
+  ssh_version_command: z.string().min(1).max(1000).default("grep -h '^SSH_MONITOR_VERSION=' /usr/local/bin/ssh-monitor"),
 });
 
 export const GitReposSettingsSchema = z.strictObject({

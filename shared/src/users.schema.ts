@@ -59,6 +59,8 @@ export interface UserView {
   active: boolean;
   created_at: string;
   updated_at: string;
+  /** The latest sign-in that started a session; null = never. */
+  last_login_at: string | null;
 }
 
 /** Answer of sign-in and renewal. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { trpc } from '../peers/trpc.js';
 
 describe.each(STORE_KINDS)('console sign-in and users on %s', (kind) => {
   let sac: TestSac;
@@ -55,6 +56,26 @@ describe.each(STORE_KINDS)('console sign-in and users on %s', (kind) => {
     expect(list.body.users.map((u: { username: string }) => u.username)).toContain(created.user.username);
     expect((await api(sac, 'DELETE', `/api/v1/users/${created.user.id}`, { token })).status).toBe(204);
     expect((await api(sac, 'DELETE', `/api/v1/users/${created.user.id}`, { token })).status).toBe(404);
+  });
+
+  it('shows each user\'s latest sign-in: none before the first, then the time of the newest (a failed one does not count)', async () => {
+    const token = await adminToken(sac);
+    const { user, password } = await createUser(sac, 'monitor');
+    const row = async () => (await api(sac, 'GET', '/api/v1/users', { token })).body.users.find((u: { id: string }) => u.id === user.id);
+    expect(user.last_login_at).toBeNull();
+    expect((await row()).last_login_at).toBeNull();
+    const before = Date.now();
+    expect((await login(sac, user.username, password)).status).toBe(200);
+    const first = Date.parse((await row()).last_login_at);
+    expect(first).toBeGreaterThanOrEqual(before - 1000);
+    expect(first).toBeLessThanOrEqual(Date.now());
+    expect((await login(sac, user.username, `${password}-wrong`)).status).toBe(401);
+    expect(Date.parse((await row()).last_login_at)).toBe(first);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await login(sac, user.username, password)).status).toBe(200);
+    expect(Date.parse((await row()).last_login_at)).toBeGreaterThan(first);
+    const one = await trpc(sac, token, 'query', 'users.byId', { id: user.id });
+    expect(one.data.last_login_at).toBe((await row()).last_login_at);
   });
 
   it('rejects the token of a deactivated or deleted user, and tokens issued before a password change', async () => {

@@ -147,6 +147,7 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'settings.update': 'admin',
   'settings.reset': 'admin',
   'audit.list': 'admin',
+  'audit.count': 'admin',
   // #4
   'events.list': 'operator',
   'events.byId': 'operator',

@@ -79,6 +79,13 @@ describe.each(STORE_KINDS)('console tRPC: auth, users, settings, keys, audit on 
       expect(actions, a).toContain(a);
     }
     expect(JSON.stringify(audit)).not.toContain('hook-secret-123');
+    // The total beside a page: two entries a page, the count of every match.
+    const users = await admin.audit.list.query({ action: 'user.', limit: 2 });
+    const usersTotal = await admin.audit.count.query({ action: 'user.' });
+    expect(users).toHaveLength(2);
+    expect(usersTotal).toBe(audit.filter((e) => e.action.startsWith('user.')).length);
+    expect(usersTotal).toBeGreaterThanOrEqual(3);
+    expect(await admin.audit.count.query({ action: 'user.', before: users[1].at })).toBeLessThanOrEqual(usersTotal - 2);
   });
 
   it('answers auth.me with the same user as GET /api/v1/auth/me', async () => {

@@ -14,6 +14,7 @@ function user(overrides: Partial<UserRecord> = {}): UserRecord {
     token_version: 0,
     created_ms: 1,
     updated_ms: 1,
+    last_login_ms: null,
     ...overrides,
   };
 }
@@ -29,6 +30,22 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.users.insert(user({ username: i % 2 ? 'Alice' : 'alice' }))));
     expect(outcomes.filter((o) => o === 'inserted')).toHaveLength(1);
     expect((await store.users.byUsername('ALICE'))?.username).toMatch(/^alice$/i);
+  });
+
+  it('records the latest sign-in, never moving it back, and keeps it through other changes', async () => {
+    store = await openFreshStore(kind);
+    const u = user();
+    await store.users.insert(u);
+    expect((await store.users.byId(u.id))?.last_login_ms).toBeNull();
+    await store.users.recordLogin(u.id, 5_000);
+    // A daemon recording late (its sign-in started earlier): the later sign-in stays.
+    await store.users.recordLogin(u.id, 9_000);
+    await store.users.recordLogin(u.id, 7_000);
+    expect((await store.users.byUsername(u.username))?.last_login_ms).toBe(9_000);
+    await store.users.update(u.id, { display_name: 'Renamed', updated_ms: 10 });
+    expect((await store.users.list()).find((x) => x.id === u.id)).toMatchObject({ display_name: 'Renamed', last_login_ms: 9_000 });
+    await store.users.recordLogin(randomUUID(), 1);
+    expect(await store.users.count()).toBe(1);
   });
 
   it('bumps token_version on a new password only, and never lets the last active admin go, even in a race', async () => {
@@ -113,5 +130,11 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     expect((await store.audit.list({ outcome: 'failed', limit: 10 })).map((e) => e.at_ms)).toEqual([1000]);
     expect((await store.audit.list({ from_ms: 1500, before_ms: 3000, limit: 10 })).map((e) => e.at_ms)).toEqual([2000]);
     expect((await store.audit.list({ target: 'user:1', limit: 1 })).map((e) => e.action)).toEqual(['user.created']);
+    // The total of a paged list: the same filters, no limit.
+    expect(await store.audit.count({})).toBe(3);
+    expect(await store.audit.count({ action: 'auth.' })).toBe(2);
+    expect(await store.audit.count({ actor: 'ALICE', outcome: 'ok' })).toBe(1);
+    expect(await store.audit.count({ from_ms: 1500, before_ms: 3000 })).toBe(1);
+    expect(await store.audit.count({ target: 'user:2' })).toBe(0);
   });
 });

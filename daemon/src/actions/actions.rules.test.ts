@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../store/index.js';
-import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, sshTargets } from './actions.rules.js';
-import { verifyHostKey } from './known-hosts.rules.js';
+import { sshTargets, verifyHostKey } from '../ssh/index.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget } from './actions.rules.js';
 
 function host(overrides: Partial<Host>): Host {
   return {

@@ -1,18 +1,5 @@
+import { presentAddress } from '../ssh/index.js';
 import type { Host } from '../store/index.js';
-
-/** Placeholders the Windows agent writes instead of null. */
-const PLACEHOLDERS = new Set(['', '-', 'n/a', 'null']);
-
-function present(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const v = value.trim();
-  return PLACEHOLDERS.has(v.toLowerCase()) ? null : v;
-}
-
-/** Addresses to reach a host over SSH, in order: FQDN, host name, then its current IPv4. */
-export function sshTargets(host: Pick<Host, 'fqdn' | 'hostname' | 'ipv4'>): string[] {
-  return [...new Set([host.fqdn, host.hostname, host.ipv4].map((v) => present(v)).filter((v): v is string => v !== null))];
-}
 
 /** True for the RD Gateway events whose session lives on another machine (`details.internal_ip`). */
 export function isGatewayEvent(type: string): boolean {
@@ -26,7 +13,7 @@ export function isSessionEvent(type: string): boolean {
 
 /** The workstation an RD Gateway event connected to (IP or host name, maybe with a port), or null. */
 export function gatewayTarget(details: Record<string, unknown> | undefined): string | null {
-  const raw = present(details?.internal_ip);
+  const raw = presentAddress(details?.internal_ip);
   if (!raw) return null;
   // `10.0.0.5:3389` or `[fe80::1]:3389` → the address alone.
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(raw);

@@ -6,9 +6,9 @@ import { AppError } from '../errors.js';
 import { hostNotFound } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Host, Store } from '../store/index.js';
-import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent, sshTargets } from './actions.rules.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
-import type { probeSshAdmin } from './ssh.client.js';
+import { sshTargets, type probeSshAdmin } from '../ssh/index.js';
 import { winRmOptionsFromSettings, winRmTargetsOf, type WinRmClient, type WinRmClientOptions } from '../winrm/index.js';
 
 export interface RemoteActionsDeps {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { AuditEntryView, AuditQuerySchema, SessionUser } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { errorSummary } from '../errors.js';
-import type { AuditEntry, AuditRepo } from '../store/index.js';
+import type { AuditEntry, AuditQuery, AuditRepo } from '../store/index.js';
 
 /** Who acted and from where: a tRPC context or `{ user: currentUser(res), ip }` fits. */
 export interface Actor {
@@ -32,6 +32,17 @@ function view({ at_ms, ...rest }: AuditEntry): AuditEntryView {
  * handling and host deletion. Recording never fails the action it describes: a store error is
  * logged at error level instead.
  */
+function filters(query: z.output<typeof AuditQuerySchema>): Omit<AuditQuery, 'limit'> {
+  return {
+    action: query.action,
+    actor: query.actor,
+    target: query.target,
+    outcome: query.outcome,
+    from_ms: query.from ? Date.parse(query.from) : undefined,
+    before_ms: query.before ? Date.parse(query.before) : undefined,
+  };
+}
+
 export class AuditService {
   constructor(
     private readonly repo: AuditRepo,
@@ -59,15 +70,12 @@ export class AuditService {
   }
 
   async list(query: z.output<typeof AuditQuerySchema>): Promise<AuditEntryView[]> {
-    const entries = await this.repo.list({
-      action: query.action,
-      actor: query.actor,
-      target: query.target,
-      outcome: query.outcome,
-      from_ms: query.from ? Date.parse(query.from) : undefined,
-      before_ms: query.before ? Date.parse(query.before) : undefined,
-      limit: query.limit,
-    });
+    const entries = await this.repo.list({ ...filters(query), limit: query.limit });
     return entries.map(view);
+  }
+
+  /** How many entries match the filters (`before` included, `limit` ignored): the total a paged list shows. */
+  count(query: z.output<typeof AuditQuerySchema>): Promise<number> {
+    return this.repo.count(filters(query));
   }
 }

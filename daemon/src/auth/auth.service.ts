@@ -319,6 +319,7 @@ export class AuthService implements Authenticator {
       ip: ip ?? null,
     };
     await this.deps.sessions.insert(session);
+    await this.deps.users.recordLogin(user.id, now);
     return this.issue(user, session);
   }
 

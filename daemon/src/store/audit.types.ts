@@ -31,6 +31,8 @@ export interface AuditRepo {
   insert(entry: AuditEntry): Promise<void>;
   /** Newest first. */
   list(query: AuditQuery): Promise<AuditEntry[]>;
+  /** How many entries match the filters (the limit does not apply). */
+  count(query: Omit<AuditQuery, 'limit'>): Promise<number>;
   /** Deletes entries recorded before `beforeMs`; returns how many. */
   prune(beforeMs: number): Promise<number>;
 }

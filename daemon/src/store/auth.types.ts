@@ -13,6 +13,8 @@ export interface UserRecord {
   token_version: number;
   created_ms: number;
   updated_ms: number;
+  /** The latest successful sign-in (a session started); null = never signed in. */
+  last_login_ms: number | null;
 }
 
 /** Fields a user change may set; a new `password_hash` also increments `token_version`. */
@@ -39,6 +41,8 @@ export interface UsersRepo {
   update(id: string, patch: UserPatch): Promise<UserChange>;
   /** Deletes the user unless it is the last active admin; `ok` carries the deleted record. */
   delete(id: string): Promise<UserChange>;
+  /** Records a successful sign-in; an earlier time than the stored one is ignored (daemons racing). */
+  recordLogin(id: string, atMs: number): Promise<void>;
 }
 
 /** Failed sign-in attempts and the lock of one username (lower-cased). */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Logger } from 'pino';
 import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
@@ -6,8 +7,9 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
+import { connectSshAdmin, SshFailure, sshTargets } from '../ssh/index.js';
 import { createWinRmClient, winRmOptionsFromSettings, winRmTargetsOf } from '../winrm/index.js';
-import { windowsPushScript } from './agent-push.rules.js';
+import { LINUX_UPLOAD_COMMAND, linuxPushScript, readBackVersion, uploadDirOf, windowsPushScript } from './agent-push.rules.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';
 import type { AgentVersionsService } from './agent-versions.service.js';
@@ -50,6 +52,22 @@ export function agentUpdateView(j: AgentUpdateJob): AgentUpdateView {
   };
 }
 
+/** How long one push (upload, install, restart) may take. */
+const PUSH_TIMEOUT_MS = 10 * 60_000;
+
+interface PushOutcome {
+  /** Why the push failed, or null. */
+  failure: string | null;
+  output: string;
+  /** True when SAC saw the target version installed (SSH); WinRM leaves that to the agent. */
+  installed: boolean;
+}
+
+/** How SAC can push to a host itself, by its OS family; null when it cannot. */
+function pushPathOf(host: Pick<Host, 'os_family'>): 'winrm' | 'ssh' | null {
+  return host.os_family === 'windows' ? 'winrm' : host.os_family === 'linux' ? 'ssh' : null;
+}
+
 /** How long a bundle download link stays valid. */
 export const BUNDLE_TOKEN_TTL_MS = 30 * 60_000;
 
@@ -69,6 +87,7 @@ export class AgentUpdatesService {
       versions: AgentVersionsService;
       settings: () => Promise<SettingsValue<'agent_updates'>>;
       windowsAdmin: () => Promise<SettingsValue<'windows_admin'>>;
+      sshAdmin: () => Promise<SettingsValue<'ssh_admin'>>;
       /** Where hosts download bundles from (`SAC_PUBLIC_URL`); a push needs it. */
       publicUrl: string | undefined;
       bundlesDir: string;
@@ -146,15 +165,15 @@ export class AgentUpdatesService {
   }
 
   /**
-   * The leader's fallback: jobs of Windows hosts whose agent has said nothing for
-   * `fallback_after_minutes` are pushed over WinRM, once each (a failed push leaves the job failed).
+   * The leader's fallback: jobs whose agent has said nothing for `fallback_after_minutes` are
+   * pushed (WinRM to Windows hosts, SSH to Linux hosts), once each (a failed push leaves the job failed).
    */
   async fallbackDue(): Promise<void> {
     const minutes = (await this.deps.settings()).fallback_after_minutes;
     if (minutes === 0) return;
     for (const job of await this.deps.repo.stale(this.deps.clock.now() - minutes * 60_000)) {
       const host = await this.deps.store.hosts.byId(job.host_id);
-      if (host?.os_family === 'windows') await this.push(job, null);
+      if (host && pushPathOf(host) !== null) await this.push(job, null);
     }
   }
 
@@ -195,41 +214,84 @@ export class AgentUpdatesService {
     if (moved) await this.audited(`agent_update.${transition.to}`, moved, null);
   }
 
-  /** Pushes a job's bundle over WinRM: state `fallback` while it runs; `failed` with the output if it does not deploy. */
+  /**
+   * Pushes a job's bundle itself: state `fallback` while it runs, `failed` with the output if it
+   * does not install. Over WinRM success stays the agent's word (its `updated` lifecycle event or
+   * new version); over SSH SAC reads the installed version back and the job succeeds when it is
+   * the target.
+   */
   private async push(job: AgentUpdateJob, actor: Actor | null): Promise<AgentUpdateJob> {
     const host = await this.deps.store.hosts.byId(job.host_id);
     if (!host) throw new AppError('host/not_found', 'No such host', { details: { id: job.host_id } });
-    if (host.os_family !== 'windows') {
-      throw new AppError('update/push_unsupported', 'SAC pushes updates over WinRM to Windows hosts; a Linux agent updates itself when it polls', { details: { os_family: host.os_family } });
+    const path = pushPathOf(host);
+    if (path === null) {
+      throw new AppError('update/push_unsupported', 'SAC pushes updates over WinRM to Windows hosts and over SSH to Linux hosts', { details: { os_family: host.os_family } });
     }
-    const now = this.deps.clock.now();
-    const claimed = await this.deps.repo.transition(job.id, ['pending', 'started'], { state: 'fallback', path: 'winrm', updated_ms: now });
+    const claimed = await this.deps.repo.transition(job.id, ['pending', 'started'], { state: 'fallback', path, updated_ms: this.deps.clock.now() });
     if (!claimed) throw new AppError('update/finished', 'The job changed state meanwhile', { details: { id: job.id } });
     await this.audited('agent_update.fallback', claimed, actor);
-    let failure: string | null = null;
-    let output = '';
+    let outcome: PushOutcome;
     try {
-      if (!this.deps.publicUrl) throw new AppError('update/no_public_url', 'SAC_PUBLIC_URL is not set, so the host has no address to download the bundle from');
-      const options = winRmOptionsFromSettings(await this.deps.windowsAdmin(), { timeoutMs: 10 * 60_000 });
-      const bundle = await this.bundleFor(claimed);
-      const token = randomBytes(32).toString('base64url');
-      await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: now + BUNDLE_TOKEN_TTL_MS });
-      const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
-      const result = await createWinRmClient(options).runPowerShell(winRmTargetsOf(host), script);
-      output = [result.stdout, result.stderr].filter(Boolean).join('\n');
-      if (result.exitCode !== 0) failure = `Deploy exited with ${result.exitCode}`;
+      outcome = path === 'winrm' ? await this.pushWindows(claimed, host) : await this.pushLinux(claimed, host);
     } catch (err) {
-      failure = err instanceof AppError ? err.message : 'The push failed';
-      if (!(err instanceof AppError)) this.deps.logger.error({ job_id: job.id, err: errorSummary(err) }, 'agent update push failed');
+      const known = err instanceof AppError || err instanceof SshFailure;
+      if (!known) this.deps.logger.error({ job_id: job.id, err: errorSummary(err) }, 'agent update push failed');
+      outcome = { failure: known ? err.message : 'The push failed', output: '', installed: false };
     }
     const finished = await this.deps.repo.transition(job.id, ['fallback'], {
-      state: failure ? 'failed' : 'fallback',
+      state: outcome.failure ? 'failed' : outcome.installed ? 'success' : 'fallback',
       updated_ms: this.deps.clock.now(),
-      output: [failure, output].filter(Boolean).join('\n').slice(0, 16_000) || null,
+      output: [outcome.failure, outcome.output].filter(Boolean).join('\n').slice(0, 16_000) || null,
     });
-    // Success is the agent's word (its `updated` lifecycle event or new version), not the script's.
-    if (finished && failure) await this.audited('agent_update.failed', finished, actor);
+    if (finished && finished.state !== 'fallback') await this.audited(`agent_update.${finished.state}`, finished, actor);
     return finished ?? claimed;
+  }
+
+  /** Runs the deploy PowerShell over WinRM; the host downloads the bundle from `SAC_PUBLIC_URL`. */
+  private async pushWindows(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
+    if (!this.deps.publicUrl) throw new AppError('update/no_public_url', 'SAC_PUBLIC_URL is not set, so the host has no address to download the bundle from');
+    const options = winRmOptionsFromSettings(await this.deps.windowsAdmin(), { timeoutMs: PUSH_TIMEOUT_MS });
+    const bundle = await this.bundleFor(job);
+    const token = randomBytes(32).toString('base64url');
+    await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: this.deps.clock.now() + BUNDLE_TOKEN_TTL_MS });
+    const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
+    const result = await createWinRmClient(options).runPowerShell(winRmTargetsOf(host), script);
+    const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
+    return { failure: result.exitCode !== 0 ? `Deploy exited with ${result.exitCode}` : null, output, installed: false };
+  }
+
+  /**
+   * Uploads the tarball over SSH (no download from SAC needed), then runs the install script:
+   * hash check, unpack, install and restart with `sudo -n`, version read back.
+   */
+  private async pushLinux(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
+    const s = await this.deps.sshAdmin();
+    if (!s.username || (!s.private_key && !s.password)) {
+      throw new AppError('actions/ssh_not_configured', 'No SSH administrator (username and key or password) is configured');
+    }
+    const settings = await this.deps.settings();
+    const bundle = await this.bundleFor(job);
+    const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
+    const creds = { username: s.username, port: s.port, private_key: s.private_key, passphrase: s.passphrase, password: s.password, known_hosts: s.known_hosts };
+    const session = await connectSshAdmin(sshTargets(host), creds, 15_000);
+    try {
+      const upload = await session.exec(LINUX_UPLOAD_COMMAND, { stdin: createReadStream(file), timeoutMs: PUSH_TIMEOUT_MS, maxOutput: 1024 });
+      const dir = uploadDirOf(upload.stdout);
+      if (upload.code !== 0 || dir === null) {
+        return { failure: `Uploading the bundle to ${session.host} failed (exit ${upload.code})`, output: upload.stderr, installed: false };
+      }
+      const script = linuxPushScript({ dir, sha256: bundle.sha256, install: settings.ssh_install_command, restart: settings.ssh_restart_command, version: settings.ssh_version_command });
+      const result = await session.exec(script, { timeoutMs: PUSH_TIMEOUT_MS });
+      const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
+      if (result.code !== 0) return { failure: `The install on ${session.host} exited with ${result.code}`, output, installed: false };
+      const version = readBackVersion(result.stdout);
+      if (version !== job.target_version) {
+        return { failure: `${session.host} reports version ${version ?? '(none)'} after the install, not ${job.target_version}`, output, installed: false };
+      }
+      return { failure: null, output, installed: true };
+    } finally {
+      session.end();
+    }
   }
 
   private async create(host: Host, latest: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {

@@ -15,6 +15,7 @@ export function userView(u: UserRecord): UserView {
     active: u.active,
     created_at: new Date(u.created_ms).toISOString(),
     updated_at: new Date(u.updated_ms).toISOString(),
+    last_login_at: u.last_login_ms === null ? null : new Date(u.last_login_ms).toISOString(),
   };
 }
 
@@ -72,6 +73,7 @@ export class UsersService {
       token_version: 0,
       created_ms: now,
       updated_ms: now,
+      last_login_ms: null,
     };
     if ((await this.repo.insert(user)) === 'duplicate') {
       throw new AppError('user/duplicate', 'A user with this username exists');
@@ -142,6 +144,7 @@ export class UsersService {
       token_version: 0,
       created_ms: now,
       updated_ms: now,
+      last_login_ms: null,
     });
     if (outcome === 'inserted') {
       await this.audit.record({ action: 'user.created', actor: { user: null, ip: undefined }, username, target: null, details: { username, role: 'admin', first_start: true } });

@@ -15,6 +15,15 @@ const DUPLICATE_KEY = 11000;
 type UserDoc = UserRecord & { username_key: string };
 const NO_ID = { projection: { _id: 0, username_key: 0 } } as const;
 
+/** Users remember their latest sign-in; users created before have none yet. */
+export const USERS_LAST_LOGIN_MONGO_MIGRATION = {
+  id: 34,
+  name: 'users: time of the latest sign-in',
+  async up(db: Db) {
+    await db.collection('users').updateMany({ last_login_ms: { $exists: false } }, { $set: { last_login_ms: null } });
+  },
+};
+
 export function mongoUsers(db: Db): UsersRepo {
   const users = db.collection<UserDoc>('users');
   const activeAdmins = () => users.countDocuments({ role: 'admin', active: true });
@@ -37,7 +46,7 @@ export function mongoUsers(db: Db): UsersRepo {
     if (!doc) return { status: 'not_found' };
     const { _id, username_key: _key, ...after } = doc;
     if (removesLastAdmin(before, after, await activeAdmins())) {
-      const { id: _id, username: _u, created_ms: _c, ...restore } = before;
+      const { id: _id, username: _u, created_ms: _c, last_login_ms: _l, ...restore } = before;
       await users.updateOne({ id }, { $set: restore });
       return { status: 'last_admin' };
     }
@@ -77,6 +86,10 @@ export function mongoUsers(db: Db): UsersRepo {
       }
       const res = await users.deleteOne({ id });
       return res.deletedCount === 1 ? { status: 'ok', user } : { status: 'not_found' };
+    },
+    async recordLogin(id, atMs) {
+      // BSON orders null below numbers, so $max also sets the first sign-in.
+      await users.updateOne({ id }, { $max: { last_login_ms: atMs } });
     },
   };
 }

@@ -5,6 +5,7 @@ import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
+import { USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
 
 
 /** Applied in id order, whatever the order here. */
@@ -113,6 +114,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   },
   AGENT_VERSIONS_MONGO_MIGRATION,
   AGENT_UPDATES_MONGO_MIGRATION,
+  USERS_LAST_LOGIN_MONGO_MIGRATION,
   {
     id: 28,
     name: 'maintenance windows, escalation steps, Telegram links, TOTP second factor',

@@ -1,8 +1,42 @@
 import type Database from 'better-sqlite3';
-import type { AuditEntry, AuditRepo } from '../audit.types.js';
+import type { AuditEntry, AuditQuery, AuditRepo } from '../audit.types.js';
 
 interface AuditRow extends Omit<AuditEntry, 'details'> {
   details: string;
+}
+
+/** The WHERE clause of the filters and its parameters. */
+function whereOf(q: Omit<AuditQuery, 'limit'>): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.action?.endsWith('.')) {
+    where.push('substr(action, 1, ?) = ?');
+    params.push(q.action.length, q.action);
+  } else if (q.action) {
+    where.push('action = ?');
+    params.push(q.action);
+  }
+  if (q.actor) {
+    where.push('actor_username = ? COLLATE NOCASE');
+    params.push(q.actor);
+  }
+  if (q.target) {
+    where.push('target = ?');
+    params.push(q.target);
+  }
+  if (q.outcome) {
+    where.push('outcome = ?');
+    params.push(q.outcome);
+  }
+  if (q.from_ms !== undefined) {
+    where.push('at_ms >= ?');
+    params.push(q.from_ms);
+  }
+  if (q.before_ms !== undefined) {
+    where.push('at_ms < ?');
+    params.push(q.before_ms);
+  }
+  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
 export function sqliteAudit(db: Database.Database): AuditRepo {
@@ -13,39 +47,15 @@ export function sqliteAudit(db: Database.Database): AuditRepo {
       insert.run({ ...e, details: JSON.stringify(e.details) });
     },
     async list(q) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (q.action?.endsWith('.')) {
-        where.push('substr(action, 1, ?) = ?');
-        params.push(q.action.length, q.action);
-      } else if (q.action) {
-        where.push('action = ?');
-        params.push(q.action);
-      }
-      if (q.actor) {
-        where.push('actor_username = ? COLLATE NOCASE');
-        params.push(q.actor);
-      }
-      if (q.target) {
-        where.push('target = ?');
-        params.push(q.target);
-      }
-      if (q.outcome) {
-        where.push('outcome = ?');
-        params.push(q.outcome);
-      }
-      if (q.from_ms !== undefined) {
-        where.push('at_ms >= ?');
-        params.push(q.from_ms);
-      }
-      if (q.before_ms !== undefined) {
-        where.push('at_ms < ?');
-        params.push(q.before_ms);
-      }
+      const { sql: where, params } = whereOf(q);
       const sql = `SELECT id, at_ms, actor_id, actor_username, ip, action, target, outcome, details FROM audit_log
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at_ms DESC, seq DESC LIMIT ?`;
+        ${where} ORDER BY at_ms DESC, seq DESC LIMIT ?`;
       const rows = db.prepare<unknown[], AuditRow>(sql).all(...params, q.limit);
       return rows.map((r) => ({ ...r, details: JSON.parse(r.details) as Record<string, unknown> }));
+    },
+    async count(q) {
+      const { sql: where, params } = whereOf(q);
+      return (db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM audit_log ${where}`).get(...params) as { n: number }).n;
     },
     async prune(beforeMs) {
       return db.prepare('DELETE FROM audit_log WHERE at_ms < ?').run(beforeMs).changes;

@@ -20,6 +20,13 @@ function userFromRow({ username_key: _key, active, ...rest }: UserRow): UserReco
   return { ...rest, active: active === 1 };
 }
 
+/** Users remember their latest sign-in (the Users page shows it). */
+export const USERS_LAST_LOGIN_SQLITE_MIGRATION = {
+  id: 34,
+  name: 'users: time of the latest sign-in',
+  sql: 'ALTER TABLE users ADD COLUMN last_login_ms INTEGER;',
+};
+
 export function sqliteUsers(db: Db): UsersRepo {
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const otherActiveAdmins = db.prepare<[string], { n: number }>(
@@ -51,8 +58,8 @@ export function sqliteUsers(db: Db): UsersRepo {
     async insert(u) {
       const { changes } = db
         .prepare(`INSERT INTO users (id, username, username_key, display_name, role, active, password_hash, token_version,
-          created_ms, updated_ms) VALUES (@id, @username, @username_key, @display_name, @role, @active, @password_hash,
-          @token_version, @created_ms, @updated_ms) ON CONFLICT (username_key) DO NOTHING`)
+          created_ms, updated_ms, last_login_ms) VALUES (@id, @username, @username_key, @display_name, @role, @active, @password_hash,
+          @token_version, @created_ms, @updated_ms, @last_login_ms) ON CONFLICT (username_key) DO NOTHING`)
         .run({ ...u, username_key: u.username.toLowerCase(), active: u.active ? 1 : 0 });
       return changes === 1 ? 'inserted' : 'duplicate';
     },
@@ -75,6 +82,9 @@ export function sqliteUsers(db: Db): UsersRepo {
     },
     async delete(id) {
       return remove.immediate(id);
+    },
+    async recordLogin(id, atMs) {
+      db.prepare('UPDATE users SET last_login_ms = ? WHERE id = ? AND (last_login_ms IS NULL OR last_login_ms < ?)').run(atMs, id, atMs);
     },
   };
 }

@@ -3,6 +3,7 @@ import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
+import { USERS_LAST_LOGIN_SQLITE_MIGRATION } from './auth.sqlite.js';
 
 /** Migration 3: problems and their timelines, replay fingerprints, flap marks, host state, rollups, leases. */
 const CORRELATION_SQLITE_MIGRATION = {
@@ -227,6 +228,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   CORRELATION_INGEST_SQLITE_MIGRATION,
   COMMANDS_SQLITE_MIGRATION,
   DEVICES_SQLITE_MIGRATION,
+  USERS_LAST_LOGIN_SQLITE_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

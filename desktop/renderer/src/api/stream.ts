@@ -2,17 +2,19 @@ import type { StreamMessage, StreamMessageType } from '../../../../shared/src/st
 
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
 
-/** Every message type the daemon's stream sends (SSE event names). */
-export const STREAM_TYPES: readonly StreamMessageType[] = [
-  'event.ingested',
-  'problem.opened',
-  'problem.updated',
-  'problem.acknowledged',
-  'problem.resolved',
-  'host.status_changed',
-  'command.updated',
-  'counters',
-];
+/** Every message type the daemon's stream sends (SSE event names); the Record makes the compiler flag a missing one. */
+const TYPES: Record<StreamMessageType, true> = {
+  'event.ingested': true,
+  'problem.opened': true,
+  'problem.updated': true,
+  'problem.acknowledged': true,
+  'problem.resolved': true,
+  'host.status_changed': true,
+  'agent_update.changed': true,
+  'command.updated': true,
+  counters: true,
+};
+export const STREAM_TYPES = Object.keys(TYPES) as readonly StreamMessageType[];
 
 /** The part of EventSource the client uses, so tests can hand in a fake. */
 export interface EventSourceLike {

@@ -6,4 +6,5 @@ export type AuditQuery = RouterInputs['audit']['list'];
 
 export const auditApi = {
   list: (q: AuditQuery) => call(() => trpc.audit.list.query(q)),
+  count: (q: AuditQuery) => call(() => trpc.audit.count.query(q)),
 };

@@ -6,19 +6,22 @@ import { auditApi, type AuditQuery, type AuditRow } from './audit.api';
 
 const PAGE = 100;
 
-/** The audit log (admin), newest first, paged by the last entry's time. */
+/** The audit log (admin), newest first, paged by the last entry's time, with the total of the filters. */
 export const useAuditStore = defineStore('audit', () => {
   const items = shallowRef<AuditRow[]>([]);
   const loading = ref(false);
   const error = shallowRef<ApiError | null>(null);
   const more = ref(false);
+  /** Entries matching the filters; null until counted (or when counting failed). */
+  const total = ref<number | null>(null);
   let query: AuditQuery = { limit: PAGE };
 
   async function fetch(append: boolean) {
     loading.value = true;
     try {
       const before = append ? items.value.at(-1)?.at : query.before;
-      const page = await auditApi.list({ ...query, limit: PAGE, before });
+      const [page, count] = await Promise.all([auditApi.list({ ...query, limit: PAGE, before }), append ? Promise.resolve(total.value) : auditApi.count(query).catch(() => null)]);
+      total.value = count;
       items.value = append ? [...items.value, ...page] : page;
       more.value = page.length === PAGE;
       error.value = null;
@@ -32,5 +35,5 @@ export const useAuditStore = defineStore('audit', () => {
     query = q;
     await fetch(false);
   }
-  return { items, loading, error, more, load, loadMore: () => fetch(true), reload: () => fetch(false) };
+  return { items, loading, error, more, total, load, loadMore: () => fetch(true), reload: () => fetch(false) };
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SettingsView } from '../../../../../shared/src/settings.schema';
-import { configuredChannels, enabledButUnconfigured } from './channels';
+import { configuredChannels, deliverableChannels, enabledButUnconfigured } from './channels';
 
 const view = (category: string, values: Record<string, unknown>) => ({ category, values, stored_fields: [], updated_at: null, updated_by: null }) as unknown as SettingsView;
 
@@ -16,5 +16,17 @@ describe('channel readiness', () => {
     expect([...configuredChannels(views)].sort()).toEqual(['smtp', 'webhook']);
     expect(enabledButUnconfigured(views)).toEqual(['telegram', 'push']);
     expect(enabledButUnconfigured([view('telegram', { bot_token: { set: true }, chat_ids: ['1001'] }), view('notification_policy', { enabled_channels: ['telegram'] })])).toEqual([]);
+  });
+
+  it('counts push only with a subscriber, and nothing is deliverable when the policy enables only idle channels', () => {
+    const keys = view('push', { vapid_public_key: 'BPub', vapid_private_key: { set: true } });
+    const hook = view('webhook', { url: 'http://127.0.0.1:9/hook' });
+    const policy = (enabled: string[]) => view('notification_policy', { enabled_channels: enabled });
+    expect(deliverableChannels([keys, hook, policy(['push', 'telegram'])], 0)).toEqual([]);
+    expect(enabledButUnconfigured([keys, policy(['push'])], 0)).toEqual(['push']);
+    expect(deliverableChannels([keys, hook, policy(['push', 'telegram'])], 2)).toEqual(['push']);
+    // The webhook is configured but turned off by the policy: still nothing goes out.
+    expect(deliverableChannels([keys, hook, policy(['telegram'])], 2)).toEqual([]);
+    expect(deliverableChannels([keys, hook, policy(['webhook'])], 0)).toEqual(['webhook']);
   });
 });

@@ -1,3 +1,4 @@
+import { requestJson } from '../../api/http';
 import { call, trpc } from '../../api/trpc';
 import type { RouterInputs, RouterOutputs } from '../../api/types';
 
@@ -10,4 +11,10 @@ export const settingsApi = {
   update: (input: RouterInputs['settings']['update']) => call(() => trpc.settings.update.mutate(input)),
   reset: (input: RouterInputs['settings']['reset']) => call(() => trpc.settings.reset.mutate(input)),
   test: (channel: TestChannel) => call(() => trpc.notifications.test.mutate({ channel })),
+  /** How many browsers and phones subscribed to push; null when it cannot be read. */
+  pushSubscriptions: () =>
+    requestJson<{ subscriptions: unknown[] }>('GET', 'api/v1/push/subscriptions').then(
+      (r) => r.subscriptions.length,
+      () => null,
+    ),
 };

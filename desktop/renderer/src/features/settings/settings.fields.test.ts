@@ -11,7 +11,12 @@ describe('settings forms from the shared schemas', () => {
     expect(policy.min_severity).toMatchObject({ kind: 'enum', options: ['info', 'warning', 'high', 'critical'] });
     expect(policy.enabled_channels).toMatchObject({ kind: 'enumList', options: ['telegram', 'webhook', 'smtp', 'push'] });
     expect(policy.report_timezone).toMatchObject({ kind: 'text', nullable: true });
-    expect(fieldsOf('git_repos').find((f) => f.key === 'repos')?.kind).toBe('json');
+    expect(fieldsOf('git_repos').find((f) => f.key === 'repos')?.kind).toBe('repos');
+    expect(fieldsOf('escalation').find((f) => f.key === 'policies')?.kind).toBe('policies');
+    const ssh = Object.fromEntries(fieldsOf('ssh_admin').map((f) => [f.key, f.kind]));
+    expect(ssh).toMatchObject({ private_key: 'secretText', known_hosts: 'longText', passphrase: 'secret', password: 'secret' });
+    // No category is edited as raw JSON any more.
+    for (const c of SETTINGS_CATEGORIES) expect(fieldsOf(c).filter((f) => f.kind === 'json').map((f) => `${c}.${f.key}`)).toEqual([]);
     expect(fieldsOf('windows_admin').find((f) => f.key === 'verify_tls')?.kind).toBe('boolean');
     expect(toInput(fieldsOf('telegram')[0], { set: true })).toBe('');
   });
@@ -26,7 +31,10 @@ describe('settings forms from the shared schemas', () => {
     expect(() => fromInput(byProduct, 'no equals sign', true)).toThrow(/key = value/);
     const tz = fieldsOf('notification_policy').find((f) => f.key === 'report_timezone')!;
     expect(fromInput(tz, '  ')).toBeNull();
-    expect(() => fromInput(fieldsOf('git_repos')[0], '[{')).toThrow(/JSON/);
+    const knownHosts = fieldsOf('ssh_admin').find((f) => f.key === 'known_hosts')!;
+    const lines = 'host1 ssh-ed25519 AAAA1\nhost2 ssh-ed25519 AAAA2';
+    expect(fromInput(knownHosts, `${lines}\n`)).toBe(lines);
+    expect(toInput(knownHosts, lines)).toBe(lines);
   });
 
   it('shows stored webhook header values masked and sends them back as keep-markers', () => {

@@ -2,7 +2,27 @@ import type { z } from 'zod';
 import { SETTINGS_SCHEMAS, SETTINGS_SECRET_PATHS, type SettingsCategory } from '../../../../../shared/src/settings.schema';
 
 /** How one top-level settings field is edited. */
-export type FieldKind = 'secret' | 'boolean' | 'number' | 'text' | 'enum' | 'enumList' | 'lines' | 'map' | 'json';
+export type FieldKind =
+  | 'secret'
+  /** A multi-line secret (a private key): a write-only text area. */
+  | 'secretText'
+  | 'boolean'
+  | 'number'
+  | 'text'
+  /** Multi-line text kept as one string (known_hosts). */
+  | 'longText'
+  | 'enum'
+  | 'enumList'
+  | 'lines'
+  | 'map'
+  /** The git repositories list, edited row by row. */
+  | 'repos'
+  /** Escalation policies per severity. */
+  | 'policies'
+  | 'json';
+
+/** Fields whose text spans lines: a PEM key and an OpenSSH known_hosts file. */
+const MULTILINE = new Set(['ssh_admin.private_key', 'ssh_admin.known_hosts']);
 
 export interface FieldSpec {
   key: string;
@@ -35,7 +55,8 @@ export function fieldsOf(category: SettingsCategory): FieldSpec[] {
     const { core, nullable } = unwrap(type);
     const d = defOf(core);
     const base = { key, nullable, options: [] as string[] };
-    if (secrets.has(key)) return { ...base, kind: 'secret' };
+    const multiline = MULTILINE.has(`${category}.${key}`);
+    if (secrets.has(key)) return { ...base, kind: multiline ? 'secretText' : 'secret' };
     if (d.type === 'boolean') return { ...base, kind: 'boolean' };
     if (d.type === 'number') return { ...base, kind: 'number' };
     if (d.type === 'enum') return { ...base, kind: 'enum', options: Object.values(d.entries ?? {}) };
@@ -43,13 +64,14 @@ export function fieldsOf(category: SettingsCategory): FieldSpec[] {
       const el = defOf(unwrap(d.element!).core);
       if (el.type === 'enum') return { ...base, kind: 'enumList', options: Object.values(el.entries ?? {}) };
       if (el.type === 'string') return { ...base, kind: 'lines' };
-      return { ...base, kind: 'json' };
+      return { ...base, kind: category === 'git_repos' && key === 'repos' ? 'repos' : 'json' };
     }
     if (d.type === 'record') {
       const v = defOf(unwrap(d.valueType!).core).type;
-      return { ...base, kind: v === 'string' || v === 'number' || v === 'enum' ? 'map' : 'json' };
+      if (v === 'string' || v === 'number' || v === 'enum') return { ...base, kind: 'map' };
+      return { ...base, kind: category === 'escalation' && key === 'policies' ? 'policies' : 'json' };
     }
-    if (d.type === 'string') return { ...base, kind: 'text' };
+    if (d.type === 'string') return { ...base, kind: multiline ? 'longText' : 'text' };
     return { ...base, kind: 'json' };
   });
 }
@@ -68,6 +90,9 @@ function isSetMarker(v: unknown): boolean {
 export function toInput(spec: FieldSpec, value: unknown): string | boolean | string[] {
   switch (spec.kind) {
     case 'secret':
+    case 'secretText':
+    case 'repos':
+    case 'policies':
       return '';
     case 'boolean':
       return value === true;

@@ -1,0 +1,200 @@
+import type { Readable } from 'node:stream';
+import { Client, type ConnectConfig } from 'ssh2';
+import { verifyHostKey, type HostKeyVerdict } from './known-hosts.rules.js';
+
+/** SSH administrator access (the `ssh_admin` settings, secrets in clear). */
+export interface SshAdminCredentials {
+  username: string;
+  port: number;
+  private_key: string | null;
+  passphrase: string | null;
+  password: string | null;
+  known_hosts: string;
+}
+
+export interface SshProbeResult {
+  ok: boolean;
+  detail: string;
+  duration_ms: number;
+  /** The candidate address that was tried last. */
+  host: string;
+}
+
+export interface SshExecResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An authenticated connection to one host whose key matched `known_hosts`. */
+export interface SshSession {
+  /** The candidate address that answered. */
+  host: string;
+  /** Runs `command`, feeding `stdin` when given; output is kept up to `maxOutput` characters per stream. */
+  exec(command: string, options: { stdin?: Readable | Buffer; timeoutMs: number; maxOutput?: number }): Promise<SshExecResult>;
+  end(): void;
+}
+
+/** Why a connection or command failed, in words safe to show (never a credential). */
+export class SshFailure extends Error {
+  constructor(
+    message: string,
+    /** True when the next candidate address may still answer (the host was not reached). */
+    readonly unreachable: boolean,
+    /** The address this happened on, when known. */
+    readonly host?: string,
+  ) {
+    super(message);
+  }
+}
+
+const VERDICT_TEXT: Record<Exclude<HostKeyVerdict, 'match'>, string> = {
+  mismatch: 'host key does not match known_hosts',
+  unknown: 'host is not in known_hosts (no trust on first use)',
+  revoked: 'host key is revoked in known_hosts',
+};
+
+/** Connects to one address and authenticates; the host key must be in `known_hosts`. */
+function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const conn = new Client();
+    let verdict: HostKeyVerdict | null = null;
+    let settled = false;
+    const fail = (failure: SshFailure) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.end();
+      reject(failure);
+    };
+    const timer = setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
+    const config: ConnectConfig = {
+      host,
+      port: creds.port,
+      username: creds.username,
+      readyTimeout: timeoutMs,
+      // Only the configured methods; ssh2 tries key, then password.
+      ...(creds.private_key ? { privateKey: creds.private_key, ...(creds.passphrase ? { passphrase: creds.passphrase } : {}) } : {}),
+      ...(creds.password ? { password: creds.password } : {}),
+      tryKeyboard: false,
+      hostVerifier: (key: Buffer) => {
+        verdict = verifyHostKey(creds.known_hosts, host, creds.port, key);
+        return verdict === 'match';
+      },
+    };
+    conn.on('ready', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(conn);
+    });
+    conn.on('error', (err: Error & { level?: string; code?: string }) => {
+      if (verdict !== null && verdict !== 'match') fail(new SshFailure(VERDICT_TEXT[verdict], false));
+      else if (err.level === 'client-authentication') fail(new SshFailure('authentication failed', false));
+      else if (err.level === 'client-socket' || err.code === 'ENOTFOUND' || err.code === 'ECONNREFUSED' || err.code === 'EAI_AGAIN')
+        fail(new SshFailure(`unreachable (${err.code ?? err.message})`, true));
+      else if (err.level === 'client-timeout') fail(new SshFailure('no answer in time', true));
+      else fail(new SshFailure(err.message, false));
+    });
+    try {
+      conn.connect(config);
+    } catch (err) {
+      // A key ssh2 cannot parse is refused before any connection is made.
+      fail(new SshFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`, false));
+    }
+  });
+}
+
+function execOn(conn: Client, command: string, options: { stdin?: Readable | Buffer; timeoutMs: number; maxOutput?: number }): Promise<SshExecResult> {
+  const max = options.maxOutput ?? 16_384;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.off('close', onClose);
+      fn();
+    };
+    // A connection lost mid-command ends the wait at once, not at the timeout.
+    const onClose = () => settle(() => reject(new SshFailure('the connection closed before the command finished', false)));
+    conn.on('close', onClose);
+    const timer = setTimeout(
+      () =>
+        settle(() => {
+          conn.end();
+          reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`, false));
+        }),
+      options.timeoutMs,
+    );
+    conn.exec(command, (err, stream) => {
+      if (err) return settle(() => reject(new SshFailure(`cannot run a command: ${err.message}`, false)));
+      let stdout = '';
+      let stderr = '';
+      stream.on('data', (d: Buffer) => {
+        if (stdout.length < max) stdout += d.toString('utf8');
+      });
+      stream.stderr.on('data', (d: Buffer) => {
+        if (stderr.length < max) stderr += d.toString('utf8');
+      });
+      stream.on('close', (code: number | null) => settle(() => resolve({ code, stdout: stdout.slice(0, max), stderr: stderr.slice(0, max) })));
+      const input = options.stdin;
+      if (input === undefined) stream.end();
+      else if (Buffer.isBuffer(input)) stream.end(input);
+      else {
+        // An input that cannot be read ends the command (it sees a short stdin and fails).
+        input.on('error', () => stream.close());
+        input.pipe(stream);
+      }
+    });
+  });
+}
+
+/**
+ * Opens an SSH administrator session on the first candidate address that answers (an address
+ * that refuses the key or the credentials stops the search: the next would be the same host).
+ * Throws `SshFailure` naming the address and the reason.
+ */
+export async function connectSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshSession> {
+  let detail = 'no address to try';
+  let last: string | undefined;
+  for (const host of candidates) {
+    last = host;
+    try {
+      const conn = await connectOnce(host, creds, timeoutMs);
+      return { host, exec: (command, options) => execOn(conn, command, options), end: () => conn.end() };
+    } catch (err) {
+      const failure = err instanceof SshFailure ? err : new SshFailure(String(err), false);
+      detail = `${host}: ${failure.message}`;
+      if (!failure.unreachable) throw new SshFailure(detail, false, host);
+    }
+  }
+  throw new SshFailure(detail, true, last);
+}
+
+const COMMAND = 'sudo -n true';
+
+/**
+ * Tests SSH administrator access: the first candidate address that answers is authenticated
+ * against (key or password), its host key must be in `known_hosts`, and `sudo -n true` must
+ * succeed. Never throws; never puts a credential into `detail`.
+ */
+export async function probeSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
+  const started = Date.now();
+  let session: SshSession | null = null;
+  try {
+    session = await connectSshAdmin(candidates, creds, timeoutMs);
+    const { code, stderr } = await session.exec(COMMAND, { timeoutMs, maxOutput: 2048 });
+    const ok = code === 0;
+    const reason = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+    const detail = ok ? `${COMMAND} succeeded on ${session.host} as ${creds.username}` : `${COMMAND} failed on ${session.host} (exit ${code})${reason ? `: ${reason}` : ''}`;
+    return { ok, detail, duration_ms: Date.now() - started, host: session.host };
+  } catch (err) {
+    const message = err instanceof SshFailure ? err.message : String(err);
+    const detail = session ? `${session.host}: ${message}` : message;
+    const host = session?.host ?? (err instanceof SshFailure ? err.host : undefined) ?? '';
+    return { ok: false, detail, duration_ms: Date.now() - started, host };
+  } finally {
+    session?.end();
+  }
+}

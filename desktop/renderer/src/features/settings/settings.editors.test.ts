@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { emptyRepoRow, formToPolicies, policiesToForm, reposToRows, rowsToRepos } from './settings.editors';
+
+const stored = [
+  { product: 'ssh-monitor', url: 'https://git.example/ssh.git', branch: null, token: { set: true }, version_from: 'file', version_file: 'ssh-monitor' },
+  { product: 'rdp-login-monitor', url: 'https://git.example/rdp.git', branch: 'main', token: { set: true }, version_from: 'tag', version_file: null },
+];
+
+describe('git repositories editor', () => {
+  it('keeps stored tokens of untouched rows and sends new rows and typed tokens', () => {
+    const original = reposToRows(stored);
+    const rows = reposToRows(stored);
+    rows[1].token = 'new-token';
+    rows.push({ ...emptyRepoRow(), product: 'winlogon', url: 'https://git.example/w.git' });
+    const { value, problems } = rowsToRepos(rows, original);
+    expect(problems).toEqual([]);
+    expect(value.map((v) => v.token)).toEqual([{ set: true }, 'new-token', null]);
+    expect(value[0]).toMatchObject({ branch: null, version_from: 'file', version_file: 'ssh-monitor' });
+    expect(value[2]).toMatchObject({ product: 'winlogon', version_from: 'tag', version_file: null });
+  });
+
+  it('asks for the token again when a row moved or its URL changed, never carrying it to another repository', () => {
+    const original = reposToRows(stored);
+    const removed = reposToRows(stored).slice(1);
+    expect(rowsToRepos(removed, original).problems).toEqual([{ row: 0, field: 'token', message: 'token' }]);
+    const moved = reposToRows(stored);
+    moved[0].url = 'https://evil.example/x.git';
+    expect(rowsToRepos(moved, original).problems).toEqual([{ row: 0, field: 'token', message: 'token' }]);
+    moved[0].clearToken = true;
+    expect(rowsToRepos(moved, original)).toMatchObject({ problems: [], value: [{ token: null }, { token: { set: true } }] });
+  });
+
+  it('reports duplicate products and what the shared schema refuses, per row', () => {
+    const rows = [{ ...emptyRepoRow(), product: 'a', url: 'u' }, { ...emptyRepoRow(), product: 'a', url: '' }];
+    const { problems } = rowsToRepos(rows, []);
+    expect(problems).toContainEqual({ row: 1, field: 'product', message: 'duplicate' });
+    expect(problems.some((p) => p.row === 1 && p.field === 'url')).toBe(true);
+  });
+});
+
+describe('escalation editor', () => {
+  it('round-trips the policies of the severities turned on', () => {
+    const value = { critical: { interval_minutes: 15, max_repeats: 2, final_channels: ['smtp'], final_emails: ['boss@example.com'] } };
+    const form = policiesToForm(value);
+    expect(form.high.on).toBe(false);
+    expect(formToPolicies(form)).toEqual({ value, problems: {} });
+    form.high.on = true;
+    form.high.interval_minutes = '0';
+    form.high.final_emails = 'not-an-address';
+    const { problems } = formToPolicies(form);
+    expect(Object.keys(problems).sort()).toEqual(['high.final_emails', 'high.interval_minutes']);
+  });
+});

@@ -1,0 +1,368 @@
+import type { z } from 'zod';
+import type { GitReposSettingsSchema, EscalationSettingsSchema, SETTINGS_SCHEMAS, SettingsCategory } from './settings.schema.js';
+
+/**
+ * What each settings category and field is called and what it does, in every console language.
+ * The console's settings page and the README's settings table are both made from this, so they
+ * cannot drift; the types make a new field without text here a compile error.
+ */
+export type HelpLanguage = 'en' | 'ru';
+
+export interface FieldHelp {
+  label: string;
+  help: string;
+}
+
+type FieldsOf<S extends z.ZodType> = Record<keyof z.output<S>, FieldHelp>;
+
+export type CategoryHelp<C extends SettingsCategory> = {
+  title: string;
+  /** One or two sentences: what the category is for. */
+  help: string;
+  fields: FieldsOf<(typeof SETTINGS_SCHEMAS)[C]>;
+};
+
+export type SettingsHelp = { [C in SettingsCategory]: CategoryHelp<C> } & {
+  /** The fields of one git repository row. */
+  git_repo: Record<keyof z.output<typeof GitReposSettingsSchema>['repos'][number], FieldHelp>;
+  /** The fields of one escalation policy (per severity). */
+  escalation_step: Record<keyof NonNullable<z.output<typeof EscalationSettingsSchema>['policies']['high']>, FieldHelp>;
+};
+
+const en: SettingsHelp = {
+  telegram: {
+    title: 'Telegram',
+    help: 'Alerts as Telegram messages: the bot token from BotFather and the chats the bot writes to.',
+    fields: {
+      bot_token: { label: 'Bot token', help: 'The token BotFather gave for your bot, e.g. 123456:ABC…' },
+      chat_ids: { label: 'Chat ids', help: 'Where alerts go: numeric chat ids (groups start with -100) or @channel names, one per line. The bot must be a member.' },
+      api_base: { label: 'API base URL', help: 'Leave as is unless you run your own Bot API server.' },
+    },
+  },
+  webhook: {
+    title: 'Webhook',
+    help: 'One JSON POST per alert to your URL, signed with the secret in the X-SAC-Signature header.',
+    fields: {
+      url: { label: 'URL', help: 'The http(s) address that receives the POSTs; empty turns the webhook off.' },
+      secret: { label: 'Signing secret', help: 'Key of the HMAC-SHA256 signature of each body; the receiver checks it.' },
+      headers: { label: 'Extra headers', help: 'Headers sent with every POST, such as an Authorization header; their values are secret.' },
+      timeout_ms: { label: 'Timeout, ms', help: 'How long one POST may take before it counts as failed and is retried.' },
+    },
+  },
+  smtp: {
+    title: 'E-mail (SMTP)',
+    help: 'Alerts and the daily report by e-mail: the mail server, the sender and the recipients.',
+    fields: {
+      url: { label: 'Server URL', help: 'smtp://user:password@host:587 (STARTTLS) or smtps://user:password@host:465.' },
+      from: { label: 'From', help: 'Sender address, e.g. SAC <sac@example.com>.' },
+      to: { label: 'To', help: 'Recipient addresses, one per line.' },
+    },
+  },
+  push: {
+    title: 'Push',
+    help: 'Browser and phone push: the VAPID subject and key pair that push services check. SAC generates the keys on first start.',
+    fields: {
+      subject: { label: 'VAPID subject', help: 'A contact for push services: mailto:you@example.com or an https:// URL.' },
+      vapid_public_key: { label: 'VAPID public key', help: 'Public half of the key pair; browsers subscribe with it. Changing it drops existing subscriptions.' },
+      vapid_private_key: { label: 'VAPID private key', help: 'Private half of the key pair.' },
+    },
+  },
+  notification_policy: {
+    title: 'Notification policy',
+    help: 'What is sent where: the lowest severity that notifies, the channels in use, agent lifecycle notices, the message language and the daily report time.',
+    fields: {
+      min_severity: { label: 'Minimum severity', help: 'Events and problems below this are not sent (sign-ins and daily reports always are).' },
+      enabled_channels: { label: 'Enabled channels', help: 'Channels that carry alerts; each must also be configured in its own category.' },
+      lifecycle_channels: { label: 'Agent lifecycle channels', help: 'Channels told when an agent starts, stops or updates.' },
+      language: { label: 'Language', help: 'Language of messages and of the daily report.' },
+      report_time: { label: 'Daily report time', help: 'Local time (HH:MM, 24 h) the daily report is made and sent.' },
+      report_timezone: { label: 'Report time zone', help: 'IANA zone of the report time, e.g. Europe/Moscow; empty = the server’s zone.' },
+    },
+  },
+  severity_overrides: {
+    title: 'Severity overrides',
+    help: 'A different severity for an event type or prefix, applied as events arrive; the agent’s original is kept.',
+    fields: {
+      overrides: { label: 'Overrides', help: 'One "type = severity" per line, e.g. ssh.login.failed = warning; a prefix such as rdp.* covers its types.' },
+    },
+  },
+  hidden_types: {
+    title: 'Hidden types',
+    help: 'Event types (or prefixes) stored but left out of lists, counters, problems and notifications.',
+    fields: {
+      types: { label: 'Hidden types', help: 'One type or prefix per line, e.g. agent.heartbeat or rdg.*.' },
+    },
+  },
+  host_status: {
+    title: 'Host status',
+    help: 'When a host counts as stale (minutes without any event, per agent product if needed) and how soon a silent host may raise a problem again.',
+    fields: {
+      stale_minutes: { label: 'Stale after, minutes', help: 'Minutes without heartbeat or daily report after which a host is stale (decimals allowed).' },
+      stale_minutes_by_product: { label: 'Stale minutes per product', help: 'One "product = minutes" per line for agents that report less often, e.g. ssh-monitor = 1500.' },
+      silence_cooldown_minutes: { label: 'Silence re-open cooldown, minutes', help: 'After a silent-host problem is resolved by hand, it is not raised again for this long.' },
+    },
+  },
+  correlation: {
+    title: 'Correlation',
+    help: 'How long matching events keep joining the same problem.',
+    fields: {
+      window_minutes: { label: 'Window, minutes', help: 'Events of one host, type and rule this close in time join one problem.' },
+    },
+  },
+  windows_admin: {
+    title: 'Windows admin (WinRM)',
+    help: 'The account SAC uses over WinRM for remote actions on Windows hosts (sessions, log-off, agent update).',
+    fields: {
+      username: { label: 'Username', help: 'DOMAIN\\account or account@domain.example; a member of the hosts’ Administrators or Remote Management Users.' },
+      password: { label: 'Password', help: 'That account’s password.' },
+      transport: { label: 'Transport', help: 'https (port 5986) is encrypted; http (5985) only inside a trusted network.' },
+      port: { label: 'Port', help: 'Empty = 5986 for https, 5985 for http.' },
+      verify_tls: { label: 'Verify TLS', help: 'Check the hosts’ certificates; turn off only for self-signed certificates you trust.' },
+      codepage: { label: 'Console code page', help: 'cp437 for English Windows, cp866 for Russian Windows: how command output is decoded.' },
+    },
+  },
+  ssh_admin: {
+    title: 'SSH admin',
+    help: 'The account and key SAC uses over SSH for remote actions on Linux hosts.',
+    fields: {
+      username: { label: 'Username', help: 'The account SAC signs in as; it needs sudo for the actions.' },
+      port: { label: 'Port', help: 'SSH port of the hosts.' },
+      private_key: { label: 'Private key', help: 'OpenSSH private key, the whole text from -----BEGIN to END-----.' },
+      passphrase: { label: 'Key passphrase', help: 'Only if the private key is encrypted.' },
+      password: { label: 'Password', help: 'Used when there is no key (or the key is refused).' },
+      known_hosts: { label: 'known_hosts', help: 'Host keys SAC trusts, as lines of an OpenSSH known_hosts file (ssh-keyscan output). Unknown hosts are refused.' },
+    },
+  },
+  agent_updates: {
+    title: 'Agent updates',
+    help: 'Whether and how agents are updated to the latest version read from git, and how many hosts at once.',
+    fields: {
+      enabled: { label: 'Enabled', help: 'Offer outdated agents the latest version automatically.' },
+      products: { label: 'Products', help: 'Agent products offered updates, one per line (ssh-monitor, rdp-login-monitor); empty = all.' },
+      max_parallel: { label: 'Hosts at once', help: 'How many hosts of one product update at the same time.' },
+      fallback_after_minutes: { label: 'Push the update after, minutes', help: 'If an agent has not started its update after this long, SAC installs it itself (WinRM on Windows, SSH on Linux); 0 = only when an admin asks.' },
+      ssh_install_command: { label: 'SSH push: install command', help: 'Run as root with sudo inside the unpacked bundle on a Linux host, e.g. sh ./install.sh.' },
+      ssh_restart_command: { label: 'SSH push: restart command', help: 'Run as root after the install, e.g. systemctl restart ssh-monitor.' },
+      ssh_version_command: { label: 'SSH push: version command', help: 'Run as root after the restart; its output must contain the installed version for the push to count as a success.' },
+    },
+  },
+  git_repos: {
+    title: 'Git repositories',
+    help: 'The git repositories the agents’ latest versions are read from, one per product, and how often they are read.',
+    fields: {
+      repos: { label: 'Repositories', help: 'One row per agent product; "Test" reads the repository now without changing anything.' },
+      refresh_minutes: { label: 'Read every, minutes', help: 'How often each repository is read for a new version.' },
+    },
+  },
+  maintenance: {
+    title: 'Maintenance windows',
+    help: 'Who may plan maintenance windows, during which alerts of the chosen hosts are stored but not sent.',
+    fields: {
+      managers: { label: 'Who manages windows', help: 'Admins only, or monitors too.' },
+    },
+  },
+  escalation: {
+    title: 'Escalation',
+    help: 'Re-notifying problems nobody acknowledges, per severity; a severity without a policy is never escalated.',
+    fields: {
+      policies: { label: 'Policies', help: 'One policy per problem severity.' },
+    },
+  },
+  security: {
+    title: 'Sign-in security',
+    help: 'Who must sign in with a second factor (a TOTP code from an authenticator app).',
+    fields: {
+      require_totp: { label: 'Require two-factor sign-in', help: 'Nobody, admins, or everyone; people without it set it up at their next sign-in.' },
+    },
+  },
+  git_repo: {
+    product: { label: 'Product', help: 'Agent product the repository holds, e.g. ssh-monitor.' },
+    url: { label: 'Repository URL', help: 'https://… or a path on this server.' },
+    branch: { label: 'Branch', help: 'Empty = the default branch.' },
+    token: { label: 'Access token', help: 'For private https repositories.' },
+    version_from: { label: 'Version from', help: 'The newest release tag, or a version file on the branch.' },
+    version_file: { label: 'Version file', help: 'Path of the version file; empty = the product’s usual file.' },
+  },
+  escalation_step: {
+    interval_minutes: { label: 'Repeat every, minutes', help: 'How often an unacknowledged problem is sent again.' },
+    max_repeats: { label: 'Repeats', help: 'How many times before the final step.' },
+    final_channels: { label: 'Final step: also channels', help: 'Channels added at the final step.' },
+    final_emails: { label: 'Final step: also e-mail', help: 'Addresses mailed at the final step, one per line.' },
+  },
+};
+
+const ru: SettingsHelp = {
+  telegram: {
+    title: 'Telegram',
+    help: 'Оповещения сообщениями Telegram: токен бота от BotFather и чаты, в которые бот пишет.',
+    fields: {
+      bot_token: { label: 'Токен бота', help: 'Токен, выданный BotFather, например 123456:ABC…' },
+      chat_ids: { label: 'Чаты', help: 'Куда слать: числовые id чатов (группы начинаются с -100) или имена @channel, по одному в строке. Бот должен быть участником.' },
+      api_base: { label: 'Адрес API', help: 'Менять, только если у вас свой сервер Bot API.' },
+    },
+  },
+  webhook: {
+    title: 'Вебхук',
+    help: 'Один JSON POST на каждое оповещение на ваш адрес, подписанный секретом в заголовке X-SAC-Signature.',
+    fields: {
+      url: { label: 'URL', help: 'Адрес http(s), принимающий запросы; пусто — вебхук выключен.' },
+      secret: { label: 'Секрет подписи', help: 'Ключ подписи HMAC-SHA256 каждого тела; получатель её проверяет.' },
+      headers: { label: 'Доп. заголовки', help: 'Заголовки каждого запроса, например Authorization; их значения секретны.' },
+      timeout_ms: { label: 'Тайм-аут, мс', help: 'Сколько может длиться один запрос, прежде чем он считается неудачным и повторяется.' },
+    },
+  },
+  smtp: {
+    title: 'Почта (SMTP)',
+    help: 'Оповещения и ежедневный отчёт по почте: почтовый сервер, отправитель и получатели.',
+    fields: {
+      url: { label: 'Адрес сервера', help: 'smtp://user:password@host:587 (STARTTLS) или smtps://user:password@host:465.' },
+      from: { label: 'Отправитель', help: 'Адрес отправителя, например SAC <sac@example.com>.' },
+      to: { label: 'Получатели', help: 'Адреса получателей, по одному в строке.' },
+    },
+  },
+  push: {
+    title: 'Push',
+    help: 'Push-уведомления в браузер и на телефон: VAPID-контакт и пара ключей, которые проверяют push-сервисы. SAC создаёт ключи при первом запуске.',
+    fields: {
+      subject: { label: 'VAPID-контакт', help: 'Контакт для push-сервисов: mailto:you@example.com или адрес https://.' },
+      vapid_public_key: { label: 'Открытый ключ VAPID', help: 'Открытая половина пары; браузеры подписываются с ним. Смена ключа сбрасывает подписки.' },
+      vapid_private_key: { label: 'Закрытый ключ VAPID', help: 'Закрытая половина пары ключей.' },
+    },
+  },
+  notification_policy: {
+    title: 'Политика уведомлений',
+    help: 'Что и куда отправлять: минимальная важность, используемые каналы, уведомления о жизненном цикле агентов, язык сообщений и время ежедневного отчёта.',
+    fields: {
+      min_severity: { label: 'Минимальная важность', help: 'События и проблемы ниже этой важности не отправляются (входы и ежедневные отчёты — всегда).' },
+      enabled_channels: { label: 'Включённые каналы', help: 'Каналы для оповещений; каждый нужно ещё настроить в его разделе.' },
+      lifecycle_channels: { label: 'Каналы жизненного цикла агентов', help: 'Каналы, куда сообщается о запуске, остановке и обновлении агента.' },
+      language: { label: 'Язык', help: 'Язык сообщений и ежедневного отчёта.' },
+      report_time: { label: 'Время ежедневного отчёта', help: 'Местное время (ЧЧ:ММ, 24 ч), когда отчёт формируется и отправляется.' },
+      report_timezone: { label: 'Часовой пояс отчёта', help: 'Пояс IANA, например Europe/Moscow; пусто — пояс сервера.' },
+    },
+  },
+  severity_overrides: {
+    title: 'Переопределение важности',
+    help: 'Другая важность для типа событий или префикса, применяется при приёме; исходная важность агента сохраняется.',
+    fields: {
+      overrides: { label: 'Переопределения', help: 'По одному «тип = важность» в строке, например ssh.login.failed = warning; префикс вида rdp.* охватывает свои типы.' },
+    },
+  },
+  hidden_types: {
+    title: 'Скрытые типы',
+    help: 'Типы событий (или префиксы), которые хранятся, но не попадают в списки, счётчики, проблемы и уведомления.',
+    fields: {
+      types: { label: 'Скрытые типы', help: 'По одному типу или префиксу в строке, например agent.heartbeat или rdg.*.' },
+    },
+  },
+  host_status: {
+    title: 'Статус хостов',
+    help: 'Когда хост считается устаревшим (минуты без событий, при необходимости по продукту агента) и как скоро молчащий хост снова создаст проблему.',
+    fields: {
+      stale_minutes: { label: 'Устаревает через, мин', help: 'Минуты без пульса и ежедневного отчёта, после которых хост устаревший (можно с дробью).' },
+      stale_minutes_by_product: { label: 'Минуты по продуктам', help: 'По одному «продукт = минуты» в строке для агентов, отчитывающихся реже, например ssh-monitor = 1500.' },
+      silence_cooldown_minutes: { label: 'Пауза повторного открытия, мин', help: 'После ручного решения проблемы «хост молчит» она не создаётся снова столько минут.' },
+    },
+  },
+  correlation: {
+    title: 'Корреляция',
+    help: 'Как долго подходящие события присоединяются к одной проблеме.',
+    fields: {
+      window_minutes: { label: 'Окно, мин', help: 'События одного хоста, типа и правила, настолько близкие по времени, объединяются в одну проблему.' },
+    },
+  },
+  windows_admin: {
+    title: 'Администратор Windows (WinRM)',
+    help: 'Учётная запись, с которой SAC выполняет действия на хостах Windows через WinRM (сеансы, выход, обновление агента).',
+    fields: {
+      username: { label: 'Пользователь', help: 'ДОМЕН\\учётка или учётка@домен.example; член группы Administrators или Remote Management Users на хостах.' },
+      password: { label: 'Пароль', help: 'Пароль этой учётной записи.' },
+      transport: { label: 'Транспорт', help: 'https (порт 5986) шифруется; http (5985) — только внутри доверенной сети.' },
+      port: { label: 'Порт', help: 'Пусто — 5986 для https, 5985 для http.' },
+      verify_tls: { label: 'Проверять TLS', help: 'Проверять сертификаты хостов; выключать только для доверенных самоподписанных.' },
+      codepage: { label: 'Кодовая страница консоли', help: 'cp437 для английской Windows, cp866 для русской: как декодируется вывод команд.' },
+    },
+  },
+  ssh_admin: {
+    title: 'Администратор SSH',
+    help: 'Учётная запись и ключ, с которыми SAC выполняет действия на хостах Linux через SSH.',
+    fields: {
+      username: { label: 'Пользователь', help: 'Учётная запись, под которой входит SAC; для действий нужен sudo.' },
+      port: { label: 'Порт', help: 'SSH-порт хостов.' },
+      private_key: { label: 'Закрытый ключ', help: 'Закрытый ключ OpenSSH, весь текст от -----BEGIN до END-----.' },
+      passphrase: { label: 'Пароль ключа', help: 'Только если закрытый ключ зашифрован.' },
+      password: { label: 'Пароль', help: 'Используется, когда ключа нет (или он отклонён).' },
+      known_hosts: { label: 'known_hosts', help: 'Ключи хостов, которым SAC доверяет, строками файла known_hosts OpenSSH (вывод ssh-keyscan). Неизвестные хосты отклоняются.' },
+    },
+  },
+  agent_updates: {
+    title: 'Обновление агентов',
+    help: 'Обновлять ли агентов до последней версии из git, как и сколько хостов одновременно.',
+    fields: {
+      enabled: { label: 'Включено', help: 'Автоматически предлагать устаревшим агентам последнюю версию.' },
+      products: { label: 'Продукты', help: 'Продукты агентов, которым предлагаются обновления, по одному в строке (ssh-monitor, rdp-login-monitor); пусто — все.' },
+      max_parallel: { label: 'Хостов одновременно', help: 'Сколько хостов одного продукта обновляются одновременно.' },
+      fallback_after_minutes: { label: 'Установить самому через, мин', help: 'Если агент не начал обновление за это время, SAC ставит его сам (WinRM на Windows, SSH на Linux); 0 — только по запросу администратора.' },
+      ssh_install_command: { label: 'Установка по SSH: команда установки', help: 'Выполняется от root через sudo в распакованном пакете на Linux-хосте, например sh ./install.sh.' },
+      ssh_restart_command: { label: 'Установка по SSH: команда перезапуска', help: 'Выполняется от root после установки, например systemctl restart ssh-monitor.' },
+      ssh_version_command: { label: 'Установка по SSH: команда версии', help: 'Выполняется от root после перезапуска; её вывод должен содержать установленную версию, иначе установка считается неудачной.' },
+    },
+  },
+  git_repos: {
+    title: 'Git-репозитории',
+    help: 'Git-репозитории, из которых читаются последние версии агентов, по одному на продукт, и как часто.',
+    fields: {
+      repos: { label: 'Репозитории', help: 'Строка на продукт агента; «Проверить» читает репозиторий сейчас, ничего не меняя.' },
+      refresh_minutes: { label: 'Читать каждые, мин', help: 'Как часто каждый репозиторий проверяется на новую версию.' },
+    },
+  },
+  maintenance: {
+    title: 'Окна обслуживания',
+    help: 'Кто может планировать окна обслуживания, во время которых оповещения выбранных хостов хранятся, но не отправляются.',
+    fields: {
+      managers: { label: 'Кто управляет окнами', help: 'Только администраторы или также мониторы.' },
+    },
+  },
+  escalation: {
+    title: 'Эскалация',
+    help: 'Повторные уведомления о неподтверждённых проблемах, по важности; важность без политики не эскалируется.',
+    fields: {
+      policies: { label: 'Политики', help: 'Одна политика на важность проблемы.' },
+    },
+  },
+  security: {
+    title: 'Безопасность входа',
+    help: 'Кто должен входить со вторым фактором (TOTP-код из приложения-аутентификатора).',
+    fields: {
+      require_totp: { label: 'Требовать двухфакторный вход', help: 'Никто, администраторы или все; у кого его нет, настроят при следующем входе.' },
+    },
+  },
+  git_repo: {
+    product: { label: 'Продукт', help: 'Продукт агента в репозитории, например ssh-monitor.' },
+    url: { label: 'Адрес репозитория', help: 'https://… или путь на этом сервере.' },
+    branch: { label: 'Ветка', help: 'Пусто — ветка по умолчанию.' },
+    token: { label: 'Токен доступа', help: 'Для закрытых репозиториев по https.' },
+    version_from: { label: 'Версия из', help: 'Самый новый тег релиза или файл версии на ветке.' },
+    version_file: { label: 'Файл версии', help: 'Путь к файлу версии; пусто — обычный файл продукта.' },
+  },
+  escalation_step: {
+    interval_minutes: { label: 'Повторять каждые, мин', help: 'Как часто неподтверждённая проблема отправляется снова.' },
+    max_repeats: { label: 'Повторов', help: 'Сколько раз до последнего шага.' },
+    final_channels: { label: 'Последний шаг: ещё каналы', help: 'Каналы, добавляемые на последнем шаге.' },
+    final_emails: { label: 'Последний шаг: ещё почта', help: 'Адреса для письма на последнем шаге, по одному в строке.' },
+  },
+};
+
+export const SETTINGS_HELP: Record<HelpLanguage, SettingsHelp> = { en, ru };
+
+/** The settings table of the README: one row per category, from the English texts above. */
+export function settingsReadmeTable(): string {
+  const rows = (Object.keys(SETTINGS_HELP.en) as (keyof SettingsHelp)[])
+    .filter((c): c is SettingsCategory => c !== 'git_repo' && c !== 'escalation_step')
+    .map((c) => {
+      const h = SETTINGS_HELP.en[c] as CategoryHelp<SettingsCategory>;
+      const fields = Object.values(h.fields as Record<string, FieldHelp>).map((f) => f.label);
+      return `| ${h.title} (\`${c}\`) | ${h.help} Fields: ${fields.join('; ')}. |`;
+    });
+  return ['| category | what it sets |', '|---|---|', ...rows].join('\n');
+}
