@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
+import { startPostgres, type RunningPostgres } from './postgres.js';
 
 /** FerretDB as built by scripts/install-ferretdb.sh, unless FERRETDB_BIN names another. */
 export const FERRETDB_BIN =
@@ -22,8 +23,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** FerretDB's storage: SQLite files, or a PostgreSQL cluster (indexes, filter/sort pushdown). */
+export type FerretHandler = 'sqlite' | 'postgresql';
+
 export interface RunningFerretDb {
   uri: string;
+  handler: FerretHandler;
+  /** The PostgreSQL cluster under the `postgresql` handler, null under `sqlite`. */
+  postgres: RunningPostgres | null;
   pid: number;
   dir: string;
   port: number;
@@ -32,23 +39,25 @@ export interface RunningFerretDb {
 }
 
 /**
- * Starts FerretDB v1.24.2 (SQLite handler, fresh temporary directory) on loopback with exactly
- * the flags ARCHITECTURE.md prescribes — `--telemetry=disable` included, so it never calls its
- * vendor's server — and waits until it answers a ping. Used by the MongoDB store tests and by
- * `bench:ingest --store=mongodb`.
+ * Starts FerretDB v1.24.2 on loopback with exactly the flags ARCHITECTURE.md prescribes —
+ * `--telemetry=disable` included, so it never calls its vendor's server — and waits until it
+ * answers a ping. Handler `sqlite` (default) keeps its files in a fresh temporary directory;
+ * `postgresql` first starts a private PostgreSQL cluster (scripts/postgres.ts), stopped with it.
+ * Used by the MongoDB store tests, the multi-daemon test and `bench:ingest --store=mongodb`.
  */
 export async function startFerretDb(
-  opts: { logLevel?: 'warn' | 'error'; dir?: string; port?: number } = {},
+  opts: { logLevel?: 'warn' | 'error'; dir?: string; port?: number; handler?: FerretHandler } = {},
 ): Promise<RunningFerretDb> {
   if (!existsSync(FERRETDB_BIN)) throw new Error(`FerretDB not found at ${FERRETDB_BIN}: run scripts/install-ferretdb.sh`);
+  const handler = opts.handler ?? 'sqlite';
   // Given both, a stopped server comes back on its port with its data (the store outage test).
   const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sac-ferretdb-'));
   const port = opts.port ?? (await freePort());
+  const pg: RunningPostgres | null = handler === 'postgresql' ? await startPostgres() : null;
   const child = spawn(
     FERRETDB_BIN,
     [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
+      ...(pg ? ['--handler=postgresql', `--postgresql-url=${pg.url}`] : ['--handler=sqlite', `--sqlite-url=file:${dir}/`]),
       `--state-dir=${dir}`,
       `--listen-addr=127.0.0.1:${port}`,
       '--debug-addr=-',
@@ -66,14 +75,21 @@ export async function startFerretDb(
   const uri = `mongodb://127.0.0.1:${port}/`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`FerretDB exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      await pg?.stop();
+      throw new Error(`FerretDB exited with ${child.exitCode}:\n${output}`);
+    }
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500 });
     try {
       await client.connect();
       await client.db('admin').command({ ping: 1 });
       break;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`FerretDB did not answer within 30 s: ${String(err)}\n${output}`);
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        await pg?.stop();
+        throw new Error(`FerretDB did not answer within 30 s: ${String(err)}\n${output}`);
+      }
       await new Promise((r) => setTimeout(r, 200));
     } finally {
       await client.close();
@@ -81,6 +97,8 @@ export async function startFerretDb(
   }
   return {
     uri,
+    handler,
+    postgres: pg,
     pid: child.pid!,
     dir,
     port,
@@ -89,6 +107,7 @@ export async function startFerretDb(
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
+      await pg?.stop();
       if (!stopOpts.keepData) rmSync(dir, { recursive: true, force: true });
     },
   };

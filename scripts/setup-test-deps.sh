@@ -64,6 +64,25 @@ if ! command -v st >/dev/null 2>&1; then
   if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
 fi
 
+# Several daemons on one MongoDB (scale-out): FerretDB's PostgreSQL backend runs on a private
+# cluster that scripts/postgres.ts creates in a temp dir (initdb, loopback port, no system service;
+# as root under the `postgres` account the package creates). policy-rc.d keeps the package from
+# starting the system cluster while it installs.
+if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    added_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && added_policy=1
+    fi
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null
+    if [ "$added_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
+  else
+    echo "Missing Debian package postgresql for FerretDB's PostgreSQL backend (install it with apt-get as root)" >&2
+    exit 1
+  fi
+fi
+
 # SQLite disk outage test (store-outage-sqlite.test.ts): the read-only disk is an ext4 image on a
 # loop device, made with mkfs.ext4 (e2fsprogs). Root only: without root the test skips its disk scenarios.
 if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null && command -v apt-get >/dev/null; then

@@ -1,10 +1,16 @@
 import type { StreamMessage } from '../../shared/src/index.js';
 
 /** Domain events inside the daemon that are not stream messages (e.g. for the notifier or audit). */
-export type InternalMessage = {
-  type: 'auth.login_locked';
-  data: { username: string; ip: string | undefined; locked_until: string; attempts: number };
-};
+export type InternalMessage =
+  | {
+      type: 'auth.login_locked';
+      data: { username: string; ip: string | undefined; locked_until: string; attempts: number };
+    }
+  /** Something daemons cache changed here: the others on the same store drop their copies (cluster feed). */
+  | {
+      type: 'cluster.changed';
+      data: { scope: 'settings'; category: string } | { scope: 'user'; user_id: string } | { scope: 'api_keys' };
+    };
 
 export type BusMessage = StreamMessage | InternalMessage;
 

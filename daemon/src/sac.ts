@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -9,6 +10,7 @@ import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
+import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
@@ -151,7 +153,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'auth' }),
     secondFactor: totp,
   });
-  const stream = new StreamHub(bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+  // Several daemons on one MongoDB store: the stream and the caches follow the cluster feed.
+  const feed = store.feed
+    ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
+    : null;
+  if (feed) await feed.start();
+  const stream = new StreamHub(feed ?? bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
     ...DEFAULT_STREAM_OPTIONS,
     ...config.stream,
   });
@@ -160,6 +167,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   users.onChange((userId) => {
     auth.invalidate();
     stream.dropUser(userId);
+    bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
+  });
+  apiKeys.onRevoke(() => bus.publish({ type: 'cluster.changed', data: { scope: 'api_keys' } }));
+  settings.onChange((category, elsewhere) => {
+    if (!elsewhere) bus.publish({ type: 'cluster.changed', data: { scope: 'settings', category } });
   });
   auth.onSignOut((sessionId) => stream.dropSession(sessionId));
 
@@ -202,7 +214,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     perMinute: config.actions.perMinute,
     timeoutMs: config.actions.timeoutMs,
   });
-  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }));
+  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }), randomUUID(), (job) =>
+    metrics.inc('sac_job_runs_total', 'Leader job runs started on this daemon', { job }),
+  );
   const retention = new RetentionService({
     store,
     clock,
@@ -309,8 +323,31 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     onDeviceChange: (userId) => {
       auth.invalidate();
       stream.dropUser(userId);
+      bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
     },
   });
+  if (feed && store.feed) {
+    const feedRepo = store.feed;
+    // What another daemon changed: drop this daemon's copies (as its own change would).
+    feed.subscribe((message, _position, fromHere) => {
+      if (fromHere || message.type !== 'cluster.changed') return;
+      if (message.data.scope === 'settings') {
+        settings.changedElsewhere(message.data.category);
+        return;
+      }
+      if (message.data.scope === 'api_keys') {
+        apiKeys.invalidate();
+        return;
+      }
+      const userId = message.data.user_id;
+      auth.invalidate();
+      stream.dropUser(userId);
+      void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
+    });
+    jobs.start([
+      { name: 'feed_prune', intervalMs: FEED_PRUNE_INTERVAL_MS, run: async () => void (await feedRepo.prune(clock.now() - FEED_KEEP_MS)) },
+    ]);
+  }
   users.onChange((userId) => {
     void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
   });
@@ -460,6 +497,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         });
         await ingest.drain();
         await committer.close();
+        await feed?.stop();
         telegram.stop();
         await jobs.stop();
         await reports.stop();

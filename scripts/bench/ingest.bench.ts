@@ -1,9 +1,10 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
 import { rmSync } from 'node:fs';
+import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startFerretDb } from '../ferretdb.js';
+import { startFerretDb, type FerretHandler, type RunningFerretDb } from '../ferretdb.js';
 import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
 import { buildDaemon, machineLine, ROOT, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
 import { checkStored, type StoreTarget } from './lib/stored-ids.js';
@@ -19,8 +20,16 @@ import { checkStored, type StoreTarget } from './lib/stored-ids.js';
  * MongoDB: above the peak phases' connections, below the overload phase's, so overload is
  * answered with 503s). MongoDB's defaults are small because FerretDB manages tens of events/s:
  * 256 connections would leave the store working through abandoned requests long after the run.
+ * MongoDB runs on FerretDB's PostgreSQL backend (`--ferretdb=sqlite` for its SQLite handler).
+ * `--daemons=1,2` (MongoDB only): for each count N in turn, N daemons on a fresh database of one
+ * FerretDB, one load generator per daemon with the connections split between them; only the peak
+ * phase and the durability check run, one RESULT line per count (ratios within one run).
  */
 const storeKind = process.argv.includes('--store=mongodb') ? 'mongodb' : 'sqlite';
+const FERRET_HANDLER: FerretHandler = process.argv.includes('--ferretdb=sqlite') ? 'sqlite' : 'postgresql';
+const DAEMON_COUNTS = (process.argv.find((a) => a.startsWith('--daemons='))?.slice('--daemons='.length).split(',') ?? [])
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? (storeKind === 'mongodb' ? 16 : 256));
 const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? (storeKind === 'mongodb' ? '32' : '512');
@@ -57,12 +66,119 @@ async function startBare(): Promise<{ url: string; pid: number; stop(): void }> 
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
+/** One phase's results of several generators run side by side: counts add up, latencies are the worst generator's. */
+function merged(results: PhaseResult[]): PhaseResult {
+  const statuses: Record<string, number> = {};
+  for (const r of results) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+  const max = (f: (r: PhaseResult) => number) => Math.max(...results.map(f));
+  return {
+    requests: results.reduce((a, r) => a + r.requests, 0),
+    seconds: max((r) => r.seconds),
+    rps: results.reduce((a, r) => a + r.rps, 0),
+    statuses,
+    socketErrors: results.reduce((a, r) => a + r.socketErrors, 0),
+    p50_ms: max((r) => r.p50_ms),
+    p99_ms: max((r) => r.p99_ms),
+    p999_ms: max((r) => r.p999_ms),
+    max_ms: max((r) => r.max_ms),
+    missingRetryAfter: results.reduce((a, r) => a + r.missingRetryAfter, 0),
+    refused_p50_ms: max((r) => r.refused_p50_ms),
+    refused_p99_ms: max((r) => r.refused_p99_ms),
+    created: results.flatMap((r) => r.created),
+  };
+}
+
+/** `--daemons=1,2`: per count, that many daemons on one FerretDB database, load spread over them. */
+async function multiDaemon(): Promise<void> {
+  console.log(`bench:ingest — store mongodb (FerretDB ${FERRET_HANDLER}), daemons ${DAEMON_COUNTS.join(' then ')}, ${CONNECTIONS} connections in all, ${SECONDS} s peak, SAC queue limit ${QUEUE_LIMIT}`);
+  console.log(machineLine());
+  buildDaemon();
+  const ferret = await startFerretDb({ logLevel: 'error', handler: FERRET_HANDLER });
+  try {
+    for (const n of DAEMON_COUNTS) await daemonsRound(ferret, n);
+  } finally {
+    await ferret.stop();
+  }
+}
+
+async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<void> {
+  const uri = ferret.uri;
+  console.log(`— ${count} daemon(s); load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const apiKey = `sac_${randomBytes(24).toString('hex')}`;
+  const dbName = `sac_bench_${randomBytes(4).toString('hex')}`;
+  const target: StoreTarget = { kind: 'mongodb', uri, dbName };
+  const dataDirs: string[] = [];
+  const env = () => {
+    const dir = tempDir('sac-bench-ingest-');
+    dataDirs.push(dir);
+    return {
+      SAC_DATA_DIR: dir,
+      SAC_BOOTSTRAP_API_KEY: apiKey,
+      SAC_MASTER_KEY: 'bench-master-key-shared-by-all-daemons-0123',
+      SAC_JWT_SECRET: 'bench-jwt-secret-shared-by-all-daemons-0123',
+      SAC_LOG_LEVEL: process.env.SAC_LOG_LEVEL ?? 'warn',
+      SAC_INGEST_QUEUE_LIMIT: QUEUE_LIMIT,
+      SAC_MONGODB_URI: uri,
+      SAC_MONGODB_DB: dbName,
+    };
+  };
+  const daemons = [await startDaemon(env())];
+  for (let i = 1; i < count; i++) daemons.push(await startDaemon(env()));
+  const gens = daemons.map(() => new LoadGenerator());
+  const per = Math.max(1, Math.round(CONNECTIONS / count));
+  const created: string[] = [];
+  try {
+    const warm = Math.max(1, Math.min(3, SECONDS / 5));
+    const spread = async (seconds: number) =>
+      merged(await Promise.all(daemons.map((d, i) => gens[i].run({ apiKey, connections: per, mode: 'fresh', url: d.url, seconds, recordCreated: true }))));
+    created.push(...(await spread(warm)).created);
+    const samplers = daemons.map((d) => sampleProcess(d.child.pid!));
+    const ferretSampler = sampleProcess(ferret.pid);
+    const commitsBefore = ferret.postgres?.commits() ?? 0;
+    const peak = await spread(SECONDS);
+    const commits = (ferret.postgres?.commits() ?? 0) - commitsBefore;
+    const procs = samplers.map((s) => s.stop());
+    const ferretProc = ferretSampler.stop();
+    created.push(...peak.created);
+    console.log(line(`SAC × ${count} (mongodb)`, peak, [201]));
+    procs.forEach((p, i) => console.log(`daemon ${i + 1} during peak: RSS peak ${fmt(p.peakRssMiB)} MiB, CPU ${fmt(p.cpuPercent, 0)} %`));
+    const ok = peak.statuses[201] ?? 0;
+    // Where the time goes: FerretDB's own CPU, and PostgreSQL transactions (each one a WAL flush) per event stored.
+    console.log(`FerretDB during peak: CPU ${fmt(ferretProc.cpuPercent, 0)} %; PostgreSQL: ${commits} commits, ${fmt(commits / Math.max(1, ok), 1)} per event answered 201`);
+    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    for (const g of gens) g.close();
+    for (const d of daemons) d.child.kill('SIGTERM');
+    const timeout = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS, 'timeout'));
+    if ((await Promise.race([Promise.all(daemons.map((d) => d.exited)), timeout])) === 'timeout') {
+      console.log(`SAC still draining after ${STOP_WAIT_MS / 1000} s: killed`);
+      for (const d of daemons) d.child.kill('SIGKILL');
+    }
+    const stored = await checkStored(target, created);
+    console.log(`durability: ${created.length} events answered 201, ${stored.missing} missing, ${stored.repeated} stored twice, ${stored.total} rows in the store`);
+    console.log(
+      `RESULT store=mongodb ferretdb=${FERRET_HANDLER} daemons=${count} sac_eps=${fmt(peak.rps, 0)} ` +
+        `p50_ms=${fmt(peak.p50_ms, 2)} p99_ms=${fmt(peak.p99_ms, 2)} errors=${errorsOf(peak, [201])} ` +
+        `cpu_pct=${procs.map((p) => fmt(p.cpuPercent, 0)).join('+')} ferretdb_cpu_pct=${fmt(ferretProc.cpuPercent, 0)} ` +
+        `pg_commits_per_event=${fmt(commits / Math.max(1, ok), 1)} load=${os.loadavg()[0].toFixed(2)} ` +
+        `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
+    );
+  } finally {
+    for (const d of daemons) if (d.child.exitCode === null) d.child.kill('SIGKILL');
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (DAEMON_COUNTS.length > 0) {
+    if (storeKind !== 'mongodb') throw new Error('--daemons needs --store=mongodb: a SQLite store belongs to one daemon');
+    return multiDaemon();
+  }
   console.log(`bench:ingest — store ${storeKind}, ${CONNECTIONS} connections, ${SECONDS} s per phase, SAC queue limit ${QUEUE_LIMIT}`);
   console.log(machineLine());
   buildDaemon();
 
-  const ferret = storeKind === 'mongodb' ? await startFerretDb({ logLevel: 'error' }) : null;
+  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const ferret = storeKind === 'mongodb' ? await startFerretDb({ logLevel: 'error', handler: FERRET_HANDLER }) : null;
   const dataDir = tempDir('sac-bench-ingest-');
   const apiKey = `sac_${randomBytes(24).toString('hex')}`;
   const dbName = `sac_bench_${randomBytes(4).toString('hex')}`;
@@ -129,7 +245,7 @@ async function main(): Promise<void> {
     const ratio = sacRun.rps / bareRun.rps;
     const errors = errorsOf(sacRun, [201]);
     console.log(
-      `RESULT store=${storeKind} sac_eps=${fmt(sacRun.rps, 0)} bare_eps=${fmt(bareRun.rps, 0)} ratio=${fmt(ratio, 2)} ` +
+      `RESULT store=${storeKind}${ferret ? ` ferretdb=${ferret.handler} daemons=1` : ''} load=${os.loadavg()[0].toFixed(2)} sac_eps=${fmt(sacRun.rps, 0)} bare_eps=${fmt(bareRun.rps, 0)} ratio=${fmt(ratio, 2)} ` +
         `p50_ms=${fmt(sacRun.p50_ms, 2)} p99_ms=${fmt(sacRun.p99_ms, 2)} p999_ms=${fmt(sacRun.p999_ms, 2)} errors=${errors} ` +
         `rss_mb=${fmt(sacProc.peakRssMiB, 0)} cpu_pct=${fmt(sacProc.cpuPercent, 0)} ` +
         `dup_eps=${fmt(dupRun.rps, 0)} dup_errors=${errorsOf(dupRun, [409])} ` +

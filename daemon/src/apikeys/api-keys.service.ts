@@ -43,6 +43,7 @@ function info({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeyInfo {
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+  private readonly revokeListeners = new Set<() => void>();
 
   constructor(
     private readonly repo: ApiKeysRepo,
@@ -74,7 +75,18 @@ export class ApiKeyService {
   async revoke(id: string): Promise<boolean> {
     const done = await this.repo.revoke(id, this.clock.now());
     this.cache.clear();
+    if (done) for (const listener of this.revokeListeners) listener();
     return done;
+  }
+
+  /** Called after a key was revoked through this daemon (the other daemons are told through the cluster feed). */
+  onRevoke(listener: () => void): void {
+    this.revokeListeners.add(listener);
+  }
+
+  /** Forgets cached keys: a key was revoked through another daemon on the same store. */
+  invalidate(): void {
+    this.cache.clear();
   }
 
   /** The active key record for a presented secret, or null. */

@@ -31,6 +31,8 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly owner: string = randomUUID(),
+    /** Called when this daemon, as the job's leader, starts a run (the run counter in /metrics). */
+    private readonly onRun: (job: string) => void = () => undefined,
   ) {}
 
   start(jobs: Job[]): void {
@@ -49,6 +51,7 @@ export class JobRunner {
       try {
         const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
         if (!(await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl))) return;
+        this.onRun(job.name);
         await job.run();
       } catch (err) {
         this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');

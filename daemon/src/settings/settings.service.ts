@@ -19,7 +19,8 @@ const CACHE_TTL_MS = 5_000;
 
 type Fields = Record<string, unknown>;
 type EnvDefaults<C extends SettingsCategory> = () => Partial<SettingsValue<C>>;
-type ChangeListener = (category: SettingsCategory) => void;
+/** `elsewhere`: the change was made through another daemon on the same store (seen on the cluster feed). */
+type ChangeListener = (category: SettingsCategory, elsewhere: boolean) => void;
 
 const storageKey = (category: SettingsCategory) => `settings.${category}`;
 const secretContext = (category: SettingsCategory, path: string) => `settings.${category}:${path}`;
@@ -177,8 +178,13 @@ export class SettingsService {
     });
   }
 
-  private changed(category: SettingsCategory): void {
+  /** Another daemon changed a category: drop the cached value and tell this daemon's listeners. */
+  changedElsewhere(category: string): void {
+    if (Object.hasOwn(SETTINGS_SCHEMAS, category)) this.changed(category as SettingsCategory, true);
+  }
+
+  private changed(category: SettingsCategory, elsewhere = false): void {
     this.cache.delete(category);
-    for (const listener of this.listeners) listener(category);
+    for (const listener of this.listeners) listener(category, elsewhere);
   }
 }

@@ -9,6 +9,7 @@ import type { TelegramRepo } from './telegram.types.js';
 import type { TotpRepo } from './totp.types.js';
 import type { CommandsRepo } from './commands.types.js';
 import type { DevicesRepo } from './devices.types.js';
+import type { FeedRepo } from './feed.types.js';
 import type { EventsRepo } from './events.types.js';
 import type { HostsRepo, HostStateRepo } from './hosts.types.js';
 import type { ProblemsRepo } from './problems.types.js';
@@ -52,6 +53,8 @@ export interface Store {
   readonly commands: CommandsRepo;
   /** Mobile enrollment codes, devices and refresh tokens. */
   readonly devices: DevicesRepo;
+  /** The cross-daemon message feed (MongoDB); null on SQLite, whose one daemon has its in-process bus. */
+  readonly feed: FeedRepo | null;
   /** Applies the numbered migrations not yet recorded; returns the ids applied now. Safe to run twice. */
   migrate(): Promise<number[]>;
   /** Ids of the migrations recorded as applied. */

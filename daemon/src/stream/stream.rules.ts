@@ -31,17 +31,27 @@ export function countersDelay(lastSentMs: number | null, nowMs: number, interval
 }
 
 /**
- * Which buffered frames a resuming client gets. Ids are `<boot>.<seq>`: an id of this boot within
- * the buffer replays what followed it; an id of another boot, or one already evicted, replays the
- * whole buffer (the client missed at least that much); an id newer than anything replays nothing.
+ * Which buffered frames (by the hub's seq) a resuming client gets. Ids are `<boot>.<position>`,
+ * where `positionOf(seq)` is the position of the buffered frame `seq` (the seq itself on one
+ * daemon; the cluster feed's position on several, nearly increasing): an id of this boot replays
+ * the frames after the newest one at or before its position; an id of another boot, or one already
+ * evicted, replays the whole buffer (the client missed at least that much); an id newer than
+ * anything replays nothing.
  */
-export function replayFrom(lastEventId: string | null, boot: string, oldestSeq: number, newestSeq: number): number | null {
+export function replayFrom(
+  lastEventId: string | null,
+  boot: string,
+  oldestSeq: number,
+  newestSeq: number,
+  positionOf: (seq: number) => number = (seq) => seq,
+): number | null {
   if (lastEventId === null) return null;
   const m = /^([A-Za-z0-9]+)\.(\d+)$/.exec(lastEventId.trim());
   if (!m || m[1] !== boot) return oldestSeq;
-  const seq = Number(m[2]);
-  if (seq >= newestSeq) return null;
-  return Math.max(seq + 1, oldestSeq);
+  const position = Number(m[2]);
+  let seq = newestSeq;
+  while (seq >= oldestSeq && positionOf(seq) > position) seq--;
+  return seq >= newestSeq ? null : seq + 1;
 }
 
 /** Every stream message type; the Record makes the compiler flag a type added to the union but not here. */

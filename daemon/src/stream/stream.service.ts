@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { SessionUser, StreamCounters } from '../../../shared/src/index.js';
-import type { Bus } from '../bus.js';
+import type { BusMessage } from '../bus.js';
 import { errorSummary } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { countersDelay, emptyCounters, foldCounters, isStreamMessage, replayFrom, sseFrame } from './stream.rules.js';
@@ -35,6 +35,17 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   maxClients: 2000,
   maxPerUser: 10,
 };
+
+/**
+ * Where the hub's messages come from: the in-process bus (one daemon: positions are the hub's own
+ * count) or the cluster feed (every daemon on a MongoDB store: positions and `epoch` are the
+ * feed's, so every daemon names a frame alike and a stream resumes on any of them).
+ */
+export interface StreamSource {
+  /** The feed hands each message's position as the second argument; the bus hands its publish details, not a position. */
+  subscribe(listener: (message: BusMessage, position?: unknown) => void): () => void;
+  readonly epoch?: string;
+}
 
 /** Clients written per event-loop turn during a fan-out, so ingest I/O is served in between. */
 const FANOUT_SLICE = 500;
@@ -73,7 +84,9 @@ const RETRY = Buffer.from('retry: 3000\n\n');
 export class StreamHub {
   private readonly clients = new Map<Socket, Client>();
   private readonly ring: Buffer[];
-  private readonly boot = randomBase62(8);
+  /** The source position of each ring frame (its id), by the hub's own seq. */
+  private readonly positions: number[];
+  private boot = randomBase62(8);
   private seq = 0;
   /** Frames not yet sent: exactly the ring's seqs `sentSeq + 1 … seq`. */
   private pending: Buffer[] = [];
@@ -95,12 +108,13 @@ export class StreamHub {
    * deactivated or deleted through another daemon loses the stream within one heartbeat.
    */
   constructor(
-    private readonly bus: Bus,
+    private readonly source: StreamSource,
     private readonly logger: Logger,
     private readonly isActive: (userId: string) => Promise<boolean>,
     private readonly opts: StreamOptions = DEFAULT_STREAM_OPTIONS,
   ) {
     this.ring = new Array<Buffer>(opts.bufferSize);
+    this.positions = new Array<number>(opts.bufferSize);
     const clients = this.clients;
     this.onSocketClose = function onSocketClose(this: Socket) {
       const client = clients.get(this);
@@ -110,7 +124,8 @@ export class StreamHub {
   }
 
   start(): void {
-    this.unsubscribe = this.bus.subscribe((message) => {
+    if (this.source.epoch) this.boot = this.source.epoch;
+    this.unsubscribe = this.source.subscribe((message, position) => {
       if (!isStreamMessage(message)) return;
       if (message.type === 'counters') {
         // A feature publishing its own totals replaces ours; either way they are coalesced.
@@ -119,8 +134,10 @@ export class StreamHub {
         return;
       }
       const seq = ++this.seq;
-      const frame = sseFrame(message, `${this.boot}.${seq}`);
+      const id = typeof position === 'number' ? position : seq;
+      const frame = sseFrame(message, `${this.boot}.${id}`);
       this.ring[seq % this.opts.bufferSize] = frame;
+      this.positions[seq % this.opts.bufferSize] = id;
       this.pending.push(frame);
       this.scheduleTick();
       if (foldCounters(this.counters, message)) this.markCounters();
@@ -186,7 +203,7 @@ export class StreamHub {
     socket.setKeepAlive(true, 30_000);
     const parts: Buffer[] = [RETRY];
     const oldest = Math.max(1, this.seq - this.opts.bufferSize + 1);
-    const from = this.seq === 0 ? null : replayFrom(lastEventId, this.boot, oldest, this.seq);
+    const from = this.seq === 0 ? null : replayFrom(lastEventId, this.boot, oldest, this.seq, (s) => this.positions[s % this.opts.bufferSize]);
     if (from !== null) parts.push(...this.frames(from, this.seq));
     parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
     // Frames still pending are in the replay (or predate the client): its first tick skips them.

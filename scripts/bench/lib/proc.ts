@@ -104,7 +104,7 @@ export interface DaemonProcess {
  */
 export async function startDaemon(
   env: Record<string, string>,
-  opts: { execArgv?: string[]; fromSource?: boolean } = {},
+  opts: { execArgv?: string[]; fromSource?: boolean; healthMs?: number } = {},
 ): Promise<DaemonProcess> {
   const port = env.SAC_PORT && env.SAC_PORT !== '0' ? Number(env.SAC_PORT) : await freePort();
   const logFile = path.join(env.SAC_DATA_DIR, 'sac.log');
@@ -118,7 +118,13 @@ export async function startDaemon(
   closeSync(fd);
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/health`, child);
+  try {
+    await waitForHttp(`${url}/health`, child, opts.healthMs);
+  } catch (err) {
+    // Not left running behind a failed start.
+    child.kill('SIGKILL');
+    throw err;
+  }
   return { url, child, logFile, exited };
 }
 

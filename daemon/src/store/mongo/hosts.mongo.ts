@@ -6,7 +6,7 @@ import type { Host, HostsRepo } from '../hosts.types.js';
 import type { EventDoc } from './events.mongo.js';
 import type { HostStateDoc } from './host-state.mongo.js';
 import { onlyDuplicates, writeErrorsOf } from './query.mongo.js';
-import { addRollups } from './rollups.mongo.js';
+import { rollupWriter } from './rollups.mongo.js';
 
 export type HostDoc = Host & { _id?: unknown };
 
@@ -94,6 +94,7 @@ export async function upsertHosts(db: Db, changes: HostChange[]): Promise<Map<st
 }
 
 export function mongoHosts(db: Db): HostsRepo {
+  const addRollups = rollupWriter(db);
   const hosts = db.collection<HostDoc>('hosts');
   return {
     async byId(id) {
@@ -113,7 +114,7 @@ export function mongoHosts(db: Db): HostsRepo {
       const res = await db.collection('hosts').deleteOne({ id: hostId });
       // The dashboard's type counters lose this host's events; its host counters go altogether.
       const counted = await db.collection<EventDoc>('events').find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();
-      await addRollups(db, foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
+      await addRollups(foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
       await db.collection('rollups').deleteMany({ dim: 'host', key: hostId });
       await db.collection('events').deleteMany({ host_id: hostId });
       const ids = (await db.collection<{ id: string }>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);

@@ -4,6 +4,7 @@ import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
+import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
 import { USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
 import { PROBLEM_ASSIGNEE_MONGO_MIGRATION } from './problem-assignee.mongo.js';
 
@@ -84,6 +85,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   CORRELATION_MONGO_MIGRATION,
   COMMANDS_MONGO_MIGRATION,
   DEVICES_MONGO_MIGRATION,
+  FEED_MONGO_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

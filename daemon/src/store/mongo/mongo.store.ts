@@ -14,6 +14,7 @@ import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
 import { mongoCommands } from './commands.mongo.js';
 import { mongoDevices } from './devices.mongo.js';
+import { mongoFeed } from './feed.mongo.js';
 import { mongoEvents } from './events.mongo.js';
 import { mongoHosts } from './hosts.mongo.js';
 import { mongoHostState } from './host-state.mongo.js';
@@ -60,6 +61,7 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     totp: mongoTotp(db),
     commands: mongoCommands(db),
     devices: mongoDevices(db),
+    feed: mongoFeed(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
       const applied: number[] = [];

@@ -82,6 +82,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
     totp: sqliteTotp(db),
     commands: sqliteCommands(db),
     devices: sqliteDevices(db),
+    feed: null,
     async migrate() {
       return applyMigrations(db);
     },

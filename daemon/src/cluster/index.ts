@@ -1,0 +1,2 @@
+/** Several daemons on one MongoDB store: the cross-daemon feed that carries stream messages and cache changes. */
+export { DEFAULT_FEED_OPTIONS, FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, isFeedMessage, type ClusterListener, type FeedChannelOptions } from './feed-channel.js';

@@ -1,0 +1,103 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './ferretdb.js';
+
+/** The directory of Debian's PostgreSQL server programs (newest version), or PG_BIN_DIR. */
+export function postgresBinDir(): string {
+  if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) throw new Error('PostgreSQL not found under /usr/lib/postgresql: run scripts/setup-test-deps.sh');
+  return path.join(root, versions[0], 'bin');
+}
+
+export interface RunningPostgres {
+  /** Connection URL for FerretDB's `--postgresql-url`. */
+  url: string;
+  port: number;
+  dir: string;
+  /** Transactions committed so far in the cluster (each one a WAL flush): the benchmark's profile. */
+  commits(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private PostgreSQL cluster for one test run or benchmark: `initdb` in a fresh temporary
+ * directory, the server on a loopback port with its socket in that directory — no system service,
+ * nothing shared with a cluster the machine may run. PostgreSQL refuses to run as root, so as root
+ * the cluster belongs to the `postgres` account Debian's package creates and runs under it.
+ * fsync stays on: a write FerretDB acknowledges is on disk, as in production.
+ */
+export async function startPostgres(opts: { port?: number } = {}): Promise<RunningPostgres> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sac-postgres-'));
+  const data = path.join(dir, 'data');
+  mkdirSync(data, { mode: 0o700 });
+  const asRoot = process.getuid?.() === 0;
+  const runAs = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+  if (asRoot) {
+    const pw = execFileSync('id', ['-u', 'postgres']).toString().trim();
+    const gid = execFileSync('id', ['-g', 'postgres']).toString().trim();
+    chownSync(dir, Number(pw), Number(gid));
+    chownSync(data, Number(pw), Number(gid));
+  }
+  const [initCmd, initArgs] = runAs(path.join(bin, 'initdb'), ['-D', data, '-U', 'sac', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '-N']);
+  execFileSync(initCmd, initArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = opts.port ?? (await freePort());
+  const [cmd, args] = runAs(path.join(bin, 'postgres'), [
+    '-D', data,
+    '-h', '127.0.0.1',
+    '-p', String(port),
+    '-k', dir,
+    '-c', 'max_connections=200',
+    '-c', 'shared_buffers=128MB',
+    '-c', 'logging_collector=off',
+    '-c', 'log_min_messages=warning',
+  ]);
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`PostgreSQL exited with ${child.exitCode}:\n${output}`);
+    try {
+      execFileSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'sac', '-d', 'postgres'], { stdio: 'ignore' });
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not answer within 30 s:\n${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url: `postgres://sac@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    commits() {
+      const out = execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'sac', '-d', 'postgres', '-Atc', 'SELECT sum(xact_commit) FROM pg_stat_database'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      return Number(out.toString().trim());
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        const [stopCmd, stopArgs] = runAs(path.join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-s']);
+        try {
+          execFileSync(stopCmd, stopArgs, { stdio: 'ignore' });
+        } catch {
+          child.kill('SIGKILL');
+        }
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

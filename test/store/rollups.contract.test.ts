@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../daemon/src/config.js';
+import { openStore, type RollupRow, type Store } from '../../daemon/src/store/index.js';
+import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
+
+const HOUR = 3_600_000;
+
+describe.each(STORE_KINDS)('rollups contract: %s', (kind) => {
+  let stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    stores = [];
+  });
+
+  it('keeps counters exact under concurrent increments from two daemons sharing the store', async () => {
+    // Two stores opened on one database (or one SQLite file): two daemons of one SAC.
+    const config = loadConfig(storeEnv(kind, tempDir()));
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    const first = await openStore(config.config.store);
+    stores.push(first);
+    const second = await openStore(config.config.store);
+    stores.push(second);
+    const row = (n: number, severity: RollupRow['severity'] = 'warning'): RollupRow => ({ bucket_ms: 5 * HOUR, dim: 'type', key: 'rdp.login.failed', severity, n });
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? first : second).rollups.add([row(1), row(2, 'critical'), { ...row(1), dim: 'host', key: 'h1', severity: 'info' }])),
+    );
+    await first.rollups.add([row(-5)]);
+    const sums = await second.rollups.sum(5 * HOUR, 5 * HOUR);
+    const n = (dim: string, key: string, severity: string) => sums.find((r) => r.dim === dim && r.key === key && r.severity === severity)?.n;
+    expect(n('type', 'rdp.login.failed', 'warning')).toBe(35);
+    expect(n('type', 'rdp.login.failed', 'critical')).toBe(80);
+    expect(n('host', 'h1', 'info')).toBe(40);
+    expect(await first.rollups.sum(6 * HOUR, 7 * HOUR)).toEqual([]);
+  });
+});
