@@ -1,27 +1,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
+import { freePort } from './free-port.js';
 import { startPostgres, type RunningPostgres } from './postgres.js';
 
 /** FerretDB as built by scripts/install-ferretdb.sh, unless FERRETDB_BIN names another. */
 export const FERRETDB_BIN =
   process.env.FERRETDB_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.tools/bin/ferretdb');
-
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** FerretDB's storage: SQLite files, or a PostgreSQL cluster (indexes, filter/sort pushdown). */
 export type FerretHandler = 'sqlite' | 'postgresql';

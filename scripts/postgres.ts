@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './ferretdb.js';
+import { freePort } from './free-port.js';
 
 /** The directory of Debian's PostgreSQL server programs (newest version), or PG_BIN_DIR. */
 export function postgresBinDir(): string {

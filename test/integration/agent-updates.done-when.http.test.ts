@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/ferretdb.js';
+import { freePort } from '../../scripts/free-port.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';

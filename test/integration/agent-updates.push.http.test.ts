@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/ferretdb.js';
+import { freePort } from '../../scripts/free-port.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/ferretdb.js';
+import { freePort } from '../../scripts/free-port.js';
 
 /**
  * Real git repositories for the agent-version tests: bare repositories under a temp root, reachable

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../ferretdb.js';
+import { freePort } from '../../free-port.js';
 
 /** Repository root (scripts/bench/lib → ../../..). */
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');

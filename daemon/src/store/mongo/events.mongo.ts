@@ -1,8 +1,8 @@
 import type { Db, Filter } from 'mongodb';
 import { searchTooBroad } from '../../errors.js';
-import type { Event, Severity } from '../../../../shared/src/index.js';
 import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
+import type { EventDoc } from './event-doc.mongo.js';
 import { upsertHosts } from './hosts.mongo.js';
 import { DUPLICATE_KEY, escapeRegex, hiddenAnd, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
 
@@ -12,18 +12,6 @@ import { DUPLICATE_KEY, escapeRegex, hiddenAnd, isDuplicateKey, typePatternRegex
  * servers); the rest of an unordered insert goes through.
  */
 const BAD_DOCUMENT = new Set([2, 52, 56, 57]);
-
-export interface EventDoc {
-  event_id: string;
-  host_id: string;
-  type: string;
-  severity: Severity;
-  occurred_ms: number;
-  received_ms: number;
-  actor_user: string | null;
-  agent_version: string;
-  event: Event;
-}
 
 export function mongoEvents(db: Db): EventsRepo {
   const events = db.collection<EventDoc>('events');

@@ -3,7 +3,7 @@ import type { Db, UpdateFilter } from 'mongodb';
 import { foldRollups } from '../rollup-fold.js';
 import { HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
 import type { Host, HostsRepo } from '../hosts.types.js';
-import type { EventDoc } from './events.mongo.js';
+import type { EventDoc } from './event-doc.mongo.js';
 import type { HostStateDoc } from './host-state.mongo.js';
 import { onlyDuplicates, writeErrorsOf } from './query.mongo.js';
 import { rollupWriter } from './rollups.mongo.js';
