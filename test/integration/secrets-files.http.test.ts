@@ -33,6 +33,25 @@ describe.each(STORE_KINDS)('secrets that follow their destination on %s', (kind)
     expect(await sac.sac.settings.get('telegram')).toMatchObject({ api_base: 'https://bot2.example.org', bot_token: '123:first-token' });
   });
 
+  it('asks for a git repository token again when its row points elsewhere (edited URL, or moved by a removal above it)', async () => {
+    const repo = (product: string, url: string, token: unknown) => ({ product, url, token });
+    const a = 'https://git.example.org/rdp-login-monitor.git';
+    const b = 'https://git.example.org/ssh-monitor.git';
+    expect((await patch('git_repos', { repos: [repo('rdp-login-monitor', a, 'token-rdp'), repo('ssh-monitor', b, 'token-ssh')] })).status).toBe(200);
+    const edited = await patch('git_repos', { repos: [repo('rdp-login-monitor', 'https://collector.evil.test/x.git', { set: true }), repo('ssh-monitor', b, { set: true })] });
+    expect(edited.status).toBe(400);
+    expect(edited.body.error.details).toEqual([{ path: 'repos.0.token', message: 'must be given again when its destination changes' }]);
+    // Removing the first row moves the second to position 0, where the stored token is the first row's.
+    const moved = await patch('git_repos', { repos: [repo('ssh-monitor', b, { set: true })] });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details).toEqual([{ path: 'repos.0.token', message: 'must be given again when its destination changes' }]);
+    expect((await sac.sac.settings.get('git_repos')).repos.map((r: { token: unknown }) => r.token)).toEqual(['token-rdp', 'token-ssh']);
+    // Rows kept in place keep their tokens; a moved row with its token given again is fine.
+    expect((await patch('git_repos', { repos: [repo('rdp-login-monitor', a, { set: true }), repo('ssh-monitor', b, { set: true })] })).status).toBe(200);
+    expect((await patch('git_repos', { repos: [repo('ssh-monitor', b, 'token-ssh')] })).status).toBe(200);
+    expect((await sac.sac.settings.get('git_repos')).repos).toMatchObject([{ product: 'ssh-monitor', url: b, token: 'token-ssh' }]);
+  });
+
   it('keeps webhook header values secret: masked, encrypted at rest, and needed again when the URL changes', async () => {
     const headers = { Authorization: 'Bearer hook-header-secret-1', 'X-Team': 'soc' };
     expect((await patch('webhook', { url: 'https://hooks.example.org/sac', headers })).status).toBe(200);

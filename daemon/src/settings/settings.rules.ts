@@ -91,5 +91,29 @@ export function secretsToResend(category: string, update: Record<string, unknown
       if (!(secret in update) || carriesMarker(update[secret])) missing.push(secret);
     }
   }
+  const rows = SECRET_ROW_DESTINATIONS[category];
+  if (rows && Array.isArray(update[rows.list])) missing.push(...rowSecretsToResend(rows, update[rows.list] as unknown[], current[rows.list]));
+  return missing;
+}
+
+/**
+ * Lists whose rows each carry a secret to the row's own destination (a git repository's token
+ * goes to its URL). A kept secret is matched to the stored row at the same position, so a row
+ * whose destination differs from that stored row (edited, or moved by a removal above it) must
+ * carry its secret anew — otherwise a stored token would follow the row to another host.
+ */
+export const SECRET_ROW_DESTINATIONS: Readonly<Record<string, { list: string; secret: string; destination: readonly string[] }>> = {
+  git_repos: { list: 'repos', secret: 'token', destination: ['product', 'url'] },
+};
+
+function rowSecretsToResend(rule: { list: string; secret: string; destination: readonly string[] }, rows: unknown[], stored: unknown): string[] {
+  const before = Array.isArray(stored) ? stored : [];
+  const missing: string[] = [];
+  rows.forEach((row, i) => {
+    if (row === null || typeof row !== 'object' || !isKeepMarker((row as Record<string, unknown>)[rule.secret])) return;
+    const was = before[i] as Record<string, unknown> | undefined;
+    if (!was || !hasSecret(was[rule.secret])) return;
+    if (rule.destination.some((k) => (row as Record<string, unknown>)[k] !== was[k])) missing.push(`${rule.list}.${i}.${rule.secret}`);
+  });
   return missing;
 }
