@@ -490,6 +490,8 @@ const en = {
       host_deleted: 'Host deleted',
       problem_acknowledged: 'Problem acknowledged',
       problem_resolved: 'Problem resolved',
+      problem_assigned: 'Problem assigned',
+      problem_reopened: 'Problem reopened',
       user_password_reset: 'Password reset by an admin',
       auth_logout: 'Signed out',
       auth_totp_enabled: 'Two-factor sign-in turned on',

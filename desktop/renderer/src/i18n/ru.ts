@@ -492,6 +492,8 @@ const ru: Messages = {
       host_deleted: 'Хост удалён',
       problem_acknowledged: 'Проблема подтверждена',
       problem_resolved: 'Проблема решена',
+      problem_assigned: 'Проблема назначена',
+      problem_reopened: 'Проблема открыта снова',
       user_password_reset: 'Пароль сброшен администратором',
       auth_logout: 'Выход',
       auth_totp_enabled: 'Двухфакторный вход включён',

@@ -25,7 +25,7 @@ function auditActions(): Set<string> {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/action: '([a-z_]+\.[a-z_.]+)'/g)) found.add(m[1]);
     for (const m of text.matchAll(/(?:audited|record|changed|revokeRecord)\([^'\n]*'([a-z_]+\.[a-z_]+)'/g)) found.add(m[1]);
-    for (const m of text.matchAll(/(?:acknowledge|resolve): '(problem\.[a-z_]+)'/g)) found.add(m[1]);
+    for (const m of text.matchAll(/(?:acknowledge|resolve|reopen): '(problem\.[a-z_]+)'/g)) found.add(m[1]);
     for (const m of text.matchAll(/\? '([a-z_]+\.[a-z_]+)' : '([a-z_]+\.[a-z_]+)'/g)) if (/action/.test(text.slice(Math.max(0, m.index - 40), m.index))) m.slice(1).forEach((a) => found.add(a));
   }
   const states = readFileSync(path.join(root, 'store/agent-updates.types.ts'), 'utf8').match(/AGENT_UPDATE_STATES = \[([^\]]+)\]/)![1];
