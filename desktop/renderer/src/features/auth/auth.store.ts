@@ -74,9 +74,11 @@ export const useAuthStore = defineStore('auth', () => {
       expiresAt.value = tokenExpiry(token);
       schedule();
       return true;
-    } catch {
+    } catch (err) {
       session.set(null);
-      await platform.tokens.clear();
+      // Only the daemon's 401 ends the saved session: a request cut short by leaving the page, or
+      // a daemon briefly unreachable, must not sign the user out of the next page load.
+      if (err instanceof ApiError && err.status === 401) await platform.tokens.clear();
       return false;
     }
   }
