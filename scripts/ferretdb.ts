@@ -34,13 +34,13 @@ export interface RunningFerretDb {
  * Used by the MongoDB store tests, the multi-daemon test and `bench:ingest --store=mongodb`.
  */
 export async function startFerretDb(
-  opts: { logLevel?: 'warn' | 'error'; dir?: string; port?: number; handler?: FerretHandler } = {},
+  opts: { logLevel?: 'warn' | 'error'; dir?: string; handler?: FerretHandler } = {},
 ): Promise<RunningFerretDb> {
   if (!existsSync(FERRETDB_BIN)) throw new Error(`FerretDB not found at ${FERRETDB_BIN}: run scripts/install-ferretdb.sh`);
   const handler = opts.handler ?? 'sqlite';
-  // Given both, a stopped server comes back on its port with its data (the store outage test).
+  // Given `dir`, a stopped server comes back with its data (the store outage test).
   const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), 'sac-ferretdb-'));
-  const port = opts.port ?? (await freePort());
+  const port = await freePort();
   const pg: RunningPostgres | null = handler === 'postgresql' ? await startPostgres() : null;
   const child = spawn(
     FERRETDB_BIN,

@@ -2,24 +2,28 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFerretDb, type RunningFerretDb } from '../../scripts/ferretdb.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
-import { health, load, missingAcknowledged, type Answer } from '../helpers/outage.js';
+import { health, load, missingAcknowledged, stablePort, type Answer } from '../helpers/outage.js';
 
 describe('store outage: MongoDB (FerretDB) stopped under load', () => {
   let ferret: RunningFerretDb | null = null;
   let sac: TestSac | null = null;
+  let front: Awaited<ReturnType<typeof stablePort>> | null = null;
   afterAll(async () => {
     await sac?.close();
+    await front?.close();
     await ferret?.stop();
   });
 
   it('answers 503 with Retry-After (never 500), reports degraded health, loses nothing acknowledged and recovers without a restart', async () => {
     ferret = await startFerretDb({ logLevel: 'error' });
-    sac = await startTestSac('mongodb', { SAC_MONGODB_URI: ferret.uri, SAC_MONGODB_DB: 'sac_outage' });
+    // The daemon reaches FerretDB through a port that stays the same when FerretDB comes back on another.
+    front = await stablePort(ferret.port);
+    sac = await startTestSac('mongodb', { SAC_MONGODB_URI: `mongodb://127.0.0.1:${front.port}/`, SAC_MONGODB_DB: 'sac_outage' });
     const token = await adminToken(sac);
     const traffic = load(sac, 4);
     await expect.poll(() => traffic.answers.filter((a) => a.status === 201).length, { timeout: 10_000 }).toBeGreaterThan(20);
 
-    const { dir, port } = ferret;
+    const { dir } = ferret;
     await ferret.stop({ keepData: true });
     const stoppedAt = Date.now();
     await expect.poll(() => traffic.answers.filter((a) => a.at > stoppedAt && a.status === 503).length, { timeout: 20_000 }).toBeGreaterThan(3);
@@ -32,7 +36,8 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     const viaTrpc = await api(sac, 'POST', '/trpc/apiKeys.create', { token, body: { label: 'during the outage' } });
     expect([viaTrpc.status, viaTrpc.body?.error?.data?.appCode, Number(viaTrpc.headers.get('retry-after')) > 0]).toEqual([503, 'store/unavailable', true]);
 
-    ferret = await startFerretDb({ logLevel: 'error', dir, port });
+    ferret = await startFerretDb({ logLevel: 'error', dir });
+    front.target = ferret.port;
     const backAt = Date.now();
     await expect.poll(() => traffic.answers.some((a) => a.at > backAt && a.status === 201), { timeout: 30_000, interval: 20 }).toBe(true);
     const recoveredAt = Math.min(...traffic.answers.filter((a) => a.at > backAt && a.status === 201).map((a) => a.at));
