@@ -21,6 +21,27 @@ export type StreamMessage =
 
 export type StreamMessageType = StreamMessage['type'];
 
+/** Every stream message type (the SSE event names); the Record makes the compiler flag a type added to the union but not here. */
+const STREAM_TYPE_SET: Record<StreamMessageType, true> = {
+  'event.ingested': true,
+  'problem.opened': true,
+  'problem.updated': true,
+  'problem.acknowledged': true,
+  'problem.resolved': true,
+  'problem.reopened': true,
+  'problem.assigned': true,
+  'host.status_changed': true,
+  'agent_update.changed': true,
+  'command.updated': true,
+  counters: true,
+};
+export const STREAM_MESSAGE_TYPES = Object.keys(STREAM_TYPE_SET) as readonly StreamMessageType[];
+
+/** True for the message types that go to stream clients (internal bus messages never do). */
+export function isStreamMessageType(type: string): type is StreamMessageType {
+  return Object.hasOwn(STREAM_TYPE_SET, type);
+}
+
 /** The summary of a stored event that the stream carries (not the whole payload). */
 export interface StreamEvent {
   event_id: string;

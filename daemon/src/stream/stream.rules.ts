@@ -1,4 +1,4 @@
-import type { StreamCounters, StreamMessage } from '../../../shared/src/index.js';
+import { isStreamMessageType, type StreamCounters, type StreamMessage } from '../../../shared/src/index.js';
 
 /** One SSE frame: `id` (omitted for snapshots such as counters), event name, one JSON data line. */
 export function sseFrame(message: StreamMessage, id: string | null): Buffer {
@@ -54,22 +54,7 @@ export function replayFrom(
   return seq >= newestSeq ? null : seq + 1;
 }
 
-/** Every stream message type; the Record makes the compiler flag a type added to the union but not here. */
-const STREAM_TYPES: Record<StreamMessage['type'], true> = {
-  'event.ingested': true,
-  'problem.opened': true,
-  'problem.updated': true,
-  'problem.acknowledged': true,
-  'problem.resolved': true,
-  'problem.reopened': true,
-  'problem.assigned': true,
-  'host.status_changed': true,
-  'agent_update.changed': true,
-  'command.updated': true,
-  counters: true,
-};
-
 /** True for bus messages that go to stream clients (internal ones such as `auth.login_locked` never do). */
 export function isStreamMessage(message: { type: string }): message is StreamMessage {
-  return Object.hasOwn(STREAM_TYPES, message.type);
+  return isStreamMessageType(message.type);
 }

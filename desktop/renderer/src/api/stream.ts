@@ -1,22 +1,6 @@
-import type { StreamMessage, StreamMessageType } from '../../../../shared/src/stream.types';
+import { STREAM_MESSAGE_TYPES, type StreamMessage } from '../../../../shared/src/stream.types';
 
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting';
-
-/** Every message type the daemon's stream sends (SSE event names); the Record makes the compiler flag a missing one. */
-const TYPES: Record<StreamMessageType, true> = {
-  'event.ingested': true,
-  'problem.opened': true,
-  'problem.updated': true,
-  'problem.acknowledged': true,
-  'problem.resolved': true,
-  'problem.reopened': true,
-  'problem.assigned': true,
-  'host.status_changed': true,
-  'agent_update.changed': true,
-  'command.updated': true,
-  counters: true,
-};
-export const STREAM_TYPES = Object.keys(TYPES) as readonly StreamMessageType[];
 
 /** The part of EventSource the client uses, so tests can hand in a fake. */
 export interface EventSourceLike {
@@ -99,7 +83,7 @@ export class StreamClient {
       this.source = null;
       this.scheduleReconnect();
     };
-    for (const type of STREAM_TYPES) {
+    for (const type of STREAM_MESSAGE_TYPES) {
       source.addEventListener(type, (ev) => {
         if (ev.lastEventId) this.lastEventId = ev.lastEventId;
         let data: unknown;
