@@ -25,16 +25,7 @@ export interface HostChange {
   key: string;
   hostname: string;
   os_family: HostObservation['os_family'];
-  latest: {
-    display_name?: string;
-    fqdn?: string;
-    ipv4?: string;
-    os_version?: string;
-    timezone?: string;
-    agent_product: string;
-    agent_version: string;
-    agent_instance_id?: string;
-  };
+  latest: Omit<HostObservation, 'key' | 'hostname' | 'os_family' | 'seen_ms'>;
   ips: string[];
   agent_instance_ids: string[];
   first_seen_ms: number;
