@@ -55,6 +55,7 @@ import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { createUsersRoutes, UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
 import { createWinRmClient } from './winrm/index.js';
 
@@ -446,6 +447,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     app,
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
+    trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {
