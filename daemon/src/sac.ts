@@ -43,7 +43,7 @@ import {
   type BatchContext,
   type BatchEffects,
 } from './ingest/index.js';
-import { JobRunner } from './jobs/index.js';
+import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
@@ -249,12 +249,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     agentUpdates.onEvent(message.data).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: message.data.event_id }, 'agent update job not moved'));
   });
   jobs.start([
-    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => silence.scan() },
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
-    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
-    { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
-    { name: 'command_expiry', intervalMs: 30_000, run: () => commands.expireDue() },
-    { name: 'retention', intervalMs: config.retention.intervalMs, run: async () => void (await retention.run()) },
+    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: (fence) => agentVersions.refreshDue(fence) },
+    { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: (fence) => agentUpdates.fallbackDue(fence) },
+    { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
+    { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -294,8 +294,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;
   jobs.start([
-    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: () => escalation.run() },
-    ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: () => telegram.pollOnce() }]),
+    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: (fence) => escalation.run(fence) },
+    ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: (fence: Fence) => telegram.pollOnce(fence) }]),
   ]);
   if (webhookUrl && webhookSecret) {
     const t = await settings.get('telegram');
@@ -346,7 +346,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
     });
     jobs.start([
-      { name: 'feed_prune', intervalMs: FEED_PRUNE_INTERVAL_MS, run: async () => void (await feedRepo.prune(clock.now() - FEED_KEEP_MS)) },
+      { name: 'feed_prune', intervalMs: FEED_PRUNE_INTERVAL_MS, run: async (fence) => {
+          // Pruning removes what is older than a cutoff: harmless twice, fenced so a replaced run stops.
+          await fence.check();
+          await feedRepo.prune(clock.now() - FEED_KEEP_MS);
+        },
+      },
     ]);
   }
   users.onChange((userId) => {

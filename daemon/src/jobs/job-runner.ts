@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { errorSummary } from '../errors.js';
+import { AppError, errorSummary } from '../errors.js';
 import type { LeasesRepo } from '../store/index.js';
+
+/**
+ * The lease a run holds. A run paused (GC, a stalled store call) past the lease's expiry may have
+ * been replaced by another daemon's run; `check()` — one store read — throws `job/lease_lost` then,
+ * so a run calls it immediately before each once-per-cluster side effect and stops.
+ */
+export interface Fence {
+  /** The lease's fencing token when this run took it (see store/leases.types.ts). */
+  readonly token: number;
+  check(): Promise<void>;
+}
 
 /** A periodic job. It runs only on the daemon holding its lease, so several daemons on one store run it once. */
 export interface Job {
   name: string;
   intervalMs: number;
-  run(): Promise<void>;
+  run(fence: Fence): Promise<void>;
 }
 
 /** Shortest lease: a leader that stops renewing is replaced after this (or three intervals, if longer). */
@@ -50,11 +61,13 @@ export class JobRunner {
     const run = (async () => {
       try {
         const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
-        if (!(await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl))) return;
+        const token = await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl);
+        if (token === null) return;
         this.onRun(job.name);
-        await job.run();
+        await job.run(this.fence(job.name, token));
       } catch (err) {
-        this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+        if (err instanceof AppError && err.code === 'job/lease_lost') this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
+        else this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
       }
     })();
     this.running.set(job.name, run);
@@ -63,6 +76,18 @@ export class JobRunner {
     } finally {
       this.running.delete(job.name);
     }
+  }
+
+  private fence(name: string, token: number): Fence {
+    return {
+      token,
+      check: async () => {
+        const newest = await this.leases.token(name);
+        if (newest !== token) {
+          throw new AppError('job/lease_lost', `the ${name} lease was taken over (token ${token}, now ${newest})`, { kind: 'operational', details: { token, newest } });
+        }
+      },
+    };
   }
 
   /** Stops the timers, waits for running jobs and gives up the leases. */
