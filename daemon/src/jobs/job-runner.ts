@@ -35,6 +35,9 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs this runner has tried to lead (their leases are given up at stop). */
   private readonly names = new Set<string>();
+  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal. */
+  /** Leases this runner holds: until when (as last renewed) and under which token. */
+  private readonly held = new Map<string, { until: number; token: number }>();
   private stopped = false;
 
   constructor(
@@ -61,13 +64,29 @@ export class JobRunner {
     const run = (async () => {
       try {
         const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
-        const token = await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl);
-        if (token === null) return;
+        const now = this.clock.now();
+        // The lease is renewed once half of it has run out, not on every tick: each renewal is a
+        // store write, and on SQLite a write on this thread waits, event loop blocked, for the
+        // ingest thread's batch to commit (a job ticking every second stalled ingest answers).
+        // Between renewals the run is fenced with the token it was renewed under.
+        let held = this.held.get(job.name);
+        if (!held || held.until - now < ttl / 2) {
+          const token = await this.leases.acquire(job.name, this.owner, now, ttl);
+          if (token === null) {
+            this.held.delete(job.name);
+            return;
+          }
+          held = { until: now + ttl, token };
+          this.held.set(job.name, held);
+        }
         this.onRun(job.name);
-        await job.run(this.fence(job.name, token));
+        await job.run(this.fence(job.name, held.token));
       } catch (err) {
-        if (err instanceof AppError && err.code === 'job/lease_lost') this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
-        else this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+        if (err instanceof AppError && err.code === 'job/lease_lost') {
+          // Taken over while this run was paused: the next tick asks the store again.
+          this.held.delete(job.name);
+          this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
+        } else this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
       }
     })();
     this.running.set(job.name, run);
