@@ -386,10 +386,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'reports' }),
     notify,
     source: notifySource,
-    checkMs: config.notify.report.checkMs,
     audit,
   });
-  reports.start();
+  jobs.start([{ name: 'daily_report', intervalMs: config.notify.report.checkMs, run: async (fence) => void (await reports.runIfDue(fence)) }]);
 
   const trpcRouter = createAppRouter({
     storeKind: store.kind,
@@ -507,7 +506,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         await feed?.stop();
         telegram.stop();
         await jobs.stop();
-        await reports.stop();
         await notify.stop();
         await store.close();
       })();

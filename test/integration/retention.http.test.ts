@@ -126,10 +126,10 @@ describe('retention job scheduling', () => {
   it('runs on its interval only on the daemon holding the retention lease', async () => {
     // This daemon leads once its first run (600 ms after start) has taken the lease.
     await new Promise((r) => setTimeout(r, 1000));
-    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(false);
+    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBeNull();
     // Its lease runs out (clock time); another daemon takes over: this one must not prune now.
     clock.advance(31_000);
-    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(true);
+    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(2);
     const entry = { actor_id: null, actor_username: 'x', ip: null, action: 'test.entry', target: null, outcome: 'ok' as const, details: {}, id: 'old', at_ms: NOW - 100 * DAY };
     await t.sac.store.audit.insert(entry);
     await new Promise((r) => setTimeout(r, 1500));
