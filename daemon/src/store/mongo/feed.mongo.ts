@@ -31,8 +31,8 @@ interface FeedDoc {
  * id; the loser of a race reads the newest id and tries after it. Every attempt reads the newest
  * id first (an index-only read) rather than guessing from this daemon's last append: with several
  * busy daemons a guess is nearly always taken, and a lost race costs an insert that waits for the
- * winner's commit plus a retry — measured, that was what made cross-daemon delivery take seconds
- * (most appends raced, up to 3 s each); with the read, few race. The read also keeps an id that
+ * winner's commit plus a retry — measured under a flood on three daemons, 315 appends raced
+ * (up to 3 s each) with the guess and 109 with the read. The read also keeps an id that
  * was taken and pruned since from being reused below the other daemons' cursors. A batch is one document — one
  * transaction in FerretDB's backend, however many messages. Each daemon appends one batch at a
  * time, so its own batches get increasing ids; a reader may see a later id before an earlier one
