@@ -38,7 +38,10 @@ export const FEED_KEEP_MS = 10 * 60_000;
 /** The leader prunes the feed this often. */
 export const FEED_PRUNE_INTERVAL_MS = 60_000;
 
-/** A message that takes longer than this from its publication to a write or a read here is logged. */
+/**
+ * A message that takes longer than this from its publication to a write or a read here is logged
+ * (a read of another daemon's batch compares with that daemon's clock: skew between machines adds in).
+ */
 const LATE_MS = 1000;
 
 export const DEFAULT_FEED_OPTIONS: FeedChannelOptions = {
