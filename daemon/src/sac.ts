@@ -346,7 +346,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
     });
     jobs.start([
-      { name: 'feed_prune', intervalMs: FEED_PRUNE_INTERVAL_MS, run: async (fence) => {
+      {
+        name: 'feed_prune',
+        intervalMs: FEED_PRUNE_INTERVAL_MS,
+        run: async (fence) => {
           // Pruning removes what is older than a cutoff: harmless twice, fenced so a replaced run stops.
           await fence.check();
           await feedRepo.prune(clock.now() - FEED_KEEP_MS);

@@ -79,8 +79,7 @@ export class SilenceScanner {
   /**
    * The silence scan: announces status changes, opens one `host_silence` problem per stale host
    * (or reopens the same one), respecting the cooldown after a manual resolve.
-   */
-  /**
+   *
    * Runs as the `host_silence` leader job. Each write is re-fenced just before it (a scan replaced
    * while paused stops) and is a compare-and-set (status changes only from another status, a
    * silence problem opens only when none is open, reopens only from the resolution it read), so a

@@ -35,8 +35,7 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs this runner has tried to lead (their leases are given up at stop). */
   private readonly names = new Set<string>();
-  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal. */
-  /** Leases this runner holds: until when (as last renewed) and under which token. */
+  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal, and under which token. */
   private readonly held = new Map<string, { until: number; token: number }>();
   private stopped = false;
 
