@@ -80,5 +80,8 @@ describe.each(STORE_KINDS)('cluster feed contract: %s', (kind) => {
     // A's next append lands after what every reader has seen (id 3), not at a freed id below it.
     expect(await a.feed!.append('A', [{ n: 4 }], 6000)).toBe(4);
     expect((await b.feed!.after(3, 10)).map((r) => r.id)).toEqual([4]);
+    // A reader whose cursor was pruned (it stalled) goes on from the oldest batch kept.
+    expect((await a.feed!.after(1, 10)).map((r) => r.id)).toEqual([3, 4]);
+    expect((await a.feed!.after(0, 1)).map((r) => r.id)).toEqual([3]);
   });
 });
