@@ -59,6 +59,15 @@ describe.each(STORE_KINDS)('cluster feed contract: %s', (kind) => {
     expect((await feed.after(0, 10)).map((r) => r.id)).toEqual([3]);
     // Ids continue after pruning, never reused.
     expect(await feed.append('B', [{ n: 4 }], 7000)).toBe(4);
+    // A batch older than the cutoff above a younger one (its daemon's clock behind) stays until
+    // the younger one goes: the ids kept are always one unbroken run.
+    expect(await feed.append('C', [{ n: 5 }], 1000)).toBe(5);
+    expect(await feed.append('C', [{ n: 6 }], 9000)).toBe(6);
+    expect(await feed.prune(6000)).toBe(1);
+    expect((await feed.after(0, 10)).map((r) => r.id)).toEqual([4, 5, 6]);
+    expect((await feed.after(4, 10)).map((r) => r.id)).toEqual([5, 6]);
+    expect(await feed.prune(8000)).toBe(2);
+    expect((await feed.after(0, 10)).map((r) => r.id)).toEqual([6]);
     const epochs = await Promise.all([feed.epoch(), feed.epoch()]);
     expect(epochs[0]).toMatch(/^[0-9a-f]{12}$/);
     expect(epochs[1]).toBe(epochs[0]);

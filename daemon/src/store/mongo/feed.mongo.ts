@@ -117,9 +117,14 @@ export function mongoFeed(db: Db): FeedRepo {
     },
     newest,
     async prune(beforeMs) {
+      // Only a prefix of ids goes: reads follow the ids one after another, so a batch removed from
+      // the middle (an old `t` above newer ones — another daemon's clock behind) would end every
+      // reader's chain there. Batches up to the first one still young enough, and never the newest.
       const top = await newest();
-      const res = await feed.deleteMany({ t: { $lt: beforeMs }, _id: { $lt: top } });
-      return res.deletedCount;
+      const young = await feed.find({ t: { $gte: beforeMs } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(1).toArray();
+      const upTo = Math.min(top, young[0]?._id ?? top) - 1;
+      if (upTo < 1) return 0;
+      return (await feed.deleteMany({ _id: { $lte: upTo } })).deletedCount;
     },
     async epoch() {
       const value = randomBytes(6).toString('hex');
