@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isIanaTimeZone, LANGUAGES, NOTIFY_CHANNELS, PasswordSchema, SEVERITIES, UsernameSchema } from '../../shared/src/index.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** Names MongoDB accepts for a database: no path or namespace separators, at most 63 characters. */
 const MONGO_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
@@ -260,6 +261,19 @@ const EnvSchema = z.object({
     .describe(
       'Host names the daemon answers to, comma-separated (`*.example.org` for sub-domains, `*` for any); other Host headers get 421. IP literals always pass. Unset: loopback names only when listening on loopback, any otherwise.',
     ),
+  SAC_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; expected IP addresses and CIDR blocks, comma-separated` });
+      }
+    })
+    .describe(
+      'Reverse proxies whose `X-Forwarded-For` is believed (IPs and CIDR blocks, comma-separated). For a request from one of them the client is the rightmost forwarded address that is not a trusted proxy. Empty: the header is ignored.',
+    ),
   SAC_METRICS_ACCESS: z
     .enum(['admin', 'public'])
     .default('admin')
@@ -384,8 +398,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       /** Absolute session lifetime from sign-in, not extended by renewals. */
       absoluteMs: Math.round(e.SAC_SESSION_ABSOLUTE_HOURS * 3_600_000),
     },
-    /** `allowedHosts`: the Host allow-list; null = the default for the listen address. */
-    http: { allowedHosts: e.SAC_ALLOWED_HOSTS, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
+    /** `allowedHosts`: the Host allow-list; null = the default for the listen address. `trustedProxies`: SAC_TRUSTED_PROXIES as given (valid). */
+    http: { allowedHosts: e.SAC_ALLOWED_HOSTS, trustedProxies: e.SAC_TRUSTED_PROXIES, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
     push: { hosts: e.SAC_PUSH_HOSTS, allowLoopback: e.SAC_PUSH_ALLOW_LOOPBACK, maxPerUser: e.SAC_PUSH_MAX_PER_USER },
     masterKey: e.SAC_MASTER_KEY,
     /** Telegram polling and the escalation check. */

@@ -43,7 +43,7 @@ import {
   type BatchContext,
   type BatchEffects,
 } from './ingest/index.js';
-import { JobRunner } from './jobs/index.js';
+import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
@@ -55,6 +55,7 @@ import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { createUsersRoutes, UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
 import { createWinRmClient } from './winrm/index.js';
 
@@ -248,12 +249,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     agentUpdates.onEvent(message.data).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: message.data.event_id }, 'agent update job not moved'));
   });
   jobs.start([
-    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: () => silence.scan() },
+    { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
-    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: () => agentVersions.refreshDue() },
-    { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: () => agentUpdates.fallbackDue() },
-    { name: 'command_expiry', intervalMs: 30_000, run: () => commands.expireDue() },
-    { name: 'retention', intervalMs: config.retention.intervalMs, run: async () => void (await retention.run()) },
+    { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: (fence) => agentVersions.refreshDue(fence) },
+    { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: (fence) => agentUpdates.fallbackDue(fence) },
+    { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
+    { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -293,8 +294,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;
   jobs.start([
-    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: () => escalation.run() },
-    ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: () => telegram.pollOnce() }]),
+    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: (fence) => escalation.run(fence) },
+    ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: (fence: Fence) => telegram.pollOnce(fence) }]),
   ]);
   if (webhookUrl && webhookSecret) {
     const t = await settings.get('telegram');
@@ -345,7 +346,15 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
     });
     jobs.start([
-      { name: 'feed_prune', intervalMs: FEED_PRUNE_INTERVAL_MS, run: async () => void (await feedRepo.prune(clock.now() - FEED_KEEP_MS)) },
+      {
+        name: 'feed_prune',
+        intervalMs: FEED_PRUNE_INTERVAL_MS,
+        run: async (fence) => {
+          // Pruning removes what is older than a cutoff: harmless twice, fenced so a replaced run stops.
+          await fence.check();
+          await feedRepo.prune(clock.now() - FEED_KEEP_MS);
+        },
+      },
     ]);
   }
   users.onChange((userId) => {
@@ -380,10 +389,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'reports' }),
     notify,
     source: notifySource,
-    checkMs: config.notify.report.checkMs,
     audit,
   });
-  reports.start();
+  jobs.start([{ name: 'daily_report', intervalMs: config.notify.report.checkMs, run: async (fence) => void (await reports.runIfDue(fence)) }]);
 
   const trpcRouter = createAppRouter({
     storeKind: store.kind,
@@ -446,6 +454,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     app,
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
+    trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
   });
   await new Promise<void>((resolve, reject) => {
@@ -500,7 +509,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         await feed?.stop();
         telegram.stop();
         await jobs.stop();
-        await reports.stop();
         await notify.stop();
         await store.close();
       })();

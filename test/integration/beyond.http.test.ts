@@ -305,7 +305,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     expect(w.status).toBe(201);
     const silence = async (hostname: string) => (await api(t, 'GET', `/api/v1/problems?host=${hostname}&rule=host_silence`, { token })).body.items;
     clock.advance(301 * MIN);
-    await t.sac.jobs.tick({ name: 'host_silence', intervalMs: 3_600_000, run: () => t.sac.silence.scan() });
+    await t.sac.jobs.tick({ name: 'host_silence', intervalMs: 3_600_000, run: (fence) => t.sac.silence.scan(fence) });
     expect(await silence(loud)).toHaveLength(1);
     expect(await silence(quiet)).toHaveLength(0);
   });

@@ -160,7 +160,7 @@ describe.each(STORE_KINDS)('correlation and problems over HTTP on %s', (kind) =>
     const hostsRes = await api(t, 'GET', '/api/v1/hosts?q=sil01', { token });
     expect(hostsRes.body).toMatchObject({ items: [{ hostname: 'SIL01' }] });
     const hostId = hostsRes.body.items[0].id;
-    const scan = () => t.sac.jobs.tick({ name: 'host_silence', intervalMs: 3_600_000, run: () => t.sac.silence.scan() });
+    const scan = () => t.sac.jobs.tick({ name: 'host_silence', intervalMs: 3_600_000, run: (fence) => t.sac.silence.scan(fence) });
     const silence = async () => (await problemsOf(`host=${hostId}&rule=host_silence`))[0];
     const status = async () => (await api(t, 'GET', `/api/v1/hosts/${hostId}`, { token })).body.status;
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { EventInput } from '../../shared/src/index.js';
 import { startDaemon, type DaemonProcess } from '../../scripts/bench/lib/proc.js';
@@ -17,14 +18,23 @@ const LATE_DUPLICATES = 20;
 const KILL_SENDERS = 12;
 const ACKED_BEFORE_KILL = 60;
 const ACKED_IN_ALL = 120;
+/** Cross-daemon delivery (published on one daemon → frame on another's stream), as the design promises. */
+const CROSS_DAEMON_MS = 1000;
 /**
- * Cross-daemon delivery is bounded by one feed write, one poll (100 ms) and one stream tick
- * (100 ms): well under the 1 s the design promises on an idle machine. The suite shares two cores
- * with other jobs (load averages of 15+ measured, 3.5 s seen), so the bound asserted here is wider;
- * a daemon not following the feed misses it entirely (no frame; a deactivated user's stream would
- * run on until the 15 s heartbeat check).
+ * Probes of the delivery bound: one at a time on A while B and C ingest a steady stream. The bound
+ * is asserted on the 95th percentile over all of them, so one probe delayed by a loaded machine's
+ * scheduler does not fail the run while a slow path (a raced feed write, a poll or gap wait too
+ * long) does. Timed from A's 201, the moment A publishes the message: the ingest's own latency on
+ * the FerretDB stand-in is the MongoDB path's throughput question, reported beside it.
  */
-const CROSS_DAEMON_MS = 5000;
+const LATENCY_PROBES = 60;
+/** Background senders (to B and C in turn), each pausing between events: a steady load, not a flood. */
+const LATENCY_LOAD_SENDERS = 2;
+const LATENCY_LOAD_PAUSE_MS = 50;
+/** Single cross-daemon messages in the other tests: the bound itself is asserted over the probes above, not on one message. */
+const ONE_MESSAGE_MS = 5000;
+/** Waiting for a frame that should take under a second; a longer wait is reported as that probe's figure. */
+const LATENCY_GIVE_UP_MS = 10_000;
 
 /**
  * Three daemons (child processes, from source) on one MongoDB store — FerretDB on PostgreSQL in
@@ -136,13 +146,54 @@ describe('three daemons on one MongoDB store', () => {
     expect(ingested(resumed).slice(0, expected.length).map((f) => f.id)).toEqual(expected);
   });
 
+  it('delivers what A publishes to the streams of C within 1 s (p95 over many messages, under load)', { timeout: 120_000 }, async () => {
+    const streamC = await open(C);
+    let loading = true;
+    const load = Array.from({ length: LATENCY_LOAD_SENDERS }, async (_, n) => {
+      while (loading) {
+        const host = { hostname: `MULTI-LOAD-${n}`, display_name: `MULTI-LOAD-${n}` };
+        expect((await postEvent(daemons[n % 2 === 0 ? B : C].url, apiKey, buildEvent({ host }))).status).toBe(201);
+        await new Promise((r) => setTimeout(r, LATENCY_LOAD_PAUSE_MS));
+      }
+    });
+    const published: number[] = [];
+    const endToEnd: number[] = [];
+    try {
+      for (let i = 0; i < LATENCY_PROBES; i++) {
+        const event = buildEvent({ host: { hostname: 'MULTI-PROBE', display_name: 'MULTI-PROBE' } });
+        const sent = performance.now();
+        const seen = streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === event.event_id, LATENCY_GIVE_UP_MS);
+        expect((await postEvent(daemons[A].url, apiKey, event)).status).toBe(201);
+        const answered = performance.now();
+        const late = await seen.then(() => false, () => true);
+        published.push(performance.now() - answered);
+        endToEnd.push(performance.now() - sent);
+        if (late) break;
+        await new Promise((r) => setTimeout(r, 20 + (i % 5) * 20));
+      }
+    } finally {
+      loading = false;
+      await Promise.all(load);
+    }
+    const figures = (ms: number[]) => {
+      const sorted = [...ms].sort((a, b) => a - b);
+      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+      return { p50: at(0.5), p95: at(0.95), max: Math.round(sorted[sorted.length - 1]) };
+    };
+    const fromPublish = figures(published);
+    const report = { probes: published.length, from_201: fromPublish, from_post: figures(endToEnd), loadavg: os.loadavg().map((l) => l.toFixed(1)).join(' ') };
+    process.stdout.write(`cross-daemon delivery A → C stream (ms): ${JSON.stringify(report)}\n`);
+    expect(published).toHaveLength(LATENCY_PROBES);
+    expect(fromPublish.p95).toBeLessThanOrEqual(CROSS_DAEMON_MS);
+  });
+
   it('shows an event posted to A on C at once, and an acknowledge on B on A', { timeout: 60_000 }, async () => {
     const [streamA, streamC] = [await open(A), await open(C)];
     const event = buildEvent({ host: { hostname: 'MULTI-LIVE', display_name: 'MULTI-LIVE' } });
     expect((await postEvent(daemons[A].url, apiKey, event)).status).toBe(201);
     const t0 = Date.now();
     await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === event.event_id, 5000);
-    expect(Date.now() - t0).toBeLessThan(CROSS_DAEMON_MS);
+    expect(Date.now() - t0).toBeLessThan(ONE_MESSAGE_MS);
 
     const problems = await api(daemons[B], 'GET', '/api/v1/problems?host=MULTI-LIVE', { token });
     const problemId = (problems.body.items as { id: string }[])[0].id;
@@ -150,7 +201,7 @@ describe('three daemons on one MongoDB store', () => {
     expect((await api(daemons[B], 'POST', `/api/v1/problems/${problemId}/acknowledge`, { token, body: { comment: 'from B' } })).status).toBe(200);
     const ack = await streamA.next((f) => f.event === 'problem.acknowledged' && f.data.id === problemId, 5000);
     expect(ack.data.status).toBe('acknowledged');
-    expect(Date.now() - t1).toBeLessThan(CROSS_DAEMON_MS);
+    expect(Date.now() - t1).toBeLessThan(ONE_MESSAGE_MS);
   });
 
   it('applies a settings change, a user change and a key revocation made on A on the other daemons at once', { timeout: 60_000 }, async () => {
@@ -165,7 +216,7 @@ describe('three daemons on one MongoDB store', () => {
     // change, C has had the change too.
     const barrier = buildEvent({ host: { hostname: 'MULTI-BARRIER', display_name: 'MULTI-BARRIER' } });
     expect((await postEvent(daemons[A].url, apiKey, barrier)).status).toBe(201);
-    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === barrier.event_id, CROSS_DAEMON_MS);
+    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === barrier.event_id, ONE_MESSAGE_MS);
     // C caches settings for 5 s: still within them, only the feed can have told it. Ten minutes apart: one problem under the old 60-minute window, two under the new one.
     const first = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:00:00.000Z' });
     const second = buildEvent({ host: { hostname: 'MULTI-WINDOW', display_name: 'MULTI-WINDOW' }, occurred_at: '2026-06-03T09:10:00.000Z' });
@@ -186,7 +237,7 @@ describe('three daemons on one MongoDB store', () => {
     const t0 = Date.now();
     expect((await api(daemons[A], 'PATCH', `/api/v1/users/${created.body.id as string}`, { token, body: { active: false } })).status).toBe(200);
     await opStream.ended;
-    expect(Date.now() - t0).toBeLessThan(CROSS_DAEMON_MS);
+    expect(Date.now() - t0).toBeLessThan(ONE_MESSAGE_MS);
     expect((await api(daemons[C], 'GET', '/api/v1/problems', { token: opToken })).status).toBe(401);
 
     // An agent key revoked on A is refused on C at once (C caches keys for 30 s).
@@ -197,7 +248,7 @@ describe('three daemons on one MongoDB store', () => {
     expect((await api(daemons[A], 'DELETE', `/api/v1/api-keys/${issued.body.api_key.id as string}`, { token })).status).toBe(204);
     const after = buildEvent({ host: { hostname: 'MULTI-BARRIER', display_name: 'MULTI-BARRIER' } });
     expect((await postEvent(daemons[A].url, apiKey, after)).status).toBe(201);
-    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === after.event_id, CROSS_DAEMON_MS);
+    await streamC.next((f) => f.event === 'event.ingested' && f.data.event_id === after.event_id, ONE_MESSAGE_MS);
     expect((await postEvent(daemons[C].url, agentKey, buildEvent())).status).toBe(401);
   });
 

@@ -7,6 +7,8 @@ import { STORE_KINDS } from '../helpers/stores.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
 const DAY = 24 * 3600 * 1000;
+/** Runs called here directly, outside the job runner: no lease to lose. */
+const UNFENCED = { token: 1, check: async () => undefined };
 
 it('keeps events by default and audit entries for a year', () => {
   const result = loadConfig({});
@@ -38,7 +40,7 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
     await t.sac.store.streamTickets.insert('expired-ticket', 'u1', NOW - 1, null);
 
     // Nothing is old enough yet for the throttle row: its failure is inside the window.
-    const first = await t.sac.retention.run();
+    const first = await t.sac.retention.run(UNFENCED);
     expect(first).toMatchObject({ events: 1, audit: 1, login_throttle: 0 });
     expect(await t.sac.store.events.byId(old)).toBeNull();
     expect(await t.sac.store.events.byId(recent)).not.toBeNull();
@@ -50,7 +52,7 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
     expect((await api(t, 'GET', '/api/v1/events?q=old%20one', { token: await adminTokenAfter() })).body.items).toEqual([]);
 
     clock.advance(DAY);
-    const second = await t.sac.retention.run();
+    const second = await t.sac.retention.run(UNFENCED);
     expect(second.login_throttle).toBeGreaterThanOrEqual(1);
     expect(await t.sac.store.loginThrottle.state('nobody-here')).toBeNull();
     expect(second.events).toBe(0);
@@ -84,13 +86,13 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
     await t.sac.store.agentUpdates.insertToken({ hash: 'bundle-live', job_id: 'job-2', expires_ms: start + 60 * DAY });
 
     // Nothing has expired yet: the run keeps all of it.
-    expect(await t.sac.retention.run()).toMatchObject({ sessions: 0, mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
+    expect(await t.sac.retention.run(UNFENCED)).toMatchObject({ sessions: 0, mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
     const codes = async () => (await api(t, 'GET', '/api/v1/mobile/enrollment-codes', { token: await adminTokenAfter() })).body.codes.map((c: { id: string }) => c.id);
     expect(await codes()).toContain(issued.body.id);
 
     // Eight days on: the code expired more than its week of history ago, the rest expired meanwhile.
     clock.advance(8 * DAY);
-    const pruned = await t.sac.retention.run();
+    const pruned = await t.sac.retention.run(UNFENCED);
     expect(pruned).toMatchObject({ mobile: 2, telegram_link_codes: 1, bundle_tokens: 1 });
     expect(pruned.sessions).toBeGreaterThanOrEqual(1);
     expect(await codes()).not.toContain(issued.body.id);
@@ -101,7 +103,7 @@ describe.each(STORE_KINDS)('retention job on %s', (kind) => {
     expect(await t.sac.store.telegram.consumeLinkCode('link-live', clock.now())).toBe('user-b');
     expect(await t.sac.store.agentUpdates.consumeToken('bundle-live', clock.now())).not.toBeNull();
     // A second run finds nothing more.
-    expect(await t.sac.retention.run()).toMatchObject({ mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
+    expect(await t.sac.retention.run(UNFENCED)).toMatchObject({ mobile: 0, telegram_link_codes: 0, bundle_tokens: 0 });
   });
 
   async function adminTokenAfter(): Promise<string> {
@@ -124,10 +126,10 @@ describe('retention job scheduling', () => {
   it('runs on its interval only on the daemon holding the retention lease', async () => {
     // This daemon leads once its first run (600 ms after start) has taken the lease.
     await new Promise((r) => setTimeout(r, 1000));
-    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(false);
+    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBeNull();
     // Its lease runs out (clock time); another daemon takes over: this one must not prune now.
     clock.advance(31_000);
-    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(true);
+    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(2);
     const entry = { actor_id: null, actor_username: 'x', ip: null, action: 'test.entry', target: null, outcome: 'ok' as const, details: {}, id: 'old', at_ms: NOW - 100 * DAY };
     await t.sac.store.audit.insert(entry);
     await new Promise((r) => setTimeout(r, 1500));

@@ -142,14 +142,41 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     stores = await openPair(kind);
     const [a, b] = stores;
     const results = await Promise.all([a.leases.acquire('job', 'A', T0, 1000), b.leases.acquire('job', 'B', T0, 1000)]);
-    expect(results.filter(Boolean)).toHaveLength(1);
-    const holder = results[0] ? 'A' : 'B';
+    expect(results.filter((t) => t !== null)).toEqual([1]);
+    const holder = results[0] !== null ? 'A' : 'B';
     const other = holder === 'A' ? 'B' : 'A';
-    expect(await a.leases.acquire('job', holder, T0 + 500, 1000)).toBe(true);
-    expect(await a.leases.acquire('job', other, T0 + 1000, 1000)).toBe(false);
-    expect(await b.leases.acquire('job', other, T0 + 1501, 1000)).toBe(true);
+    expect(await a.leases.acquire('job', holder, T0 + 500, 1000)).toBe(1);
+    expect(await a.leases.acquire('job', other, T0 + 1000, 1000)).toBeNull();
+    expect(await b.leases.acquire('job', other, T0 + 1501, 1000)).toBe(2);
     await b.leases.release('job', other);
-    expect(await a.leases.acquire('job', holder, T0 + 1502, 1000)).toBe(true);
+    expect(await a.leases.acquire('job', holder, T0 + 1502, 1000)).toBe(3);
+  });
+
+  it('fences a paused leader out: its token is no longer the newest once another daemon took the lease', async () => {
+    stores = await openPair(kind);
+    const [a, b] = stores;
+    expect(await a.leases.token('scan')).toBe(0);
+    const mine = await a.leases.acquire('scan', 'A', T0, 1000);
+    expect(mine).toBe(1);
+    // Renewals keep the token; another lease name counts on its own.
+    expect(await a.leases.acquire('scan', 'A', T0 + 900, 1000)).toBe(1);
+    expect(await b.leases.acquire('report', 'B', T0, 1000)).toBe(1);
+    expect(await b.leases.token('scan')).toBe(1);
+    // A pauses past its expiry; B takes the lease over.
+    const theirs = await b.leases.acquire('scan', 'B', T0 + 1901, 1000);
+    expect(theirs).toBe(2);
+    // A resumes: the newest token is not its own, so its side effect is not written; it cannot renew.
+    expect(await a.leases.token('scan')).toBe(theirs);
+    expect(await a.leases.acquire('scan', 'A', T0 + 1902, 1000)).toBeNull();
+    // A's release (at stop) does not end B's hold, and B's own release hands on a higher token.
+    await a.leases.release('scan', 'A');
+    expect(await a.leases.acquire('scan', 'A', T0 + 1903, 1000)).toBeNull();
+    await b.leases.release('scan', 'B');
+    expect(await a.leases.token('scan')).toBe(2);
+    expect(await a.leases.acquire('scan', 'A', T0 + 1904, 1000)).toBe(3);
+    // Many daemons racing for an expired lease: one wins, with the next token.
+    const raced = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2].leases.acquire('scan', `D${i}`, T0 + 5000, 1000)));
+    expect(raced.filter((t) => t !== null)).toEqual([4]);
   });
 
   it('records heartbeats, announces a status change once, and keeps the previous inventory', async () => {

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../daemon/src/store/index.js';
-import { openFreshStore, STORE_KINDS } from '../helpers/stores.js';
+import { loadConfig } from '../../daemon/src/config.js';
+import { openStore } from '../../daemon/src/store/index.js';
+import { openFreshStore, storeEnv, STORE_KINDS, tempDir } from '../helpers/stores.js';
 
 describe.each(STORE_KINDS)('cluster feed contract: %s', (kind) => {
   let stores: Store[] = [];
@@ -63,5 +65,20 @@ describe.each(STORE_KINDS)('cluster feed contract: %s', (kind) => {
     const other = await openFreshStore(kind);
     stores.push(other);
     expect(await other.feed!.epoch()).not.toBe(epochs[0]);
+  });
+
+  it('gives an append after others appended and pruned an id above the newest, never a pruned one', async () => {
+    // Two daemons on one database: each store handle is one daemon's.
+    const result = loadConfig(storeEnv(kind, tempDir()));
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    const [a, b] = [await openStore(result.config.store), await openStore(result.config.store)];
+    stores.push(a, b);
+    expect(await a.feed!.append('A', [{ n: 1 }], 1000)).toBe(1);
+    expect(await b.feed!.append('B', [{ n: 2 }], 1000)).toBe(2);
+    expect(await b.feed!.append('B', [{ n: 3 }], 5000)).toBe(3);
+    expect(await b.feed!.prune(2000)).toBe(2);
+    // A's next append lands after what every reader has seen (id 3), not at a freed id below it.
+    expect(await a.feed!.append('A', [{ n: 4 }], 6000)).toBe(4);
+    expect((await b.feed!.after(3, 10)).map((r) => r.id)).toEqual([4]);
   });
 });

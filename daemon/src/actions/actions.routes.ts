@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
 import type { ApiKeyService } from '../apikeys/index.js';
-import { apiKeyFromHeaders, type Authenticator, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
+import { apiKeyFromHeaders, type Authenticator, clientAddress, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
@@ -41,7 +41,7 @@ export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
       const presented = apiKeyFromHeaders(req.headers);
       const key = presented ? await deps.apiKeys.verify(presented) : null;
       if (!key) {
-        deps.logger.warn({ ip: req.socket.remoteAddress, key_presented: presented !== null, path: req.path }, 'agent command call unauthorized');
+        deps.logger.warn({ ip: clientAddress(req), key_presented: presented !== null, path: req.path }, 'agent command call unauthorized');
         throw new AppError('auth/unauthorized', 'A valid agent API key is required');
       }
       res.locals.apiKeyId = key.id;

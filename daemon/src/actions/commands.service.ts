@@ -5,6 +5,7 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import type { Fence } from '../jobs/index.js';
 import type { CommandRecord, CommandResult, CommandType, Store } from '../store/index.js';
 import { parseQwinsta } from '../winrm/index.js';
 
@@ -127,7 +128,9 @@ export class CommandsService {
   }
 
   /** Sweeps commands whose agent never answered (a periodic job). */
-  async expireDue(): Promise<void> {
+  /** The `command_expiry` leader job: expiring is a compare-and-set of open commands (idempotent), fenced first. */
+  async expireDue(fence: Fence): Promise<void> {
+    await fence.check();
     for (const c of await this.store.commands.expireDue(this.clock.now())) await this.changed(c, 'command.expired', null);
   }
 

@@ -1,7 +1,7 @@
 import express from 'express';
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
 import type { AuthService, OwnPasswordChange } from './auth.service.js';
-import { bearerToken, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
+import { bearerToken, clientAddress, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 
 /**
  * `POST /api/v1/auth/login`, `GET /api/v1/auth/me`, `POST /api/v1/auth/renew`, `POST /api/v1/auth/logout`
@@ -10,7 +10,7 @@ import { bearerToken, currentUser, parseInput, requireUser, restActor, sendJson 
 export function createAuthRoutes(auth: AuthService, users: OwnPasswordChange): express.Router {
   const r = express.Router();
   r.post('/api/v1/auth/login', async (req, res) => {
-    sendJson(res, 200, await auth.login(parseInput(LoginRequestSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await auth.login(parseInput(LoginRequestSchema, req.body), clientAddress(req)));
   });
   r.get('/api/v1/auth/me', requireUser(auth, 'operator'), (_req, res) => {
     sendJson(res, 200, { user: currentUser(res) });

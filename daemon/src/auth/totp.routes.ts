@@ -1,7 +1,7 @@
 import express from 'express';
 import { z } from 'zod';
 import { LoginEnrollConfirmSchema, LoginEnrollSchema, LoginSecondFactorSchema, TotpCodeSchema, TotpDisableSchema } from '../../../shared/src/index.js';
-import { currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
+import { clientAddress, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
 
@@ -18,13 +18,13 @@ export function createTotpRoutes(auth: AuthService, totp: TotpService): express.
   const operator = requireUser(auth, 'operator');
   const admin = requireUser(auth, 'admin');
   r.post('/api/v1/auth/login/totp', async (req, res) => {
-    sendJson(res, 200, await auth.loginSecondFactor(parseInput(LoginSecondFactorSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await auth.loginSecondFactor(parseInput(LoginSecondFactorSchema, req.body), clientAddress(req)));
   });
   r.post('/api/v1/auth/login/enroll', async (req, res) => {
-    sendJson(res, 200, await auth.loginEnroll(parseInput(LoginEnrollSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await auth.loginEnroll(parseInput(LoginEnrollSchema, req.body), clientAddress(req)));
   });
   r.post('/api/v1/auth/login/enroll/confirm', async (req, res) => {
-    sendJson(res, 200, await auth.loginEnrollConfirm(parseInput(LoginEnrollConfirmSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await auth.loginEnrollConfirm(parseInput(LoginEnrollConfirmSchema, req.body), clientAddress(req)));
   });
   r.get('/api/v1/auth/totp', operator, async (_req, res) => {
     sendJson(res, 200, await totp.status(currentUser(res)));

@@ -38,6 +38,12 @@ export const FEED_KEEP_MS = 10 * 60_000;
 /** The leader prunes the feed this often. */
 export const FEED_PRUNE_INTERVAL_MS = 60_000;
 
+/**
+ * A message that takes longer than this from its publication to a write or a read here is logged
+ * (a read of another daemon's batch compares with that daemon's clock: skew between machines adds in).
+ */
+const LATE_MS = 1000;
+
 export const DEFAULT_FEED_OPTIONS: FeedChannelOptions = {
   pollMs: 100,
   gapWaitMs: 3000,
@@ -68,6 +74,8 @@ export class FeedChannel {
   readonly origin = randomBase62(10);
   private readonly listeners = new Set<ClusterListener>();
   private queue: BusMessage[] = [];
+  /** When each queued message was published (the batch's time is its first message's). */
+  private queuedAt: number[] = [];
   private writing: Promise<void> | null = null;
   private cursor = 0;
   private gapSinceMs: number | null = null;
@@ -106,6 +114,7 @@ export class FeedChannel {
       }
       this.overflow = 0;
       this.queue.push(message);
+      this.queuedAt.push(this.deps.clock.now());
       this.flush();
     });
     this.schedulePoll(0);
@@ -119,6 +128,7 @@ export class FeedChannel {
     if (await Promise.race([this.drain().then(() => false), late])) {
       this.deps.logger.error({ lost: this.queue.length }, 'feed messages not written before stop');
       this.queue = [];
+      this.queuedAt = [];
     }
     clearTimeout(timer);
     this.stopped = true;
@@ -146,17 +156,23 @@ export class FeedChannel {
     let failures = 0;
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.opts.writeLimit);
+      const publishedMs = this.queuedAt[0];
+      const startMs = this.deps.clock.now();
       try {
-        await this.deps.feed.append(this.origin, batch, this.deps.clock.now());
-        this.queue = this.queue.slice(batch.length);
+        await this.deps.feed.append(this.origin, batch, publishedMs);
+        this.dequeue(batch.length);
         failures = 0;
+        const doneMs = this.deps.clock.now();
+        if (doneMs - publishedMs > LATE_MS) {
+          this.deps.logger.warn({ queued_ms: startMs - publishedMs, insert_ms: doneMs - startMs, messages: batch.length }, 'feed write late');
+        }
       } catch (err) {
         failures++;
         // The store is away: keep the order and try again; give up on the batch after ~30 s so a
         // long outage cannot grow the queue without bound (the other daemons then miss it).
         if (failures > 60 || this.stopped) {
           this.deps.logger.error({ err: errorSummary(err), lost: batch.length }, 'feed messages not written');
-          this.queue = this.queue.slice(batch.length);
+          this.dequeue(batch.length);
           failures = 0;
           continue;
         }
@@ -164,6 +180,11 @@ export class FeedChannel {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
+  }
+
+  private dequeue(n: number): void {
+    this.queue = this.queue.slice(n);
+    this.queuedAt = this.queuedAt.slice(n);
   }
 
   private schedulePoll(delayMs: number): void {
@@ -187,6 +208,7 @@ export class FeedChannel {
         }
         this.gapSinceMs = null;
         this.cursor = batch.id;
+        if (now - batch.at_ms > LATE_MS) this.deps.logger.warn({ id: batch.id, mine: batch.origin === this.origin, lag_ms: now - batch.at_ms }, 'feed batch late');
         batch.messages.forEach((message, i) => this.deliver(batch.id * FEED_BATCH_SLOTS + i, batch.origin, message as BusMessage));
       }
     } catch (err) {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Severity } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
+import type { Fence } from '../jobs/index.js';
 import type { NotifyService } from '../notify/index.js';
 import { streamProblem } from '../correlation/index.js';
 import type { SettingsService } from '../settings/index.js';
@@ -28,7 +29,7 @@ export class EscalationService {
     },
   ) {}
 
-  async run(): Promise<void> {
+  async run(fence: Fence): Promise<void> {
     const { store, settings, notify, clock, logger } = this.deps;
     const { policies } = await settings.get('escalation');
     const severities = (Object.keys(policies) as Severity[]).filter((s) => policies[s]);
@@ -42,7 +43,11 @@ export class EscalationService {
       const policy = policies[problem.severity];
       if (!policy) continue;
       const step = dueStep(policy, problem.created_ms, steps.get(problem.id) ?? 0, now);
-      if (step === null || !(await store.escalation.claimStep(problem.id, step, now))) continue;
+      if (step === null) continue;
+      // Fenced, then claimed with a compare-and-set per step: a run replaced while paused stops,
+      // and a step is sent once even if both runs reach it.
+      await fence.check();
+      if (!(await store.escalation.claimStep(problem.id, step, now))) continue;
       const final = isFinalStep(policy, step) ? { channels: policy.final_channels, emails: policy.final_emails } : null;
       const channels = await notify.escalate(streamProblem(problem), step, final);
       logger.info({ problem_id: problem.id, severity: problem.severity, step, final: final !== null, channels }, 'problem escalated');

@@ -13,6 +13,7 @@ import {
   type CorrelationSettingsSource,
   type HostStatus,
 } from '../correlation/index.js';
+import type { Fence } from '../jobs/index.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
 /*
@@ -78,8 +79,13 @@ export class SilenceScanner {
   /**
    * The silence scan: announces status changes, opens one `host_silence` problem per stale host
    * (or reopens the same one), respecting the cooldown after a manual resolve.
+   *
+   * Runs as the `host_silence` leader job. Each write is re-fenced just before it (a scan replaced
+   * while paused stops) and is a compare-and-set (status changes only from another status, a
+   * silence problem opens only when none is open, reopens only from the resolution it read), so a
+   * replaced scan that passed its check in the same instant as the new leader writes nothing twice.
    */
-  async scan(): Promise<void> {
+  async scan(fence: Fence): Promise<void> {
     const settings = await this.settings();
     const now = this.clock.now();
     const [hosts, states] = await Promise.all([this.store.hosts.list(), this.store.hostState.list()]);
@@ -90,9 +96,12 @@ export class SilenceScanner {
       const status = hostStatusOf(host, state, settings, now);
       if (status === 'stale') stale.push(host);
       // A host never announced counts as online, so only a change to stale is news for it.
-      if ((state?.status ?? 'online') !== status && (await this.store.hostState.setStatus(host.id, status))) {
-        this.bus.publish({ type: 'host.status_changed', data: { host_id: host.id, hostname: host.hostname, status } });
-        this.logger.info({ host_id: host.id, hostname: host.hostname, status }, 'host status changed');
+      if ((state?.status ?? 'online') !== status) {
+        await fence.check();
+        if (await this.store.hostState.setStatus(host.id, status)) {
+          this.bus.publish({ type: 'host.status_changed', data: { host_id: host.id, hostname: host.hostname, status } });
+          this.logger.info({ host_id: host.id, hostname: host.hostname, status }, 'host status changed');
+        }
       }
     }
     if (stale.length === 0) return;
@@ -103,6 +112,7 @@ export class SilenceScanner {
       const problem = problems.get(host.id) ?? null;
       const action = silenceAction('stale', problem, now, settings.silenceCooldownMinutes);
       if (action === 'none') continue;
+      await fence.check();
       const title = `No heartbeat from ${host.hostname} for ${formatSilence(now - lastSeenMs(host, stateOf.get(host.id)))}`;
       const changed =
         action === 'open'

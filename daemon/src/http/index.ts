@@ -11,3 +11,4 @@ export type { Authenticator, TokenSession } from './authenticator.js';
 export { parseInput, parseQuery } from './validate.js';
 export { sendError, sendJson } from './http-errors.js';
 export { ERROR_STATUS, RETRY_AFTER_SECONDS, errorBody, mapError, statusOf, type ErrorBody, type MappedError } from './error-map.js';
+export { clientAddress, recordClientAddress, resolveClientAddress } from './client-address.js';

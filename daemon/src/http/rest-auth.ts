@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Role, SessionUser } from '../../../shared/src/index.js';
 import type { Authenticator } from './authenticator.js';
+import { clientAddress } from './client-address.js';
 import { AppError } from '../errors.js';
 
 /** The console token from `Authorization: Bearer <token>`. */
@@ -16,7 +17,7 @@ export function currentUser(res: Response): SessionUser {
 
 /** Who is calling and from where, for the audit log (after `requireUser`). */
 export function restActor(req: Request, res: Response): { user: SessionUser; ip: string | undefined } {
-  return { user: currentUser(res), ip: req.socket.remoteAddress };
+  return { user: currentUser(res), ip: clientAddress(req) };
 }
 
 /**

@@ -3,19 +3,24 @@ import { describe, expect, it } from 'vitest';
 import type { LeasesRepo } from '../store/index.js';
 import { JobRunner } from './job-runner.js';
 
-/** An in-memory lease table with the store's semantics (one owner until expiry). */
-function memoryLeases(): LeasesRepo & { held: Map<string, { owner: string; until: number }> } {
-  const held = new Map<string, { owner: string; until: number }>();
+/** An in-memory lease table with the store's semantics (one owner until expiry, a new token per change of hands). */
+function memoryLeases(): LeasesRepo & { held: Map<string, { owner: string; until: number; token: number }> } {
+  const held = new Map<string, { owner: string; until: number; token: number }>();
   return {
     held,
     async acquire(name, owner, now, ttl) {
       const cur = held.get(name);
-      if (cur && cur.owner !== owner && cur.until > now) return false;
-      held.set(name, { owner, until: now + ttl });
-      return true;
+      if (cur && cur.owner !== owner && cur.until > now) return null;
+      const token = cur?.owner === owner ? cur.token : (cur?.token ?? 0) + 1;
+      held.set(name, { owner, until: now + ttl, token });
+      return token;
     },
     async release(name, owner) {
-      if (held.get(name)?.owner === owner) held.delete(name);
+      const cur = held.get(name);
+      if (cur?.owner === owner) cur.until = 0;
+    },
+    async token(name) {
+      return held.get(name)?.token ?? 0;
     },
   };
 }
@@ -39,7 +44,7 @@ describe('JobRunner', () => {
     await b.tick(job('B'));
     expect(ran).toEqual(['A', 'A', 'B']);
     await b.stop();
-    expect(leases.held.has('scan')).toBe(false);
+    expect(leases.held.get('scan')?.until).toBe(0);
     await a.tick(job('A'));
     expect(ran).toEqual(['A', 'A', 'B', 'A']);
   });
@@ -85,7 +90,7 @@ describe('JobRunner', () => {
     for (; now <= 40_000; now += 1000) await runner.tick(job);
     expect(runs).toBe(41);
     expect(acquired).toEqual([0, 16_000, 32_000]);
-    expect(leases.held.get('poll')).toEqual({ owner: 'A', until: 62_000 });
+    expect(leases.held.get('poll')).toEqual({ owner: 'A', until: 62_000, token: 1 });
   });
 });
 

@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { errorSummary } from '../errors.js';
+import { AppError, errorSummary } from '../errors.js';
 import type { LeasesRepo } from '../store/index.js';
+
+/**
+ * The lease a run holds. A run paused (GC, a stalled store call) past the lease's expiry may have
+ * been replaced by another daemon's run; `check()` — one store read — throws `job/lease_lost` then,
+ * so a run calls it immediately before each once-per-cluster side effect and stops.
+ */
+export interface Fence {
+  /** The lease's fencing token when this run took it (see store/leases.types.ts). */
+  readonly token: number;
+  check(): Promise<void>;
+}
 
 /** A periodic job. It runs only on the daemon holding its lease, so several daemons on one store run it once. */
 export interface Job {
   name: string;
   intervalMs: number;
-  run(): Promise<void>;
+  run(fence: Fence): Promise<void>;
 }
 
 /** Shortest lease: a leader that stops renewing is replaced after this (or three intervals, if longer). */
@@ -24,8 +35,8 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs this runner has tried to lead (their leases are given up at stop). */
   private readonly names = new Set<string>();
-  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal. */
-  private readonly heldUntil = new Map<string, number>();
+  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal, and under which token. */
+  private readonly held = new Map<string, { until: number; token: number }>();
   private stopped = false;
 
   constructor(
@@ -56,17 +67,25 @@ export class JobRunner {
         // The lease is renewed once half of it has run out, not on every tick: each renewal is a
         // store write, and on SQLite a write on this thread waits, event loop blocked, for the
         // ingest thread's batch to commit (a job ticking every second stalled ingest answers).
-        if ((this.heldUntil.get(job.name) ?? 0) - now < ttl / 2) {
-          if (!(await this.leases.acquire(job.name, this.owner, now, ttl))) {
-            this.heldUntil.delete(job.name);
+        // Between renewals the run is fenced with the token it was renewed under.
+        let held = this.held.get(job.name);
+        if (!held || held.until - now < ttl / 2) {
+          const token = await this.leases.acquire(job.name, this.owner, now, ttl);
+          if (token === null) {
+            this.held.delete(job.name);
             return;
           }
-          this.heldUntil.set(job.name, now + ttl);
+          held = { until: now + ttl, token };
+          this.held.set(job.name, held);
         }
         this.onRun(job.name);
-        await job.run();
+        await job.run(this.fence(job.name, held.token));
       } catch (err) {
-        this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+        if (err instanceof AppError && err.code === 'job/lease_lost') {
+          // Taken over while this run was paused: the next tick asks the store again.
+          this.held.delete(job.name);
+          this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
+        } else this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
       }
     })();
     this.running.set(job.name, run);
@@ -75,6 +94,18 @@ export class JobRunner {
     } finally {
       this.running.delete(job.name);
     }
+  }
+
+  private fence(name: string, token: number): Fence {
+    return {
+      token,
+      check: async () => {
+        const newest = await this.leases.token(name);
+        if (newest !== token) {
+          throw new AppError('job/lease_lost', `the ${name} lease was taken over (token ${token}, now ${newest})`, { kind: 'operational', details: { token, newest } });
+        }
+      },
+    };
   }
 
   /** Stops the timers, waits for running jobs and gives up the leases. */

@@ -1,6 +1,6 @@
 import express, { type Request } from 'express';
 import { DevicePushSchema, EnrollmentCodeCreateSchema, EnrollRequestSchema, TokenRefreshSchema } from '../../../shared/src/index.js';
-import { type Authenticator, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
+import { type Authenticator, clientAddress, currentUser, parseInput, requireUser, restActor, sendJson } from '../http/index.js';
 import type { MobileService } from './mobile.service.js';
 
 /** The console's absolute base URL as this request reached it. */
@@ -32,10 +32,10 @@ export function createMobileRoutes(mobile: MobileService, authenticator: Authent
     res.status(204).end();
   });
   r.post('/api/v1/mobile/enroll', async (req, res) => {
-    sendJson(res, 200, await mobile.enroll(parseInput(EnrollRequestSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await mobile.enroll(parseInput(EnrollRequestSchema, req.body), clientAddress(req)));
   });
   r.post('/api/v1/mobile/token', async (req, res) => {
-    sendJson(res, 200, await mobile.refresh(parseInput(TokenRefreshSchema, req.body), req.socket.remoteAddress));
+    sendJson(res, 200, await mobile.refresh(parseInput(TokenRefreshSchema, req.body), clientAddress(req)));
   });
   r.put('/api/v1/mobile/push', operator, async (req, res) => {
     sendJson(res, 200, { device: await mobile.setPush(currentUser(res), parseInput(DevicePushSchema, req.body).push) });

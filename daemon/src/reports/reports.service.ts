@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
-import { AppError, errorSummary } from '../errors.js';
+import { AppError } from '../errors.js';
+import type { Fence } from '../jobs/index.js';
 import { localParts, type NotifyChannel } from '../../../shared/src/index.js';
 import { dueReportDay, type NotifyService, type NotifySettingsSource } from '../notify/index.js';
 import type { DailyReportListItem, DailyReportRecord, Store } from '../store/index.js';
@@ -21,11 +22,10 @@ export interface GeneratedReport {
 /**
  * The daily SSH/RDP report: aggregates the agents' `report.daily.*` events of the last 24 h, keeps
  * the HTML report in the store and sends it per policy. The scheduled run happens once per local
- * day even with several daemons on one store: the day is claimed in the store first.
+ * day even with several daemons on one store: it is a leader job (`daily_report`), and the day is
+ * claimed in the store first.
  */
 export class ReportsService {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
   private readonly instanceId = randomUUID();
 
   constructor(
@@ -35,30 +35,17 @@ export class ReportsService {
       logger: Logger;
       notify: NotifyService;
       source: NotifySettingsSource;
-      checkMs: number;
       audit: AuditService;
     },
   ) {}
 
-  start(): void {
-    const loop = () => {
-      this.running = this.runIfDue()
-        .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err) }, 'daily report job failed'))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, this.deps.checkMs);
-        });
-    };
-    this.timer = setTimeout(loop, 0);
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** Generates and sends the scheduled report when its local time has come and no daemon has done it yet. */
-  async runIfDue(): Promise<GeneratedReport | null> {
+  /**
+   * Generates and sends the scheduled report when its local time has come and no daemon has done
+   * it yet. The day's claim makes it once per day; the fence, checked between the claim and the
+   * send, keeps a leader that was paused and replaced from sending: the successor either holds the
+   * claim already (this daemon's claim fails) or takes it over only after the claim's 10 minutes.
+   */
+  async runIfDue(fence: Fence): Promise<GeneratedReport | null> {
     const s = await this.deps.source.load();
     const now = this.deps.clock.now();
     const day = dueReportDay(now, s.report.time, s.report.timezone);
@@ -67,6 +54,7 @@ export class ReportsService {
     // an empty one at once); the check repeats, so the day's report follows the first agent report.
     if ((await this.deps.store.reports.agentReports(now - DAY_MS, now)).length === 0) return null;
     if (!(await this.deps.store.reports.claimDay(day, this.instanceId, now, now + CLAIM_LEASE_MS))) return null;
+    await fence.check();
     const generated = await this.generate('schedule', { user: null, ip: undefined }, day);
     await this.deps.store.reports.finishDay(day, this.instanceId, generated.report.id);
     return generated;

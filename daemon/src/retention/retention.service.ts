@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { Fence } from '../jobs/index.js';
 import type { Store } from '../store/index.js';
 
 export interface RetentionOptions {
@@ -50,20 +51,32 @@ export class RetentionService {
     private readonly deps: { store: Store; clock: Clock; logger: Logger; options: RetentionOptions },
   ) {}
 
-  async run(): Promise<RetentionResult> {
+  /**
+   * Every delete removes what is past a cutoff, so deleting twice is harmless; the fence is
+   * re-checked before each one so a run replaced while paused stops instead of deleting on.
+   */
+  async run(fence: Fence): Promise<RetentionResult> {
     const { store, clock, logger, options } = this.deps;
     const now = clock.now();
+    await fence.check();
     const loginThrottle = await store.loginThrottle.prune(now - options.loginWindowMs, now);
+    await fence.check();
     await store.streamTickets.prune(now);
+    await fence.check();
     const sessions = await store.sessions.prune(now - ENDED_SESSION_KEEP_MS);
+    await fence.check();
     const mobile = await store.devices.prune(now, now - options.enrollmentCodeHistoryMs);
+    await fence.check();
     const telegramLinkCodes = await store.telegram.pruneLinkCodes(now);
+    await fence.check();
     const bundleTokens = await store.agentUpdates.pruneTokens(now);
+    await fence.check();
     const audit = await store.audit.prune(now - options.auditMs);
     let events = 0;
     if (options.eventMs !== null) {
       const before = now - options.eventMs;
       for (let i = 0; i < MAX_EVENT_CHUNKS; i++) {
+        await fence.check();
         const n = await store.events.prune(before, EVENT_CHUNK);
         events += n;
         if (n < EVENT_CHUNK) break;

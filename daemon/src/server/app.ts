@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { type Authenticator, bearerToken, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
+import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): express.Express {
         return {
           token,
           user: token ? await deps.authenticator.authenticate(token).catch((err: unknown) => Promise.reject(knownTrpcError(err) ?? err)) : null,
-          ip: req.socket.remoteAddress,
+          ip: clientAddress(req),
           requestId: randomUUID(),
         };
       },

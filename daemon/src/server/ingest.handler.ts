@@ -6,7 +6,7 @@ import type { ApiKeyService, KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
-import { apiKeyFromHeaders, errorBody, mapError, RETRY_AFTER_SECONDS, sendJson } from '../http/index.js';
+import { apiKeyFromHeaders, clientAddress, errorBody, mapError, RETRY_AFTER_SECONDS, sendJson } from '../http/index.js';
 
 /** Largest accepted request body. */
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -60,7 +60,7 @@ export function createIngestHandler(deps: {
 
   return (req, res) => {
     const requestId = randomUUID();
-    const ip = req.socket.remoteAddress;
+    const ip = clientAddress(req);
     void (async () => {
       const declared = Number(req.headers['content-length'] ?? 0);
       if (declared > INGEST_BODY_LIMIT) {

@@ -5,6 +5,7 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import { escapeHtml, type InlineButton, phrases } from '../notify/index.js';
+import type { Fence } from '../jobs/index.js';
 import type { ProblemsService } from '../problems/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SettingsRepo, TelegramRepo, UsersRepo } from '../store/index.js';
@@ -109,7 +110,12 @@ export class TelegramService {
   }
 
   /** One `getUpdates` round (the leader-only job): handles what arrived and moves the shared offset past it. */
-  async pollOnce(): Promise<void> {
+  /**
+   * The `telegram_updates` leader job: one long poll. The fence is checked after it — the poll
+   * waits up to its timeout, long enough for the lease to pass to another daemon — so a replaced
+   * poller handles nothing; a button press is an idempotent problem transition either way.
+   */
+  async pollOnce(fence: Fence): Promise<void> {
     const bot = await this.bot();
     if (!bot || this.abort.signal.aborted) return;
     const stored = await this.deps.settingsRepo.get(OFFSET_KEY);
@@ -122,6 +128,7 @@ export class TelegramService {
       throw err;
     }
     if (!Array.isArray(updates) || updates.length === 0) return;
+    await fence.check();
     for (const u of updates) await this.handle(u, bot);
     const next = Math.max(...updates.map((u) => u.update_id)) + 1;
     await this.deps.settingsRepo.put({ key: OFFSET_KEY, value: String(next), updated_ms: this.deps.clock.now(), updated_by: null });

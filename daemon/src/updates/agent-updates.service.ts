@@ -5,6 +5,7 @@ import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js'
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
+import type { Fence } from '../jobs/index.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
 import { connectSshAdmin, SshFailure, sshTargets } from '../ssh/index.js';
@@ -168,12 +169,19 @@ export class AgentUpdatesService {
    * The leader's fallback: jobs whose agent has said nothing for `fallback_after_minutes` are
    * pushed (WinRM to Windows hosts, SSH to Linux hosts), once each (a failed push leaves the job failed).
    */
-  async fallbackDue(): Promise<void> {
+  /**
+   * The `agent_update_fallback` leader job. Each push is re-fenced just before it, and its claim is
+   * a compare-and-set of the job's state (pending/started → fallback), so a run replaced while
+   * paused stops, and never pushes a job the new leader already claimed.
+   */
+  async fallbackDue(fence: Fence): Promise<void> {
     const minutes = (await this.deps.settings()).fallback_after_minutes;
     if (minutes === 0) return;
     for (const job of await this.deps.repo.stale(this.deps.clock.now() - minutes * 60_000)) {
       const host = await this.deps.store.hosts.byId(job.host_id);
-      if (host && pushPathOf(host) !== null) await this.push(job, null);
+      if (!host || pushPathOf(host) === null) continue;
+      await fence.check();
+      await this.push(job, null);
     }
   }
 

@@ -6,6 +6,7 @@ import type { SettingsValue } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
+import type { Fence } from '../jobs/index.js';
 import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mirrorDir, readLatestVersion, syncMirror, type GitRepoSource } from './git-source.js';
@@ -101,13 +102,18 @@ export class AgentVersionsService {
   }
 
   /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
-  async refreshDue(): Promise<void> {
+  /**
+   * The `agent_versions` leader job. A repository read ends in an upsert of what git says now
+   * (idempotent); the fence is re-checked before each one so a run replaced while paused stops.
+   */
+  async refreshDue(fence: Fence): Promise<void> {
     const settings = await this.deps.gitRepos();
     const stored = new Map((await this.deps.repo.list()).map((r) => [r.product, r]));
     const now = this.deps.clock.now();
     for (const source of settings.repos) {
       const last = stored.get(source.product)?.checked_ms ?? null;
       if (last !== null && now - last < settings.refresh_minutes * 60_000) continue;
+      await fence.check();
       await this.read(source);
     }
   }

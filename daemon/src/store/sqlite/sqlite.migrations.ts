@@ -1,5 +1,6 @@
 import type { SqliteMigration } from './sqlite-migration.js';
 import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
+import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
@@ -297,6 +298,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   AGENT_VERSIONS_SQLITE_MIGRATION,
+  LEASE_TOKENS_SQLITE_MIGRATION,
   AGENT_UPDATES_SQLITE_MIGRATION,
   PROBLEM_ASSIGNEE_SQLITE_MIGRATION,
   {

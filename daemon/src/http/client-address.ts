@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { plainAddress as plain, type TrustedProxies } from '../trusted-proxies.js';
+
+/** One `X-Forwarded-For` entry as an address: bare or bracketed IPv6, IPv4 with or without a port. */
+function forwardedAddress(entry: string): string | null {
+  let value = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
+  if (bracketed) value = bracketed[1];
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(value)) value = value.slice(0, value.lastIndexOf(':'));
+  return isIP(value) === 0 ? null : plain(value);
+}
+
+/**
+ * The client's address: the TCP peer, unless the peer is a trusted proxy — then the rightmost
+ * `X-Forwarded-For` entry that is not a trusted proxy itself. Entries left of that one were written
+ * by whoever the first untrusted hop was (the client can put anything there) and are never read.
+ * A malformed entry ends the walk at the trusted hop that passed it on.
+ */
+export function resolveClientAddress(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
+  const peer = req.socket.remoteAddress;
+  if (peer === undefined || trusted.size === 0 || !trusted.has(peer)) return peer && plain(peer);
+  const header = req.headers['x-forwarded-for'];
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').filter((e) => e.trim() !== '');
+  let address = plain(peer);
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const hop = forwardedAddress(entries[i]);
+    if (hop === null) return address;
+    address = hop;
+    if (!trusted.has(hop)) return hop;
+  }
+  return address;
+}
+
+const addresses = new WeakMap<IncomingMessage, string | undefined>();
+
+/** Called once per request by the HTTP front (server/server.ts), before any route runs. */
+export function recordClientAddress(req: IncomingMessage, trusted: TrustedProxies): void {
+  addresses.set(req, resolveClientAddress(req, trusted));
+}
+
+/**
+ * The address sign-in throttling, rate limits, audit entries and logs use for this request (see
+ * `resolveClientAddress`); the TCP peer for a request that did not come through the HTTP front.
+ */
+export function clientAddress(req: IncomingMessage): string | undefined {
+  return addresses.has(req) ? addresses.get(req) : req.socket.remoteAddress;
+}
