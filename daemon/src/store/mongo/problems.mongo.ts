@@ -16,7 +16,7 @@ import {
 } from '../problem-rules.js';
 import { withLock, withLocks } from './locks.mongo.js';
 import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
-import { hiddenAnd, hiddenFilter, onlyDuplicates, typePatternRegex } from './query.mongo.js';
+import { hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
 /** Stored with the severity's rank, so the highest can be kept by comparing numbers. */
 interface ProblemDoc extends Omit<Problem, 'severity'> {
@@ -66,7 +66,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
 
   /**
    * Applies the inputs of `keys` (whose locks the caller holds) in order per key: one read of the
-   * keys' active problems, the matching in memory, then one insertMany and one bulkWrite.
+   * keys' active problems, the matching in memory, then one insertMany and the updates in parallel.
    */
   async function matchLocked(keys: string[], inputsOf: Map<string, number[]>, inputs: ProblemMatchInput[], results: Match[]): Promise<void> {
     const batch = keys.flatMap((key) => inputsOf.get(key)!.map((i) => inputs[i]));
@@ -105,15 +105,11 @@ export function mongoProblems(db: Db): ProblemsRepo {
     await Promise.all([
       // Copies: the driver adds `_id` to the documents it is given.
       created.size > 0 ? problems.insertMany([...created.values()].map((d) => ({ ...d }))) : undefined,
-      grown.size > 0
-        ? problems.bulkWrite(
-            [...grown.values()].map((doc) => {
-              const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
-              return { updateOne: { filter: { _id }, update: { $set: changed } } };
-            }),
-            { ordered: false },
-          )
-        : undefined,
+      // Each grown problem its own operation: they commit together rather than one after the other.
+      inParallel([...grown.values()], (doc) => {
+        const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
+        return problems.updateOne({ _id }, { $set: changed });
+      }),
     ]);
   }
 

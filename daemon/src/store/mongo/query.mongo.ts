@@ -39,3 +39,32 @@ export function hiddenFilter(hidden: string[]): Record<string, unknown> {
 export function hiddenAnd(hidden: string[]): Record<string, unknown>[] {
   return hidden.length === 0 ? [] : [hiddenFilter(hidden)];
 }
+
+/**
+ * Driver operations in flight at once per `inParallel` call: below the client's pool (so other
+ * work still gets a connection), enough for PostgreSQL to flush many commits per WAL sync.
+ */
+export const WRITES_IN_FLIGHT = 32;
+
+/**
+ * Runs `write` for every item with up to WRITES_IN_FLIGHT operations in flight, and settles when
+ * all have — failing with the first error only then, so no write is still running unseen. For
+ * writes to distinct documents: FerretDB runs the statements of one bulkWrite one after the other,
+ * one PostgreSQL transaction (and WAL flush) each, while separate operations in flight commit together.
+ */
+export async function inParallel<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        await write(item);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, items.length) }, worker));
+  if (failure) throw (failure as { err: unknown }).err;
+}

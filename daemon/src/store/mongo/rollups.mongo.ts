@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { Severity } from '../../../../shared/src/index.js';
 import type { RollupRow, RollupsRepo } from '../rollups.types.js';
+import { inParallel } from './query.mongo.js';
 
 type RollupDoc = { _id: string; bucket_ms: number; dim: RollupRow['dim']; key: string; severity: Severity; n: number; writer?: string };
 
 /**
- * Adds counter rows (negative n subtracts), one bulk write per call. Counters stay exact with
+ * Adds counter rows (negative n subtracts), the rows of a call written in parallel (each its own
+ * document, so they commit together in PostgreSQL instead of one after the other). Counters stay exact with
  * several daemons on one store: FerretDB applies `$inc` as read-modify-write of the document, so
  * two writers incrementing one document can lose an increment. Each writer (one per opened store,
  * i.e. per daemon) therefore keeps its own partial documents and writes them one call at a time;
@@ -17,15 +19,12 @@ export function rollupWriter(db: Db): (rows: RollupRow[]) => Promise<void> {
   const writer = randomBytes(6).toString('hex');
   let last: Promise<void> = Promise.resolve();
   const write = async (rows: RollupRow[]) => {
-    await rollups.bulkWrite(
-      rows.map((r) => ({
-        updateOne: {
-          filter: { _id: `${r.bucket_ms}|${r.dim}|${r.key}|${r.severity}|${writer}` },
-          update: { $inc: { n: r.n }, $setOnInsert: { bucket_ms: r.bucket_ms, dim: r.dim, key: r.key, severity: r.severity, writer } },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
+    await inParallel(rows, (r) =>
+      rollups.updateOne(
+        { _id: `${r.bucket_ms}|${r.dim}|${r.key}|${r.severity}|${writer}` },
+        { $inc: { n: r.n }, $setOnInsert: { bucket_ms: r.bucket_ms, dim: r.dim, key: r.key, severity: r.severity, writer } },
+        { upsert: true },
+      ),
     );
   };
   return (rows) => {
