@@ -10,7 +10,7 @@ import { DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
 export const LOCK_TTL_MS = 5_000;
 const LOCK_RENEW_MS = Math.floor(LOCK_TTL_MS / 3);
 const LOCK_WAIT_MS = 30_000;
-/** Attempts between two looks for holders whose lease ran out (each attempt waits 2–22 ms). */
+/** Attempts between two looks for holders whose lease ran out (each attempt waits 2–52 ms). */
 const STALE_CHECK_EVERY = 16;
 
 type LockDoc = { _id: string; token: string; expires_ms: number };
@@ -119,7 +119,8 @@ export async function withLocks(db: Db, names: string[], fn: (acquired: string[]
       }
     }
     if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired within ${LOCK_WAIT_MS} ms`);
-    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 20)));
+    // Growing with the wait: a hundred callers after one key must not keep the store busy refusing them.
+    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 50)));
   }
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../problem-rules.js';
 import { withLock, withLocks } from './locks.mongo.js';
 import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
-import { hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
+import { findEach, hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
 /** Stored with the severity's rank, so the highest can be kept by comparing numbers. */
 interface ProblemDoc extends Omit<Problem, 'severity'> {
@@ -73,7 +73,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
     const oldest = Math.min(...batch.map((input) => input.first_ms - input.window_ms));
     // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone, so
     // the updates below address problems by it instead of scanning the collection for `id`.
-    const found = await problems.find({ key: { $in: keys }, status: { $in: ACTIVE }, last_seen_ms: { $gte: oldest } }).toArray();
+    const active = new Set<string>(ACTIVE);
+    const found = (await findEach(problems, keys.map((key) => ({ key })))).filter((doc) => active.has(doc.status) && doc.last_seen_ms >= oldest);
     const candidates = new Map<string, ProblemDoc[]>(keys.map((key) => [key, []]));
     for (const doc of found) candidates.get(doc.key)!.push(doc);
     const created = new Map<string, ProblemDoc>();
@@ -213,7 +214,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
     },
     async byKeys(keys) {
       if (keys.length === 0) return [];
-      const docs = await problems.find({ key: { $in: keys } }, { projection: { _id: 0 } }).toArray();
+      const docs = await findEach(problems, [...new Set(keys)].map((key) => ({ key })), { projection: { _id: 0 } });
       return docs.map(toProblem);
     },
     async openSilence(input) {

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Document, type Filter, type FindOptions, type WithId, type WriteError } from 'mongodb';
 
 /** Helpers shared by the MongoDB repositories. */
 
@@ -67,4 +67,18 @@ export async function inParallel<T>(items: readonly T[], write: (item: T) => Pro
   };
   await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, items.length) }, worker));
   if (failure) throw (failure as { err: unknown }).err;
+}
+
+/**
+ * The documents matching any of `filters`, one query each with up to WRITES_IN_FLIGHT in flight.
+ * For keys of a growing collection: FerretDB hands an equality filter to PostgreSQL, but answers
+ * `$in` by reading the whole collection itself — one query per key reads only that key's documents.
+ */
+export async function findEach<T extends Document>(collection: Collection<T>, filters: readonly Filter<T>[], options?: FindOptions): Promise<WithId<T>[]> {
+  const found: WithId<T>[][] = new Array(filters.length);
+  const indexed = filters.map((filter, i) => ({ filter, i }));
+  await inParallel(indexed, async ({ filter, i }) => {
+    found[i] = await collection.find(filter, options).toArray();
+  });
+  return found.flat();
 }
