@@ -1,5 +1,5 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -166,6 +166,12 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     );
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const g of gens) g.close();
+    daemons.forEach((d, i) => {
+      if (d.child.exitCode === null && d.child.signalCode === null) return;
+      // A daemon that died mid-run explains its errors: show why.
+      const tail = readFileSync(d.logFile, 'utf8').split('\n').slice(-20).join('\n');
+      console.log(`daemon ${i + 1} exited during the run (${d.child.signalCode ?? d.child.exitCode}); its last log lines:\n${tail}`);
+    });
     for (const d of daemons) d.child.kill('SIGTERM');
     const timeout = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS, 'timeout'));
     if ((await Promise.race([Promise.all(daemons.map((d) => d.exited)), timeout])) === 'timeout') {

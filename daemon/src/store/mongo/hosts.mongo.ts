@@ -6,7 +6,7 @@ import type { Host, HostsRepo } from '../hosts.types.js';
 import type { EventDoc } from './event-doc.mongo.js';
 import type { HostStateDoc } from './host-state.mongo.js';
 import { inParallel, onlyDuplicates, writeErrorsOf } from './query.mongo.js';
-import { rollupWriter } from './rollups.mongo.js';
+import { dropHostRollups, rollupWriter } from './rollups.mongo.js';
 
 export type HostDoc = Host & { _id?: unknown };
 
@@ -123,7 +123,7 @@ export function mongoHosts(db: Db): HostsRepo {
       // The dashboard's type counters lose this host's events; its host counters go altogether.
       const counted = await db.collection<EventDoc>('events').find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();
       await addRollups(foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
-      await db.collection('rollups').deleteMany({ dim: 'host', key: hostId });
+      await dropHostRollups(db, addRollups, hostId);
       await db.collection('events').deleteMany({ host_id: hostId });
       const ids = (await db.collection<{ id: string }>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);
       if (ids.length > 0) await db.collection('problem_events').deleteMany({ problem_id: { $in: ids } });
