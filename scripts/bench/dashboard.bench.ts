@@ -32,6 +32,9 @@ function fill(dataDir: string, target: number, deadline: number): number {
   const hostIds = new Map((db.prepare('SELECT id, key FROM hosts').all() as { id: string; key: string }[]).map((h) => [h.key, h.id]));
   const insert = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms, actor_user,
     agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // Ingest writes each event's free-text index row with it (events.sqlite.ts); so does the fill.
+  const indexText = db.prepare(`INSERT INTO events_fts (rowid, title, summary)
+    VALUES (@rowid, json_extract(@doc, '$.title'), coalesce(json_extract(@doc, '$.summary'), ''))`);
   const rollup = db.prepare(`INSERT INTO rollups (bucket_ms, dim, key, severity, n) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (bucket_ms, dim, key, severity) DO UPDATE SET n = n + excluded.n`);
   let count = (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
@@ -53,7 +56,8 @@ function fill(dataDir: string, target: number, deadline: number): number {
       const hostId = hostIds.get(e.hostKey);
       if (!hostId) throw new Error(`host ${e.hostKey} was not created by the ingest warm-up`);
       const occurred = now - Math.floor(Math.random() * SPREAD_MS);
-      insert.run(e.eventId, hostId, e.type, e.severity, occurred, occurred + 50, 'administrator', e.agentVersion, e.body);
+      const { lastInsertRowid } = insert.run(e.eventId, hostId, e.type, e.severity, occurred, occurred + 50, 'administrator', e.agentVersion, e.body);
+      indexText.run({ rowid: lastInsertRowid, doc: e.body });
       folded.push({ occurred_ms: occurred, type: e.type, severity: e.severity, host_id: hostId });
     }
     for (const r of foldRollups(folded, () => true)) rollup.run(r.bucket_ms, r.dim, r.key, r.severity, r.n);

@@ -68,4 +68,24 @@ describe('JobRunner', () => {
     await runner.tick(job);
     expect(calls).toBe(2);
   });
+
+  it('writes its lease only to take it or once half of it has run out, not on every tick', async () => {
+    const leases = memoryLeases();
+    const acquired: number[] = [];
+    const acquire = leases.acquire.bind(leases);
+    leases.acquire = async (name, owner, now, ttl) => {
+      acquired.push(now);
+      return acquire(name, owner, now, ttl);
+    };
+    let now = 0;
+    const runner = new JobRunner(leases, { now: () => now }, logger, 'A');
+    let runs = 0;
+    const job = { name: 'poll', intervalMs: 1000, run: async () => void runs++ };
+    // The lease lasts 30 s (the shortest lease): ticks each second for 40 s.
+    for (; now <= 40_000; now += 1000) await runner.tick(job);
+    expect(runs).toBe(41);
+    expect(acquired).toEqual([0, 16_000, 32_000]);
+    expect(leases.held.get('poll')).toEqual({ owner: 'A', until: 62_000 });
+  });
 });
+

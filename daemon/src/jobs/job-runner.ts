@@ -24,6 +24,8 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs this runner has tried to lead (their leases are given up at stop). */
   private readonly names = new Set<string>();
+  /** Until when this daemon holds each job's lease, as of its last acquisition or renewal. */
+  private readonly heldUntil = new Map<string, number>();
   private stopped = false;
 
   constructor(
@@ -50,7 +52,17 @@ export class JobRunner {
     const run = (async () => {
       try {
         const ttl = Math.max(MIN_LEASE_MS, job.intervalMs * 3);
-        if (!(await this.leases.acquire(job.name, this.owner, this.clock.now(), ttl))) return;
+        const now = this.clock.now();
+        // The lease is renewed once half of it has run out, not on every tick: each renewal is a
+        // store write, and on SQLite a write on this thread waits, event loop blocked, for the
+        // ingest thread's batch to commit (a job ticking every second stalled ingest answers).
+        if ((this.heldUntil.get(job.name) ?? 0) - now < ttl / 2) {
+          if (!(await this.leases.acquire(job.name, this.owner, now, ttl))) {
+            this.heldUntil.delete(job.name);
+            return;
+          }
+          this.heldUntil.set(job.name, now + ttl);
+        }
         this.onRun(job.name);
         await job.run();
       } catch (err) {
