@@ -89,9 +89,13 @@ function defined<T extends Record<string, string | undefined>>(values: T): Parti
 export const LAST_SEEN_RESOLUTION_MS = 5000;
 
 /** True when the merged host row differs from the stored one enough to be written. */
-export function hostNeedsWrite<T extends { last_seen_ms: number }>(stored: T, merged: Partial<T> & { last_seen_ms: number }): boolean {
+export function hostNeedsWrite<T extends { last_seen_ms: number }>(
+  stored: T,
+  merged: Partial<T> & { last_seen_ms: number },
+  resolutionMs = LAST_SEEN_RESOLUTION_MS,
+): boolean {
   for (const key of Object.keys(merged) as (keyof T)[]) {
     if (key !== 'last_seen_ms' && merged[key] !== stored[key]) return true;
   }
-  return merged.last_seen_ms - stored.last_seen_ms >= LAST_SEEN_RESOLUTION_MS;
+  return merged.last_seen_ms - stored.last_seen_ms >= resolutionMs;
 }
