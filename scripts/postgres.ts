@@ -20,8 +20,16 @@ export interface RunningPostgres {
   url: string;
   port: number;
   dir: string;
-  /** Transactions committed so far in the cluster (each one a WAL flush): the benchmark's profile. */
+  /** Transactions committed so far in the cluster (read-only ones included): the benchmark's profile. */
   commits(): number;
+  /** WAL flushes to disk so far (`pg_stat_wal.wal_sync`): what a durable write waits for. */
+  walSyncs(): number;
+  /**
+   * Rows inserted, updated and deleted so far per MongoDB collection of database `db` (FerretDB
+   * keeps a database in a schema of its name, each collection in a table named after it plus a
+   * hash suffix). A backend reports its counters when idle for a while (up to 10 s later).
+   */
+  tableWrites(db: string): Map<string, { ins: number; upd: number; del: number }>;
   stop(): Promise<void>;
 }
 
@@ -76,15 +84,34 @@ export async function startPostgres(opts: { port?: number } = {}): Promise<Runni
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+  const query = (sql: string): string =>
+    execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'sac', '-d', 'postgres', '-Atc', sql], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
   return {
     url: `postgres://sac@127.0.0.1:${port}/postgres`,
     port,
     dir,
     commits() {
-      const out = execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'sac', '-d', 'postgres', '-Atc', 'SELECT sum(xact_commit) FROM pg_stat_database'], {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      return Number(out.toString().trim());
+      return Number(query('SELECT sum(xact_commit) FROM pg_stat_database'));
+    },
+    walSyncs() {
+      return Number(query('SELECT wal_sync FROM pg_stat_wal'));
+    },
+    tableWrites(db) {
+      const out = new Map<string, { ins: number; upd: number; del: number }>();
+      if (!/^\w+$/.test(db)) throw new Error(`not a database name: ${db}`);
+      const rows = query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_user_tables WHERE schemaname = '${db}'`);
+      for (const row of rows.split('\n')) {
+        const [table, ins, upd, del] = row.split('|');
+        if (del === undefined || table.startsWith('_ferretdb')) continue;
+        const collection = table.replace(/_[0-9a-f]{8}$/, '');
+        const sum = out.get(collection) ?? { ins: 0, upd: 0, del: 0 };
+        out.set(collection, { ins: sum.ins + Number(ins), upd: sum.upd + Number(upd), del: sum.del + Number(del) });
+      }
+      return out;
     },
     async stop() {
       if (child.exitCode === null) {

@@ -1,10 +1,11 @@
 /* eslint-disable no-console -- a benchmark prints its figures */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startFerretDb, type FerretHandler, type RunningFerretDb } from '../ferretdb.js';
+import type { RunningPostgres } from '../postgres.js';
 import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
 import { buildDaemon, machineLine, ROOT, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
 import { checkStored, type StoreTarget } from './lib/stored-ids.js';
@@ -15,11 +16,10 @@ import { checkStored, type StoreTarget } from './lib/stored-ids.js';
  * Phases: warm-up, bare peak, SAC peak, duplicate re-sends, SAC and bare at a fixed 80 % of SAC's
  * peak, SAC offered twice its peak (overload); then SAC is stopped and every event answered 201
  * is looked up in the store.
- * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 256; 16 on MongoDB),
- * BENCH_QUEUE_LIMIT (SAC_INGEST_QUEUE_LIMIT of the daemon under test, default 512 — 32 on
- * MongoDB: above the peak phases' connections, below the overload phase's, so overload is
- * answered with 503s). MongoDB's defaults are small because FerretDB manages tens of events/s:
- * 256 connections would leave the store working through abandoned requests long after the run.
+ * Env: BENCH_SECONDS (per phase, default 20), BENCH_CONNECTIONS (default 256), BENCH_QUEUE_LIMIT
+ * (SAC_INGEST_QUEUE_LIMIT of the daemon under test, default 512: above the peak phases'
+ * connections, below the overload phase's, so overload is answered with 503s). On MongoDB the
+ * connections are what lets a group commit grow: its cost is mostly per batch, not per event.
  * MongoDB runs on FerretDB's PostgreSQL backend (`--ferretdb=sqlite` for its SQLite handler).
  * `--daemons=1,2` (MongoDB only): for each count N in turn, N daemons on a fresh database of one
  * FerretDB, one load generator per daemon with the connections split between them; only the peak
@@ -31,8 +31,8 @@ const DAEMON_COUNTS = (process.argv.find((a) => a.startsWith('--daemons='))?.sli
   .map(Number)
   .filter((n) => Number.isInteger(n) && n >= 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? (storeKind === 'mongodb' ? 16 : 256));
-const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? (storeKind === 'mongodb' ? '32' : '512');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 256);
+const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? '512';
 /** How long SAC may drain its queue after SIGTERM before it is killed. */
 const STOP_WAIT_MS = 30_000;
 
@@ -88,6 +88,20 @@ function merged(results: PhaseResult[]): PhaseResult {
   };
 }
 
+/**
+ * The round's rows written per collection, per event stored (the database is fresh each round, so
+ * its counters are the whole round's: warm-up, peak and the drain after it).
+ */
+async function printTableWrites(pg: RunningPostgres, dbName: string): Promise<void> {
+  // Idle backends report their counters within PostgreSQL's 10 s idle interval.
+  await new Promise((r) => setTimeout(r, 11_000));
+  const tables = pg.tableWrites(dbName);
+  const events = Math.max(1, tables.get('events')?.ins ?? 0);
+  const rows = [...tables].filter(([, w]) => w.ins + w.upd + w.del > 0).sort(([a], [b]) => a.localeCompare(b));
+  console.log(`rows written per event stored (${events} events): collection  inserted  updated  deleted`);
+  for (const [name, w] of rows) console.log(`  ${name.padEnd(20)} ${fmt(w.ins / events, 3).padStart(7)} ${fmt(w.upd / events, 3).padStart(7)} ${fmt(w.del / events, 3).padStart(7)}`);
+}
+
 /** `--daemons=1,2`: per count, that many daemons on one FerretDB database, load spread over them. */
 async function multiDaemon(): Promise<void> {
   console.log(`bench:ingest — store mongodb (FerretDB ${FERRET_HANDLER}), daemons ${DAEMON_COUNTS.join(' then ')}, ${CONNECTIONS} connections in all, ${SECONDS} s peak, SAC queue limit ${QUEUE_LIMIT}`);
@@ -135,8 +149,10 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     const samplers = daemons.map((d) => sampleProcess(d.child.pid!));
     const ferretSampler = sampleProcess(ferret.pid);
     const commitsBefore = ferret.postgres?.commits() ?? 0;
+    const syncsBefore = ferret.postgres?.walSyncs() ?? 0;
     const peak = await spread(SECONDS);
     const commits = (ferret.postgres?.commits() ?? 0) - commitsBefore;
+    const syncs = (ferret.postgres?.walSyncs() ?? 0) - syncsBefore;
     const procs = samplers.map((s) => s.stop());
     const ferretProc = ferretSampler.stop();
     created.push(...peak.created);
@@ -144,9 +160,18 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     procs.forEach((p, i) => console.log(`daemon ${i + 1} during peak: RSS peak ${fmt(p.peakRssMiB)} MiB, CPU ${fmt(p.cpuPercent, 0)} %`));
     const ok = peak.statuses[201] ?? 0;
     // Where the time goes: FerretDB's own CPU, and PostgreSQL transactions (each one a WAL flush) per event stored.
-    console.log(`FerretDB during peak: CPU ${fmt(ferretProc.cpuPercent, 0)} %; PostgreSQL: ${commits} commits, ${fmt(commits / Math.max(1, ok), 1)} per event answered 201`);
+    console.log(
+      `FerretDB during peak: CPU ${fmt(ferretProc.cpuPercent, 0)} %; PostgreSQL: ${commits} commits, ${fmt(commits / Math.max(1, ok), 1)} per event answered 201; ` +
+        `${syncs} WAL flushes, ${fmt(syncs / Math.max(1, ok), 2)} per event`,
+    );
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const g of gens) g.close();
+    daemons.forEach((d, i) => {
+      if (d.child.exitCode === null && d.child.signalCode === null) return;
+      // A daemon that died mid-run explains its errors: show why.
+      const tail = readFileSync(d.logFile, 'utf8').split('\n').slice(-20).join('\n');
+      console.log(`daemon ${i + 1} exited during the run (${d.child.signalCode ?? d.child.exitCode}); its last log lines:\n${tail}`);
+    });
     for (const d of daemons) d.child.kill('SIGTERM');
     const timeout = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS, 'timeout'));
     if ((await Promise.race([Promise.all(daemons.map((d) => d.exited)), timeout])) === 'timeout') {
@@ -155,11 +180,12 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     }
     const stored = await checkStored(target, created);
     console.log(`durability: ${created.length} events answered 201, ${stored.missing} missing, ${stored.repeated} stored twice, ${stored.total} rows in the store`);
+    if (ferret.postgres) await printTableWrites(ferret.postgres, dbName);
     console.log(
       `RESULT store=mongodb ferretdb=${FERRET_HANDLER} daemons=${count} sac_eps=${fmt(peak.rps, 0)} ` +
         `p50_ms=${fmt(peak.p50_ms, 2)} p99_ms=${fmt(peak.p99_ms, 2)} errors=${errorsOf(peak, [201])} ` +
         `cpu_pct=${procs.map((p) => fmt(p.cpuPercent, 0)).join('+')} ferretdb_cpu_pct=${fmt(ferretProc.cpuPercent, 0)} ` +
-        `pg_commits_per_event=${fmt(commits / Math.max(1, ok), 1)} load=${os.loadavg()[0].toFixed(2)} ` +
+        `pg_commits_per_event=${fmt(commits / Math.max(1, ok), 1)} wal_flushes_per_event=${fmt(syncs / Math.max(1, ok), 2)} load=${os.loadavg()[0].toFixed(2)} ` +
         `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
     );
   } finally {

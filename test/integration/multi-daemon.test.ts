@@ -304,7 +304,7 @@ describe('three daemons on one MongoDB store', () => {
     await waitFor('events acknowledged before the kill', () => acked.length >= ACKED_BEFORE_KILL, 40_000);
     daemons[B].child.kill('SIGKILL');
     expect(await daemons[B].exited).toBe('SIGKILL');
-    // Store locks the killed daemon held (per host) free themselves after their 30 s expiry.
+    // Store locks the killed daemon held (per host) free themselves when their 5 s lease runs out.
     await waitFor('events acknowledged in all', () => acked.length >= ACKED_IN_ALL, 75_000);
     stop = true;
     await Promise.all(senders);

@@ -32,4 +32,20 @@ describe.each(STORE_KINDS)('rollups contract: %s', (kind) => {
     expect(n('host', 'h1', 'info')).toBe(40);
     expect(await first.rollups.sum(6 * HOUR, 7 * HOUR)).toEqual([]);
   });
+
+  it('drops a deleted host’s counters, whichever daemon wrote them, and keeps the others', async () => {
+    const config = loadConfig(storeEnv(kind, tempDir()));
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    const first = await openStore(config.config.store);
+    stores.push(first);
+    const second = await openStore(config.config.store);
+    stores.push(second);
+    const host = (key: string, n: number, bucket = 5 * HOUR): RollupRow => ({ bucket_ms: bucket, dim: 'host', key, severity: 'info', n });
+    await first.rollups.add([host('gone', 3), host('kept', 1), host('gone', 2, 6 * HOUR)]);
+    await second.rollups.add([host('gone', 4), host('kept', 5)]);
+    await second.hosts.delete('gone');
+    const rows = await first.rollups.buckets(5 * HOUR, 6 * HOUR, 'host');
+    expect(rows.map((r) => [r.bucket_ms, r.key, r.n])).toEqual([[5 * HOUR, 'kept', 6]]);
+    expect((await first.rollups.sum(5 * HOUR, 6 * HOUR)).filter((r) => r.dim === 'host')).toMatchObject([{ key: 'kept', n: 6 }]);
+  });
 });

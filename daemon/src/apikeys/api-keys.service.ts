@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { storeUnavailable } from '../errors.js';
 import { randomBase62 } from '../random.js';
@@ -14,9 +14,12 @@ export function generateApiKey(): string {
   return `sac_${randomBase62(40)}`;
 }
 
-/** Keys are random and long, so one SHA-256 is a sufficient, fast verifier. */
+/**
+ * Keys are random and long, so one SHA-256 is a sufficient, fast verifier. Computed on every agent
+ * request: the one-shot `hash` is about twice as fast as a `createHash` object.
+ */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function apiKeyPrefix(key: string): string {
@@ -91,19 +94,19 @@ export class ApiKeyService {
 
   /** The active key record for a presented secret, or null. */
   async verify(secret: string): Promise<ApiKeyRecord | null> {
-    const hash = hashApiKey(secret);
+    const keyHash = hashApiKey(secret);
     const now = this.clock.now();
-    let entry = this.cache.get(hash);
+    let entry = this.cache.get(keyHash);
     if (!entry || entry.until < now) {
       if (this.cache.size > 10_000) this.cache.clear(); // bounded: random wrong keys cannot grow it
       let record: ApiKeyRecord | null;
       try {
-        record = await this.repo.byHash(hash);
+        record = await this.repo.byHash(keyHash);
       } catch (err) {
         throw storeUnavailable(err);
       }
       entry = { record, until: now + CACHE_TTL_MS };
-      this.cache.set(hash, entry);
+      this.cache.set(keyHash, entry);
     }
     const record = entry.record;
     if (!record || record.revoked_ms !== null) return null;

@@ -80,14 +80,21 @@ export class CorrelationService {
       hidden: isHiddenType(c.event.type, settings.hiddenTypes),
     }));
     const overridden = derived.filter((d) => d.severity !== d.c.event.severity);
-    await this.store.events.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity })));
-    await this.store.rollups.add(
-      foldRollups(
-        derived.map((d) => ({ occurred_ms: d.c.occurred_ms, type: d.c.event.type, severity: d.severity, host_id: d.c.host_id })),
-        (type) => !isHiddenType(type, settings.hiddenTypes),
-      ),
-    );
     const visible = derived.filter((d) => !d.hidden);
+    // These touch different documents and none reads what another writes: on MongoDB they go out
+    // together, so the batch waits for the slowest rather than for their sum.
+    const [, , severity, inventory, flaps] = await Promise.all([
+      this.store.events.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity }))),
+      this.store.rollups.add(
+        foldRollups(
+          derived.map((d) => ({ occurred_ms: d.c.occurred_ms, type: d.c.event.type, severity: d.severity, host_id: d.c.host_id })),
+          (type) => !isHiddenType(type, settings.hiddenTypes),
+        ),
+      ),
+      this.severityOccurrences(visible, settings),
+      this.inventoryOccurrences(visible, settings),
+      this.flapOccurrences(visible),
+    ]);
     // The live stream shows what lists show: hidden types left out, severities as overridden.
     for (const d of visible) {
       effects.published.push({
@@ -105,12 +112,7 @@ export class CorrelationService {
         },
       });
     }
-    const occurrences = [
-      ...(await this.severityOccurrences(visible, settings)),
-      ...(await this.inventoryOccurrences(visible, settings)),
-      ...(await this.flapOccurrences(visible)),
-    ];
-    await this.raise(occurrences, nowMs, effects);
+    await this.raise([...severity, ...inventory, ...flaps], nowMs, effects);
     return effects;
   }
 

@@ -45,11 +45,11 @@ export async function recordLiveness(
   const published: BusMessage[] = [];
   await store.hostState.recordHeartbeats(items.map((i) => ({ host_id: i.host_id, at_ms: i.at_ms })));
   const hostnames = new Map(items.map((i) => [i.host_id, i.hostname]));
-  for (const [hostId, hostname] of hostnames) {
-    if (await store.hostState.setStatus(hostId, 'online')) {
-      published.push({ type: 'host.status_changed', data: { host_id: hostId, hostname, status: 'online' } });
-    }
-  }
+  // One host's status does not depend on another's: on MongoDB the reads go out together.
+  const changed = await Promise.all([...hostnames.keys()].map((hostId) => store.hostState.setStatus(hostId, 'online')));
+  [...hostnames].forEach(([hostId, hostname], i) => {
+    if (changed[i]) published.push({ type: 'host.status_changed', data: { host_id: hostId, hostname, status: 'online' } });
+  });
   const silences = await store.problems.byKeys([...hostnames.keys()].map(silenceKey));
   for (const p of silences) {
     if (p.status === 'resolved') continue;

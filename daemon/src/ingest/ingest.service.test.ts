@@ -81,3 +81,22 @@ describe('IngestService: a poisonous event in a batch', () => {
     expect((await submitTogether(service, ['a', POISON, 'b'])).map(codeOf)).toEqual(['created', 'event/unprocessable', 'created']);
   });
 });
+
+describe('IngestService: answering a batch', () => {
+  it('answers a large batch in slices, so work arriving meanwhile runs between them, and in order', async () => {
+    const c = committer(() => new Error('unused'));
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 500, queueLimit: 1000 });
+    const ctx = { keyPrefix: 'sac_test', requestId: 'r' };
+    const order: string[] = [];
+    const all = Array.from({ length: 300 }, (_, i) => service.submit(event(`e${i}`), ctx).then(() => void order.push(`answer ${i}`)));
+    // Work that arrives once the batch is committed (a turn of the loop after the commit resolves).
+    void c.commit([]).then(() => setImmediate(() => order.push('other work')));
+    await Promise.all(all);
+    expect(c.batches.filter((n) => n > 0)).toEqual([300]);
+    const other = order.indexOf('other work');
+    // Answered in submission order, and not all of them before the other work got its turn.
+    expect(order.filter((o) => o !== 'other work')).toEqual(Array.from({ length: 300 }, (_, i) => `answer ${i}`));
+    expect(other).toBeGreaterThan(0);
+    expect(other).toBeLessThan(300);
+  });
+});

@@ -31,6 +31,13 @@ export function overloaded(): AppError {
 const COMMITS_IN_FLIGHT = 2;
 
 /**
+ * Requests answered per turn of the event loop. A full batch's answers (hundreds of socket writes
+ * and log lines) otherwise hold the loop for tens of milliseconds, and every request arriving
+ * meanwhile — a 503 under overload too — waits behind them.
+ */
+const ANSWER_SLICE = 64;
+
+/**
  * Stores each event exactly once. Requests are grouped into one store commit (group commit):
  * the first request of an idle period is written on the next turn of the event loop, the ones
  * arriving meanwhile join the following batch, and each request is answered only after its
@@ -124,7 +131,7 @@ export class IngestService {
     this.answered = stored
       .then(async (results) => {
         await previous;
-        this.answer(batch, results);
+        await this.answer(batch, results);
       })
       .catch((err: unknown) => {
         // A bug in answering must neither leave requests hanging nor stall the batches after it.
@@ -172,25 +179,33 @@ export class IngestService {
     return err instanceof AppError && err.code === 'store/unavailable' ? err : storeUnavailable(err);
   }
 
-  /** Logs each outcome and answers the batch's requests (each stored one is durable). */
-  private answer(batch: Pending[], results: (InsertOutcome | AppError)[]): void {
-    results.forEach((result, i) => {
-      const { item, ctx } = batch[i];
-      const fields = {
-        event_id: item.event.event_id,
-        type: item.event.type,
-        hostname: item.event.host.hostname,
-        key_prefix: ctx.keyPrefix,
-        req_id: ctx.requestId,
-      };
-      if (result instanceof AppError) {
-        if (result.code === 'event/unprocessable') this.logger.warn({ ...fields, err: errorSummary(result.cause) }, 'event unprocessable');
-        batch[i].reject(result);
-        return;
-      }
-      if (result.status === 'rejected') this.logger.warn({ ...fields, reason: result.reason }, 'event unprocessable');
-      else this.logger.info(fields, result.status === 'inserted' ? 'event created' : 'event duplicate');
-      batch[i].resolve(result);
-    });
+  /**
+   * Logs each outcome and answers the batch's requests (each stored one is durable), `ANSWER_SLICE`
+   * per turn of the event loop, so requests arriving meanwhile are read in between.
+   */
+  private async answer(batch: Pending[], results: (InsertOutcome | AppError)[]): Promise<void> {
+    for (let from = 0; from < batch.length; from += ANSWER_SLICE) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (let i = from; i < Math.min(batch.length, from + ANSWER_SLICE); i++) this.answerOne(batch[i], results[i]);
+    }
+  }
+
+  private answerOne(pending: Pending, result: InsertOutcome | AppError): void {
+    const { item, ctx } = pending;
+    const fields = {
+      event_id: item.event.event_id,
+      type: item.event.type,
+      hostname: item.event.host.hostname,
+      key_prefix: ctx.keyPrefix,
+      req_id: ctx.requestId,
+    };
+    if (result instanceof AppError) {
+      if (result.code === 'event/unprocessable') this.logger.warn({ ...fields, err: errorSummary(result.cause) }, 'event unprocessable');
+      pending.reject(result);
+      return;
+    }
+    if (result.status === 'rejected') this.logger.warn({ ...fields, reason: result.reason }, 'event unprocessable');
+    else this.logger.info(fields, result.status === 'inserted' ? 'event created' : 'event duplicate');
+    pending.resolve(result);
   }
 }

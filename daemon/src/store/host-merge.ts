@@ -86,12 +86,16 @@ function defined<T extends Record<string, string | undefined>>(values: T): Parti
  * rewriting its row when nothing but `last_seen` moved by less than this was a large share of
  * the commit's cost at peak ingest, and nothing reads `last_seen` more finely (silence is minutes).
  */
-export const LAST_SEEN_RESOLUTION_MS = 1000;
+export const LAST_SEEN_RESOLUTION_MS = 5000;
 
 /** True when the merged host row differs from the stored one enough to be written. */
-export function hostNeedsWrite<T extends { last_seen_ms: number }>(stored: T, merged: Partial<T> & { last_seen_ms: number }): boolean {
+export function hostNeedsWrite<T extends { last_seen_ms: number }>(
+  stored: T,
+  merged: Partial<T> & { last_seen_ms: number },
+  resolutionMs = LAST_SEEN_RESOLUTION_MS,
+): boolean {
   for (const key of Object.keys(merged) as (keyof T)[]) {
     if (key !== 'last_seen_ms' && merged[key] !== stored[key]) return true;
   }
-  return merged.last_seen_ms - stored.last_seen_ms >= LAST_SEEN_RESOLUTION_MS;
+  return merged.last_seen_ms - stored.last_seen_ms >= resolutionMs;
 }

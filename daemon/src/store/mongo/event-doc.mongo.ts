@@ -11,4 +11,12 @@ export interface EventDoc {
   actor_user: string | null;
   agent_version: string;
   event: Event;
+  /**
+   * `occurred_ms` in whole minutes, for lookups by time that FerretDB can push down to its
+   * PostgreSQL backend (equality only: it filters ranges and `$in` itself, after reading the whole
+   * collection). Absent on events stored before migration 39. Never returned by the repository.
+   */
+  occurred_minute?: number;
 }
+
+export const MINUTE_MS = 60_000;

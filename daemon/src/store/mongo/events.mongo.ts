@@ -2,9 +2,10 @@ import type { Db, Filter } from 'mongodb';
 import { searchTooBroad } from '../../errors.js';
 import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
-import type { EventDoc } from './event-doc.mongo.js';
+import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
+import type { MongoMigration } from './mongo-migration.js';
 import { upsertHosts } from './hosts.mongo.js';
-import { DUPLICATE_KEY, escapeRegex, hiddenAnd, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
+import { DUPLICATE_KEY, escapeRegex, hiddenAnd, inParallel, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
 
 /**
  * Write errors that reject one document for its content (BadValue: FerretDB refuses keys that
@@ -12,6 +13,21 @@ import { DUPLICATE_KEY, escapeRegex, hiddenAnd, isDuplicateKey, typePatternRegex
  * servers); the rest of an unordered insert goes through.
  */
 const BAD_DOCUMENT = new Set([2, 52, 56, 57]);
+
+/** Migration 39: the index of `details` lookups by minute (events stored from now on carry `occurred_minute`). */
+export const EVENTS_MINUTE_MONGO_MIGRATION: MongoMigration = {
+  id: 39,
+  name: 'events: occurred minute for time lookups at ingest',
+  async up(db: Db) {
+    await db.collection('events').createIndexes([{ key: { occurred_minute: 1, type: 1 }, name: 'by_minute_type' }]);
+  },
+};
+
+/** Widest `details` window looked up minute by minute; a wider one is one range query. */
+const DETAILS_MAX_MINUTES = 30;
+
+/** What the repository returns of a stored event: neither the document id nor the lookup minute. */
+const STORED_PROJECTION = { _id: 0, occurred_minute: 0 } as const;
 
 export function mongoEvents(db: Db): EventsRepo {
   const events = db.collection<EventDoc>('events');
@@ -32,6 +48,7 @@ export function mongoEvents(db: Db): EventsRepo {
         actor_user: item.actor_user,
         agent_version: item.agent_version,
         event: item.event,
+        occurred_minute: Math.floor(item.occurred_ms / MINUTE_MS),
       }));
       const duplicates = new Set<number>();
       const rejected = new Map<number, string>();
@@ -59,18 +76,14 @@ export function mongoEvents(db: Db): EventsRepo {
       return outcomes;
     },
     async byId(eventId) {
-      const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: { _id: 0 } });
+      const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: STORED_PROJECTION });
       return doc ? { ...doc, occurred_at: doc.event.occurred_at } : null;
     },
     async count() {
       return events.countDocuments();
     },
     async setStoredSeverity(updates) {
-      if (updates.length === 0) return;
-      await events.bulkWrite(
-        updates.map((u) => ({ updateOne: { filter: { event_id: u.event_id }, update: { $set: { severity: u.severity } } } })),
-        { ordered: false },
-      );
+      await inParallel(updates, (u) => events.updateOne({ event_id: u.event_id }, { $set: { severity: u.severity } }));
     },
     async claimFingerprints(items) {
       if (items.length === 0) return [];
@@ -109,7 +122,7 @@ export function mongoEvents(db: Db): EventsRepo {
       const and = searchFilter(q, true);
       const dir = q.order === 'asc' ? 1 : -1;
       const cursor = events
-        .find(and.length ? { $and: and } : {}, { projection: { _id: 0 } })
+        .find(and.length ? { $and: and } : {}, { projection: STORED_PROJECTION })
         .sort({ occurred_ms: dir, event_id: dir })
         .limit(q.limit);
       // The server stops the scan when the budget is spent (MaxTimeMSExpired, code 50).
@@ -128,13 +141,31 @@ export function mongoEvents(db: Db): EventsRepo {
       return events.countDocuments(and.length ? { $and: and } : {});
     },
     async details(q) {
+      if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];
       const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
       for (const k of q.keys) projection[`event.details.${k}`] = 1;
-      const docs = await events
-        .find({ host_id: { $in: q.host_ids }, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
-        .sort({ occurred_ms: -1, event_id: -1 })
-        .limit(q.limit)
-        .toArray();
+      const first = Math.floor(q.from_ms / MINUTE_MS);
+      const last = Math.floor((q.to_ms - 1) / MINUTE_MS);
+      let docs: EventDoc[];
+      if (last - first < DETAILS_MAX_MINUTES) {
+        // Ingest's lookups span seconds: one equality query per type and minute, which FerretDB
+        // hands to PostgreSQL, instead of one with `$in` and a range, which it answers by reading
+        // every stored event. The hosts and exact times are filtered here.
+        const hosts = new Set(q.host_ids);
+        const lookups = q.types.flatMap((type) => Array.from({ length: last - first + 1 }, (_, i) => ({ type, occurred_minute: first + i })));
+        const found = await Promise.all(lookups.map((filter) => events.find(filter, { projection }).toArray()));
+        docs = found
+          .flat()
+          .filter((d) => hosts.has(d.host_id) && d.occurred_ms >= q.from_ms && d.occurred_ms < q.to_ms)
+          .sort((a, b) => b.occurred_ms - a.occurred_ms || (b.event_id < a.event_id ? -1 : b.event_id > a.event_id ? 1 : 0))
+          .slice(0, q.limit);
+      } else {
+        docs = await events
+          .find({ host_id: { $in: q.host_ids }, type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, { projection })
+          .sort({ occurred_ms: -1, event_id: -1 })
+          .limit(q.limit)
+          .toArray();
+      }
       return docs.map((d) => ({
         event_id: d.event_id,
         host_id: d.host_id,

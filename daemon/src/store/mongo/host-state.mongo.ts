@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { HostState, HostStateRepo } from '../hosts.types.js';
 import { withLock, withLocks } from './locks.mongo.js';
+import { inParallel } from './query.mongo.js';
 
 export type HostStateDoc = Omit<HostState, 'host_id'> & { _id: string };
 
@@ -38,7 +39,7 @@ export function mongoHostState(db: Db): HostStateRepo {
       for (const i of items) latest.set(i.host_id, Math.max(latest.get(i.host_id) ?? 0, i.at_ms));
       const hostOf = new Map([...latest.keys()].map((hostId) => [hostLock(hostId), hostId]));
       const previous = new Map<string, number | null>();
-      // All hosts of the batch under their locks at once: one read and one write for all of them.
+      // All hosts of the batch under their locks at once: one read, then the writes in parallel.
       await withLocks(db, [...hostOf.keys()], async (acquired) => {
         const ids = acquired.map((name) => hostOf.get(name)!);
         const docs = new Map((await states.find({ _id: { $in: ids } }).toArray()).map((d) => [d._id, d]));
@@ -47,9 +48,9 @@ export function mongoHostState(db: Db): HostStateRepo {
           previous.set(hostId, before);
           const at = latest.get(hostId)!;
           if (before !== null && before >= at) return [];
-          return [{ updateOne: { filter: { _id: hostId }, update: { $set: { heartbeat_ms: at } }, upsert: true } }];
+          return [{ hostId, at }];
         });
-        if (writes.length > 0) await states.bulkWrite(writes, { ordered: false });
+        await inParallel(writes, (w) => states.updateOne({ _id: w.hostId }, { $set: { heartbeat_ms: w.at } }, { upsert: true }));
       });
       return previous;
     },

@@ -2,32 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
 import { DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
 
-const LOCK_TTL_MS = 30_000;
+/**
+ * A lock's lease. Short, so that the locks of a daemon that died (kill -9, power loss) free their
+ * keys — one host's ingest — within seconds; a live holder renews it every LOCK_RENEW_MS for as
+ * long as its work runs, however slow the store.
+ */
+export const LOCK_TTL_MS = 5_000;
+const LOCK_RENEW_MS = Math.floor(LOCK_TTL_MS / 3);
 const LOCK_WAIT_MS = 30_000;
+/** Attempts between two looks for holders whose lease ran out (each attempt waits 2–52 ms). */
+const STALE_CHECK_EVERY = 16;
 
 type LockDoc = { _id: string; token: string; expires_ms: number };
 
 /**
- * Short mutual-exclusion locks built on the one primitive FerretDB makes atomic: a unique `_id`
- * insert. FerretDB (no transactions) applies even `$inc` and compare-and-set updates as
- * read-modify-write of the whole document, so every write of a problem (and of a host's state)
- * happens under the lock of its key. Expiry is wall-clock: it only frees the lock of a crashed daemon.
- *
- * All free names are taken with one insertMany and `fn` runs with those; the names held elsewhere
- * are tried again (with backoff) only after that. Never waiting for a lock while holding one keeps
- * two callers with overlapping names from deadlocking.
- */
-/**
  * Deletes lock documents now or, when the store does not answer (an outage), retries in the
- * background until it does or the locks expire: otherwise every lock held when the store went
- * away would block its key — one host's ingest — for the whole LOCK_TTL_MS after it came back.
+ * background until it does or the leases run out: otherwise every lock held when the store went
+ * away would block its key until its lease ran out after it came back.
  */
-async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>, expiresMs: number): Promise<void> {
+async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>, expiresMs: () => number): Promise<void> {
   try {
     await locks.deleteMany(filter);
   } catch (err) {
     const retry = () => {
-      if (Date.now() > expiresMs) return;
+      if (Date.now() > expiresMs()) return;
       locks.deleteMany(filter).catch(() => setTimeout(retry, RELEASE_RETRY_MS).unref());
     };
     setTimeout(retry, RELEASE_RETRY_MS).unref();
@@ -37,6 +35,44 @@ async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>,
 
 const RELEASE_RETRY_MS = 100;
 
+/**
+ * Runs `fn` while renewing the lease of `names` (held under `token`); resolves with the time the
+ * last renewal extended them to. A renewal that fails is left to the next one: at worst the lease
+ * runs out, as it would had this daemon died.
+ */
+async function whileRenewed(locks: Collection<LockDoc>, names: string[], token: string, expires: number, fn: () => Promise<void>): Promise<() => number> {
+  let until = expires;
+  const timer = setInterval(() => {
+    const next = Date.now() + LOCK_TTL_MS;
+    locks.updateMany({ _id: { $in: names }, token }, { $set: { expires_ms: next } }).then(
+      () => {
+        until = Math.max(until, next);
+      },
+      () => undefined,
+    );
+  }, LOCK_RENEW_MS);
+  timer.unref();
+  try {
+    await fn();
+  } finally {
+    clearInterval(timer);
+  }
+  return () => until;
+}
+
+/**
+ * Short mutual-exclusion locks built on the one primitive FerretDB makes atomic: a unique `_id`
+ * insert. FerretDB (no transactions) applies even `$inc` and compare-and-set updates as
+ * read-modify-write of the whole document, so every write of a problem (and of a host's state)
+ * happens under the lock of its key. The lease (LOCK_TTL_MS, wall clock) only frees the locks of
+ * a daemon that died; a live holder renews it.
+ *
+ * All free names are taken with one insertMany and `fn` runs with those; the names held elsewhere
+ * are tried again (with backoff) only after that. Never waiting for a lock while holding one keeps
+ * two callers with overlapping names from deadlocking. Names seen held are left out of the insert:
+ * FerretDB commits an insertMany as one transaction, but one that hits an existing key is
+ * redone document by document, one transaction each.
+ */
 export async function withLocks(db: Db, names: string[], fn: (acquired: string[]) => Promise<void>): Promise<void> {
   const locks = db.collection<LockDoc>('locks');
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -45,41 +81,46 @@ export async function withLocks(db: Db, names: string[], fn: (acquired: string[]
     const token = randomUUID();
     const expires = Date.now() + LOCK_TTL_MS;
     const held = new Set<number>();
+    if (waiting.length > 1) {
+      const seen = new Set((await locks.find({ _id: { $in: waiting } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      waiting.forEach((name, i) => seen.has(name) && held.add(i));
+    }
+    const free = waiting.filter((_, i) => !held.has(i));
     try {
-      await locks.insertMany(waiting.map((name) => ({ _id: name, token, expires_ms: expires })), { ordered: false });
+      if (free.length > 0) await locks.insertMany(free.map((name) => ({ _id: name, token, expires_ms: expires })), { ordered: false });
     } catch (err) {
       const errors = writeErrorsOf(err);
       if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) {
-        // Some names may have been taken before the failure: free them now, not in LOCK_TTL_MS.
-        await releaseLocks(locks, { token }, expires).catch(() => undefined);
+        // Some names may have been taken before the failure: free them now, not when the lease runs out.
+        await releaseLocks(locks, { token }, () => expires).catch(() => undefined);
         throw err;
       }
-      for (const e of errors) held.add(e.index);
+      const lost = errors.map((e) => free[e.index]);
       // A retried insert whose first try landed (its answer lost to a dropped connection) finds
       // our own token: those names are ours, not another holder's.
-      if (held.size > 0) {
-        const mine = await locks.find({ _id: { $in: waiting.filter((_, i) => held.has(i)) }, token }).toArray();
-        for (const doc of mine) held.delete(waiting.indexOf(doc._id));
-      }
+      const mine = new Set((await locks.find({ _id: { $in: lost }, token }).toArray()).map((d) => d._id));
+      for (const name of lost) if (!mine.has(name)) held.add(waiting.indexOf(name));
     }
     const acquired = waiting.filter((_, i) => !held.has(i));
     if (acquired.length > 0) {
-      try {
-        await fn(acquired);
-      } finally {
-        await releaseLocks(locks, { _id: { $in: acquired }, token }, expires);
-      }
+      const until = await whileRenewed(locks, acquired, token, expires, () => fn(acquired)).catch(async (err: unknown) => {
+        await releaseLocks(locks, { _id: { $in: acquired }, token }, () => Date.now() + LOCK_TTL_MS);
+        throw err;
+      });
+      await releaseLocks(locks, { _id: { $in: acquired }, token }, until);
     }
     waiting = waiting.filter((_, i) => held.has(i));
     if (waiting.length === 0) return;
-    // Only now and then look for holders that died (their lease ran out).
-    if (attempt % 16 === 15) {
+    // Only now and then look for holders that died (their lease ran out and nobody renewed it).
+    if (attempt % STALE_CHECK_EVERY === STALE_CHECK_EVERY - 1) {
       for (const stale of await locks.find({ _id: { $in: waiting }, expires_ms: { $lt: Date.now() } }).toArray()) {
-        await locks.deleteOne({ _id: stale._id, token: stale.token });
+        // Only if not renewed meanwhile: the lease is part of the filter.
+        await locks.deleteOne({ _id: stale._id, token: stale.token, expires_ms: stale.expires_ms });
       }
     }
     if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired within ${LOCK_WAIT_MS} ms`);
-    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 20)));
+    // Growing with the wait: a hundred callers after one key must not keep the store busy refusing them.
+    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 50)));
   }
 }
 

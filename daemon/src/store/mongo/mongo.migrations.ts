@@ -5,6 +5,7 @@ import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
+import { EVENTS_MINUTE_MONGO_MIGRATION } from './events.mongo.js';
 import { USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
 import { PROBLEM_ASSIGNEE_MONGO_MIGRATION } from './problem-assignee.mongo.js';
 
@@ -86,6 +87,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   COMMANDS_MONGO_MIGRATION,
   DEVICES_MONGO_MIGRATION,
   FEED_MONGO_MIGRATION,
+  EVENTS_MINUTE_MONGO_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

@@ -28,7 +28,8 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: 5000,
     connectTimeoutMS: 5000,
-    maxPoolSize: 20,
+    // Room for the parallel writes of a batch (query.mongo.ts WRITES_IN_FLIGHT) beside reads and other work.
+    maxPoolSize: 64,
     // Acknowledged by the majority and journaled before ingest answers 201.
     writeConcern: { w: 'majority', j: true },
   });

@@ -16,7 +16,7 @@ import {
 } from '../problem-rules.js';
 import { withLock, withLocks } from './locks.mongo.js';
 import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
-import { hiddenAnd, hiddenFilter, onlyDuplicates, typePatternRegex } from './query.mongo.js';
+import { findEach, hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
 /** Stored with the severity's rank, so the highest can be kept by comparing numbers. */
 interface ProblemDoc extends Omit<Problem, 'severity'> {
@@ -66,14 +66,15 @@ export function mongoProblems(db: Db): ProblemsRepo {
 
   /**
    * Applies the inputs of `keys` (whose locks the caller holds) in order per key: one read of the
-   * keys' active problems, the matching in memory, then one insertMany and one bulkWrite.
+   * keys' active problems, the matching in memory, then one insertMany and the updates in parallel.
    */
   async function matchLocked(keys: string[], inputsOf: Map<string, number[]>, inputs: ProblemMatchInput[], results: Match[]): Promise<void> {
     const batch = keys.flatMap((key) => inputsOf.get(key)!.map((i) => inputs[i]));
     const oldest = Math.min(...batch.map((input) => input.first_ms - input.window_ms));
     // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone, so
     // the updates below address problems by it instead of scanning the collection for `id`.
-    const found = await problems.find({ key: { $in: keys }, status: { $in: ACTIVE }, last_seen_ms: { $gte: oldest } }).toArray();
+    const active = new Set<string>(ACTIVE);
+    const found = (await findEach(problems, keys.map((key) => ({ key })))).filter((doc) => active.has(doc.status) && doc.last_seen_ms >= oldest);
     const candidates = new Map<string, ProblemDoc[]>(keys.map((key) => [key, []]));
     for (const doc of found) candidates.get(doc.key)!.push(doc);
     const created = new Map<string, ProblemDoc>();
@@ -105,15 +106,11 @@ export function mongoProblems(db: Db): ProblemsRepo {
     await Promise.all([
       // Copies: the driver adds `_id` to the documents it is given.
       created.size > 0 ? problems.insertMany([...created.values()].map((d) => ({ ...d }))) : undefined,
-      grown.size > 0
-        ? problems.bulkWrite(
-            [...grown.values()].map((doc) => {
-              const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
-              return { updateOne: { filter: { _id }, update: { $set: changed } } };
-            }),
-            { ordered: false },
-          )
-        : undefined,
+      // Each grown problem its own operation: they commit together rather than one after the other.
+      inParallel([...grown.values()], (doc) => {
+        const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
+        return problems.updateOne({ _id }, { $set: changed });
+      }),
     ]);
   }
 
@@ -217,7 +214,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
     },
     async byKeys(keys) {
       if (keys.length === 0) return [];
-      const docs = await problems.find({ key: { $in: keys } }, { projection: { _id: 0 } }).toArray();
+      const docs = await findEach(problems, [...new Set(keys)].map((key) => ({ key })), { projection: { _id: 0 } });
       return docs.map(toProblem);
     },
     async openSilence(input) {

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Document, type Filter, type FindOptions, type WithId, type WriteError } from 'mongodb';
 
 /** Helpers shared by the MongoDB repositories. */
 
@@ -38,4 +38,47 @@ export function hiddenFilter(hidden: string[]): Record<string, unknown> {
 
 export function hiddenAnd(hidden: string[]): Record<string, unknown>[] {
   return hidden.length === 0 ? [] : [hiddenFilter(hidden)];
+}
+
+/**
+ * Driver operations in flight at once per `inParallel` call: below the client's pool (so other
+ * work still gets a connection), enough for PostgreSQL to flush many commits per WAL sync.
+ */
+export const WRITES_IN_FLIGHT = 32;
+
+/**
+ * Runs `write` for every item with up to WRITES_IN_FLIGHT operations in flight, and settles when
+ * all have — failing with the first error only then, so no write is still running unseen. For
+ * writes to distinct documents: FerretDB runs the statements of one bulkWrite one after the other,
+ * one PostgreSQL transaction (and WAL flush) each, while separate operations in flight commit together.
+ */
+export async function inParallel<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | null = null;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        await write(item);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, items.length) }, worker));
+  if (failure) throw (failure as { err: unknown }).err;
+}
+
+/**
+ * The documents matching any of `filters`, one query each with up to WRITES_IN_FLIGHT in flight.
+ * For keys of a growing collection: FerretDB hands an equality filter to PostgreSQL, but answers
+ * `$in` by reading the whole collection itself — one query per key reads only that key's documents.
+ */
+export async function findEach<T extends Document>(collection: Collection<T>, filters: readonly Filter<T>[], options?: FindOptions): Promise<WithId<T>[]> {
+  const found: WithId<T>[][] = new Array(filters.length);
+  const indexed = filters.map((filter, i) => ({ filter, i }));
+  await inParallel(indexed, async ({ filter, i }) => {
+    found[i] = await collection.find(filter, options).toArray();
+  });
+  return found.flat();
 }

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { LOCK_TTL_MS, withLock, withLocks } from '../../daemon/src/store/mongo/locks.mongo.js';
+
+const client = new MongoClient(inject('mongoUri'), { serverSelectionTimeoutMS: 5000 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The per-key store locks of the MongoDB adapter (FerretDB), leased and renewed. */
+describe('MongoDB store locks (FerretDB)', () => {
+  let db: Db;
+  beforeEach(() => {
+    db = client.db(`sac_locks_${randomBytes(5).toString('hex')}`);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('frees the keys of a holder that died once its short lease runs out', { timeout: 60_000 }, async () => {
+    expect(LOCK_TTL_MS).toBeLessThanOrEqual(5_000);
+    // What a daemon killed -9 right after taking its locks leaves behind.
+    const takenAt = Date.now();
+    await db.collection<{ _id: string; token: string; expires_ms: number }>('locks').insertOne({ _id: 'host_state:h1', token: 'dead', expires_ms: takenAt + LOCK_TTL_MS });
+    const entered = await withLock(db, 'host_state:h1', async () => Date.now());
+    expect(entered - takenAt).toBeGreaterThanOrEqual(LOCK_TTL_MS);
+    expect(entered - takenAt).toBeLessThan(LOCK_TTL_MS + 3_000);
+    expect(await db.collection('locks').countDocuments()).toBe(0);
+  });
+
+  it('keeps a live holder’s lock past the lease for as long as its work runs', { timeout: 60_000 }, async () => {
+    const timeline: string[] = [];
+    let released = 0;
+    const holder = withLock(db, 'problem:k', async () => {
+      timeline.push('A in');
+      await sleep(LOCK_TTL_MS * 1.6);
+      released = Date.now();
+      timeline.push('A out');
+    });
+    await sleep(200);
+    const waiter = withLock(db, 'problem:k', async () => {
+      timeline.push('B in');
+      return Date.now();
+    });
+    const [, bIn] = await Promise.all([holder, waiter]);
+    expect(timeline).toEqual(['A in', 'A out', 'B in']);
+    expect(bIn).toBeGreaterThanOrEqual(released);
+    expect(await db.collection('locks').countDocuments()).toBe(0);
+  });
+
+  it('runs at once with the free names and waits only for the held ones', { timeout: 60_000 }, async () => {
+    const rounds: string[][] = [];
+    let releaseHeld!: () => void;
+    const heldOpen = new Promise<void>((r) => (releaseHeld = r));
+    let holding!: () => void;
+    const holdingNow = new Promise<void>((r) => (holding = r));
+    const other = withLock(db, 'b', async () => {
+      holding();
+      await heldOpen;
+    });
+    await holdingNow;
+    const all = withLocks(db, ['a', 'b', 'c'], async (acquired) => {
+      rounds.push([...acquired].sort());
+      if (rounds.length === 1) {
+        // Only now may the other holder let go of `b`.
+        expect(await db.collection('locks').countDocuments({ _id: { $in: ['a', 'c'] } as never })).toBe(2);
+        releaseHeld();
+      }
+    });
+    await Promise.all([other, all]);
+    expect(rounds).toEqual([['a', 'c'], ['b']]);
+    expect(await db.collection('locks').countDocuments()).toBe(0);
+  });
+});
