@@ -15,6 +15,10 @@ export const FEED_MONGO_MIGRATION: MongoMigration = {
 const DUPLICATE_KEY = 11000;
 /** Appends that lose the race for their positions this often in a row mean something else is wrong. */
 const MAX_APPEND_RACES = 100;
+/** Ids `after` looks up at once past the first one found. */
+const AFTER_LOOKAHEAD = 8;
+/** Least time between two full reads of the feed by `after` (see there). */
+const FULL_READ_MS = 1000;
 
 interface FeedDoc {
   /** The batch id: `_id`, so the unique primary key hands each id to exactly one writer. */
@@ -37,6 +41,7 @@ export function mongoFeed(db: Db): FeedRepo {
   const feed = db.collection<FeedDoc>('feed');
   const meta = db.collection<{ _id: string; value: string }>('feed_meta');
   let next = 0;
+  let lastFullRead = 0;
 
   async function newest(): Promise<number> {
     const top = await feed.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
@@ -59,7 +64,24 @@ export function mongoFeed(db: Db): FeedRepo {
       throw new Error(`feed append lost ${MAX_APPEND_RACES} races in a row`);
     },
     async after(id, limit) {
-      const docs = await feed.find({ _id: { $gt: id } }).sort({ _id: 1 }).limit(limit).toArray();
+      // The ids that follow are looked up by equality, which FerretDB hands to PostgreSQL; its
+      // `$gt` and sort it answers by reading the whole feed, payloads and all, at every poll of
+      // every daemon. Only when the next id is not there (nothing new, or a gap: pruned records,
+      // an insert not visible yet) is the feed read in full, at most once per FULL_READ_MS.
+      const found: FeedDoc[] = [];
+      for (let next = id + 1, window = 1; found.length < limit; window = AFTER_LOOKAHEAD) {
+        const ids = Array.from({ length: Math.min(window, limit - found.length) }, (_, i) => next + i);
+        const docs = await Promise.all(ids.map((n) => feed.findOne({ _id: n })));
+        const missing = docs.indexOf(null);
+        found.push(...(docs.slice(0, missing < 0 ? docs.length : missing) as FeedDoc[]));
+        if (missing >= 0) break;
+        next += ids.length;
+      }
+      let docs = found;
+      if (found.length === 0 && Date.now() - lastFullRead >= FULL_READ_MS) {
+        lastFullRead = Date.now();
+        docs = await feed.find({ _id: { $gt: id } }).sort({ _id: 1 }).limit(limit).toArray();
+      }
       return docs.map((d): FeedBatch => ({ id: d._id, origin: d.o, at_ms: d.t, messages: JSON.parse(d.m) as unknown[] }));
     },
     newest,
