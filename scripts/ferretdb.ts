@@ -11,6 +11,14 @@ import { startPostgres, type RunningPostgres } from './postgres.js';
 export const FERRETDB_BIN =
   process.env.FERRETDB_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.tools/bin/ferretdb');
 
+/**
+ * FerretDB's connections to PostgreSQL (its own default is 50). Above what the daemons sharing it
+ * can have in flight (three daemons × the driver's pool of 64 in the multi-daemon test): when every
+ * one of its connections was taken, FerretDB 1.24 stopped answering altogether — all 50 idle in
+ * PostgreSQL, not even a ping answered — seen at the start of bench:ingest's 256 connections.
+ */
+const FERRETDB_PG_POOL = 200;
+
 /** FerretDB's storage: SQLite files, or a PostgreSQL cluster (indexes, filter/sort pushdown). */
 export type FerretHandler = 'sqlite' | 'postgresql';
 
@@ -45,7 +53,7 @@ export async function startFerretDb(
   const child = spawn(
     FERRETDB_BIN,
     [
-      ...(pg ? ['--handler=postgresql', `--postgresql-url=${pg.url}`] : ['--handler=sqlite', `--sqlite-url=file:${dir}/`]),
+      ...(pg ? ['--handler=postgresql', `--postgresql-url=${pg.url}?pool_max_conns=${FERRETDB_PG_POOL}`] : ['--handler=sqlite', `--sqlite-url=file:${dir}/`]),
       `--state-dir=${dir}`,
       `--listen-addr=127.0.0.1:${port}`,
       '--debug-addr=-',

@@ -61,7 +61,8 @@ export async function startPostgres(opts: { port?: number } = {}): Promise<Runni
     '-h', '127.0.0.1',
     '-p', String(port),
     '-k', dir,
-    '-c', 'max_connections=200',
+    // FerretDB's pool (scripts/ferretdb.ts, 200) and the benchmark's and tests' own connections.
+    '-c', 'max_connections=250',
     '-c', 'shared_buffers=128MB',
     '-c', 'logging_collector=off',
     '-c', 'log_min_messages=warning',

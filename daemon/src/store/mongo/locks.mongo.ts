@@ -1,6 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection, Db, Filter } from 'mongodb';
+import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import type { MongoMigration } from './mongo-migration.js';
 import { DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
+
+/** The server's answer to creating a collection that exists. */
+const NAMESPACE_EXISTS = 48;
+
+/**
+ * Migration 40: the collections ingest writes that no index migration creates, created at start-up.
+ * FerretDB creates a collection on its first write, under a lock of its catalogue; the first
+ * ingest burst did that with every connection to PostgreSQL in use, which is how FerretDB 1.24
+ * was seen to stop answering (see scripts/ferretdb.ts).
+ */
+export const INGEST_COLLECTIONS_MONGO_MIGRATION: MongoMigration = {
+  id: 40,
+  name: 'collections written at ingest created up front',
+  async up(db: Db) {
+    for (const name of ['locks', 'host_state', 'feed_meta', 'leases']) {
+      try {
+        await db.createCollection(name);
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
+      }
+    }
+  },
+};
 
 /**
  * A lock's lease. Short, so that the locks of a daemon that died (kill -9, power loss) free their
