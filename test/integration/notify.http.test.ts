@@ -72,7 +72,7 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   beforeEach(() => {
     Object.assign(tg.state, { down: false, delayMs: 0, maxInFlight: 0 });
     tg.plan.length = 0;
-    Object.assign(hook.state, { down: false, failNext: 0, hang: false, delayMs: 0, maxInFlight: 0 });
+    Object.assign(hook.state, { down: false, failNext: 0, hang: false, delayMs: 0, gate: 0, maxInFlight: 0 });
     Object.assign(smtp.state, { down: false, failNext: 0 });
     Object.assign(push.state, { status: null, failNext: 0 });
   });
@@ -161,7 +161,9 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
 
   it('keeps to the per-channel concurrency limits (Telegram one at a time, webhook up to four)', async () => {
     tg.state.delayMs = 60;
-    hook.state.delayMs = 120;
+    // The three webhook sends are held until all three are open at once: the batches of the three
+    // events (and so their outbox rows) may come seconds apart on a slow store.
+    hook.state.gate = 3;
     const events = Array.from({ length: 3 }, (_, i) => buildEvent({ type: 'rdp.bruteforce.burst', severity: 'high', title: `Concurrency ${i}` }));
     const answers = await Promise.all(events.map((e) => postEvent(t.url, t.apiKey, e)));
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);

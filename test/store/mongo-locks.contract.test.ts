@@ -70,4 +70,30 @@ describe('MongoDB store locks (FerretDB)', () => {
     expect(rounds).toEqual([['a', 'c'], ['b']]);
     expect(await db.collection('locks').countDocuments()).toBe(0);
   });
+
+  it('keeps waiting while a busy name changes hands, and gives up on one held by the same holder', { timeout: 60_000 }, async () => {
+    const locks = db.collection<{ _id: string; token: string; expires_ms: number }>('locks');
+    const limits = { waitMs: 3_000, busyWaitMs: 20_000 };
+    // Held by others in turn, each for longer than a third of the wait, 7.5 s in all.
+    await locks.insertOne({ _id: 'busy', token: 'h0', expires_ms: Date.now() + 60_000 });
+    const handOver = (async () => {
+      for (let i = 1; i <= 3; i++) {
+        await sleep(1_500);
+        await locks.updateOne({ _id: 'busy' }, { $set: { token: `h${i}`, expires_ms: Date.now() + 60_000 } });
+      }
+      await sleep(1_500);
+      await locks.deleteOne({ _id: 'busy' });
+    })();
+    const started = Date.now();
+    const entered = await withLocks(db, ['busy'], async () => undefined, limits).then(() => Date.now() - started);
+    await handOver;
+    expect(entered).toBeGreaterThanOrEqual(5_500);
+
+    // One holder that keeps renewing its lease: a stuck lock, given up after the wait.
+    await locks.insertOne({ _id: 'stuck', token: 'h0', expires_ms: Date.now() + 60_000 });
+    const t0 = Date.now();
+    await expect(withLocks(db, ['stuck'], async () => undefined, limits)).rejects.toThrow(/held by one holder for 3000 ms/);
+    expect(Date.now() - t0).toBeLessThan(6_000);
+  });
 });
+

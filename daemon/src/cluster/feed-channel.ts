@@ -66,9 +66,10 @@ export function isFeedMessage(message: BusMessage): boolean {
  * and a busy daemon writes a few documents per second, not one per message; a poller reads the feed after its cursor and hands every record —
  * this daemon's and the others' — to the listeners in position order, so every daemon's stream
  * shows the same frames under the same ids and `Last-Event-ID` resumes on any of them.
- * A position another daemon is still inserting (taken, not yet visible) holds the cursor for at
- * most `gapWaitMs`; positions are taken by the insert itself, so a gap outlives that only if its
- * insert hangs that long, and the cursor then moves past it.
+ * A missing position (a gap: a store whose reads hand later batches before an earlier one is
+ * visible, or batches pruned before this daemon read them) holds the cursor for at most
+ * `gapWaitMs`, then the cursor moves past it. The MongoDB feed hands batches in unbroken id order
+ * (feed.mongo.ts), so there a gap means this daemon fell behind the pruning.
  */
 export class FeedChannel {
   readonly origin = randomBase62(10);

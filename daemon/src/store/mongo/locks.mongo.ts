@@ -33,7 +33,13 @@ export const INGEST_COLLECTIONS_MONGO_MIGRATION: MongoMigration = {
  */
 export const LOCK_TTL_MS = 5_000;
 const LOCK_RENEW_MS = Math.floor(LOCK_TTL_MS / 3);
+/**
+ * A waiter gives up when the same holder has kept a name this long (a stuck lock) or, however busy
+ * the name, after LOCK_BUSY_WAIT_MS. A queue of callers after one hot key takes turns: the lock
+ * changing hands is progress, and each turn is a few store round trips, slow on a loaded store.
+ */
 const LOCK_WAIT_MS = 30_000;
+const LOCK_BUSY_WAIT_MS = 120_000;
 /** Attempts between two looks for holders whose lease ran out (each attempt waits 2–52 ms). */
 const STALE_CHECK_EVERY = 16;
 
@@ -97,9 +103,17 @@ async function whileRenewed(locks: Collection<LockDoc>, names: string[], token: 
  * FerretDB commits an insertMany as one transaction, but one that hits an existing key is
  * redone document by document, one transaction each.
  */
-export async function withLocks(db: Db, names: string[], fn: (acquired: string[]) => Promise<void>): Promise<void> {
+export async function withLocks(
+  db: Db,
+  names: string[],
+  fn: (acquired: string[]) => Promise<void>,
+  limits: { waitMs: number; busyWaitMs: number } = { waitMs: LOCK_WAIT_MS, busyWaitMs: LOCK_BUSY_WAIT_MS },
+): Promise<void> {
   const locks = db.collection<LockDoc>('locks');
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const started = Date.now();
+  let deadline = started + limits.waitMs;
+  /** The holder's token of each waited-for name at the last look. */
+  let holders = new Map<string, string>();
   let waiting = [...new Set(names)];
   for (let attempt = 0; waiting.length > 0; attempt++) {
     const token = randomUUID();
@@ -135,14 +149,19 @@ export async function withLocks(db: Db, names: string[], fn: (acquired: string[]
     }
     waiting = waiting.filter((_, i) => held.has(i));
     if (waiting.length === 0) return;
-    // Only now and then look for holders that died (their lease ran out and nobody renewed it).
+    // Only now and then look at the holders: for ones that died (their lease ran out and nobody
+    // renewed it), and for a name that changed hands since the last look (busy, not stuck).
     if (attempt % STALE_CHECK_EVERY === STALE_CHECK_EVERY - 1) {
-      for (const stale of await locks.find({ _id: { $in: waiting }, expires_ms: { $lt: Date.now() } }).toArray()) {
+      const now = Date.now();
+      const docs = await locks.find({ _id: { $in: waiting } }).toArray();
+      if (docs.some((d) => holders.has(d._id) && holders.get(d._id) !== d.token)) deadline = Math.min(now + limits.waitMs, started + limits.busyWaitMs);
+      holders = new Map(docs.map((d) => [d._id, d.token]));
+      for (const stale of docs.filter((d) => d.expires_ms < now)) {
         // Only if not renewed meanwhile: the lease is part of the filter.
         await locks.deleteOne({ _id: stale._id, token: stale.token, expires_ms: stale.expires_ms });
       }
     }
-    if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired within ${LOCK_WAIT_MS} ms`);
+    if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired: held by one holder for ${limits.waitMs} ms, or busy for ${limits.busyWaitMs} ms`);
     // Growing with the wait: a hundred callers after one key must not keep the store busy refusing them.
     await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 50)));
   }
