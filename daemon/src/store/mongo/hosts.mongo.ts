@@ -11,10 +11,10 @@ import { dropHostRollups, rollupWriter } from './rollups.mongo.js';
 export type HostDoc = Host & { _id?: unknown };
 
 /**
- * Host `last_seen` resolution on MongoDB. Each host write is its own FerretDB transaction (a
- * read-modify-write of the document), not a row of the batch's one SQLite transaction: at 1 s,
- * 500 agents cost 500 host writes a second. Nothing reads last-seen more finely than minutes
- * (silence), and the heartbeat time is kept exactly in host_state.
+ * Host `last_seen` resolution on MongoDB, coarser than the SQLite store's: each host write is its
+ * own FerretDB transaction (a read-modify-write of the document), not a row of the batch's one
+ * SQLite transaction — at 1 s, 500 agents cost 500 host writes a second. Nothing reads last-seen
+ * more finely than minutes (host status goes by the heartbeat time, kept exactly in host_state).
  */
 const LAST_SEEN_RESOLUTION_MS = 10_000;
 
