@@ -32,11 +32,16 @@ export function resolveClientAddress(req: IncomingMessage, trusted: TrustedProxi
   return address;
 }
 
-const addresses = new WeakMap<IncomingMessage, string | undefined>();
+/**
+ * Where the request carries its resolved address: a property, not a WeakMap entry — every request
+ * of peak ingest would be an ephemeron for the garbage collector to trace.
+ */
+const ADDRESS = Symbol('sac.clientAddress');
+type Addressed = IncomingMessage & { [ADDRESS]?: string | undefined };
 
 /** Called once per request by the HTTP front (server/server.ts), before any route runs. */
 export function recordClientAddress(req: IncomingMessage, trusted: TrustedProxies): void {
-  addresses.set(req, resolveClientAddress(req, trusted));
+  (req as Addressed)[ADDRESS] = resolveClientAddress(req, trusted);
 }
 
 /**
@@ -44,5 +49,5 @@ export function recordClientAddress(req: IncomingMessage, trusted: TrustedProxie
  * `resolveClientAddress`); the TCP peer for a request that did not come through the HTTP front.
  */
 export function clientAddress(req: IncomingMessage): string | undefined {
-  return addresses.has(req) ? addresses.get(req) : req.socket.remoteAddress;
+  return ADDRESS in req ? (req as Addressed)[ADDRESS] : req.socket.remoteAddress;
 }
