@@ -510,6 +510,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         telegram.stop();
         await jobs.stop();
         await notify.stop();
+        await apiKeys.flushTouches();
         await store.close();
       })();
       return closing;

@@ -3,6 +3,7 @@ import { adminToken, api, userToken } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { waitFor } from '../helpers/clock.js';
 
 describe.each(STORE_KINDS)('agent API keys over REST on %s', (kind) => {
   let sac: TestSac;
@@ -33,6 +34,27 @@ describe.each(STORE_KINDS)('agent API keys over REST on %s', (kind) => {
     expect((await api(sac, 'DELETE', `/api/v1/api-keys/${created.body.api_key.id}`, { token })).status).toBe(404);
     const audit = await sac.sac.store.audit.list({ action: 'apikey.', limit: 10 });
     expect(audit.map((e) => e.action)).toEqual(['apikey.revoked', 'apikey.created']);
+  });
+
+  it('writes the use of several keys together, seconds after the first, and shows it in the list', async () => {
+    const token = await adminToken(sac);
+    const keys: { key: string; id: string }[] = [];
+    for (const label of ['use one', 'use two', 'use three']) {
+      const created = await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label } });
+      keys.push({ key: created.body.key, id: created.body.api_key.id });
+    }
+    for (const { key } of keys) expect((await postEvent(sac.url, key, buildEvent())).status).toBe(201);
+    const lastUsed = async () => {
+      const list = await api(sac, 'GET', '/api/v1/api-keys', { token });
+      return keys.map(({ id }) => list.body.api_keys.find((k: { id: string }) => k.id === id).last_used_at as string | null);
+    };
+    // Not written one request at a time: nothing yet, right after the requests.
+    expect(await lastUsed()).toEqual([null, null, null]);
+    const written = await waitFor('the keys’ use written', async () => {
+      const used = await lastUsed();
+      return used.every((u) => u !== null) ? used : null;
+    });
+    for (const at of written) expect(Date.parse(at!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('refuses an event for another host from a key bound to a host, so it cannot heartbeat for that host', async () => {

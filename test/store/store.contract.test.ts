@@ -129,8 +129,8 @@ describe.each(STORE_KINDS)('store contract: %s', (kind) => {
     };
     await store.apiKeys.insert(record);
     expect(await store.apiKeys.byHash(record.hash)).toEqual(record);
-    await store.apiKeys.touch('k1', 50);
-    await store.apiKeys.touch('k1', 40);
+    await store.apiKeys.touchMany([{ id: 'k1', at_ms: 50 }]);
+    await store.apiKeys.touchMany([{ id: 'k1', at_ms: 40 }, { id: 'missing', at_ms: 45 }]);
     expect((await store.apiKeys.byHash(record.hash))?.last_used_ms).toBe(50);
     expect(await store.apiKeys.revoke('k1', 60)).toBe(true);
     expect(await store.apiKeys.revoke('k1', 70)).toBe(false);

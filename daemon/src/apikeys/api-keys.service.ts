@@ -8,6 +8,12 @@ import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
 export const API_KEY_PREFIX_LENGTH = 12;
 const CACHE_TTL_MS = 30_000;
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * Uses are written together, this long after the first one waiting: with a key per host, writing
+ * each key's use as it came was a write per agent request now and then — on SQLite a write on the
+ * main thread that waits, event loop blocked, for the ingest thread's commit.
+ */
+const TOUCH_FLUSH_MS = 5_000;
 
 /** A fresh agent API key: `sac_` + 40 random base62 characters (about 238 bits). */
 export function generateApiKey(): string {
@@ -47,6 +53,9 @@ function info({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeyInfo {
 export class ApiKeyService {
   private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
   private readonly revokeListeners = new Set<() => void>();
+  /** Uses not yet written: key id → time. */
+  private readonly touches = new Map<string, number>();
+  private touchTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly repo: ApiKeysRepo,
@@ -112,9 +121,19 @@ export class ApiKeyService {
     if (!record || record.revoked_ms !== null) return null;
     if (record.last_used_ms === null || now - record.last_used_ms > TOUCH_INTERVAL_MS) {
       record.last_used_ms = now;
-      void this.repo.touch(record.id, now).catch(() => undefined); // best effort: usage stats only
+      this.touches.set(record.id, now);
+      this.touchTimer ??= setTimeout(() => void this.flushTouches(), TOUCH_FLUSH_MS).unref();
     }
     return record;
+  }
+
+  /** Writes the uses recorded since the last write, in one store call (best effort: usage stats only). */
+  async flushTouches(): Promise<void> {
+    if (this.touchTimer) clearTimeout(this.touchTimer);
+    this.touchTimer = null;
+    const touches = [...this.touches].map(([id, at_ms]) => ({ id, at_ms }));
+    this.touches.clear();
+    await this.repo.touchMany(touches).catch(() => undefined);
   }
 
   /**

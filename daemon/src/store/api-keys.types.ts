@@ -19,7 +19,7 @@ export interface ApiKeysRepo {
   insert(record: ApiKeyRecord): Promise<void>;
   byHash(hash: string): Promise<ApiKeyRecord | null>;
   list(): Promise<ApiKeyRecord[]>;
-  /** Records use; the caller throttles how often. */
-  touch(id: string, atMs: number): Promise<void>;
+  /** Records use of several keys in one write (a key's time only moves forward); the caller throttles how often. */
+  touchMany(touches: { id: string; at_ms: number }[]): Promise<void>;
   revoke(id: string, atMs: number): Promise<boolean>;
 }

@@ -21,8 +21,8 @@ export function mongoApiKeys(db: Db): ApiKeysRepo {
     async list() {
       return (await keys.find({}, { projection: { _id: 0 } }).sort({ created_ms: 1 }).toArray()).map(withBinding);
     },
-    async touch(id, atMs) {
-      await keys.updateOne({ id }, { $max: { last_used_ms: atMs } });
+    async touchMany(touches) {
+      await Promise.all(touches.map((t) => keys.updateOne({ id: t.id }, { $max: { last_used_ms: t.at_ms } })));
     },
     async revoke(id, atMs) {
       const res = await keys.updateOne({ id, revoked_ms: null }, { $set: { revoked_ms: atMs } });
