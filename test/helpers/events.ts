@@ -38,3 +38,26 @@ export function buildEvent(overrides: DeepPartial<EventInput> & Record<string, u
   }
   return out as EventInput;
 }
+
+/**
+ * An agent's own lifecycle event (heartbeat, update started/succeeded, version report) from a host
+ * that reports the loopback address: every remote-action peer of the tests (WinRM stand-in, sshd)
+ * listens there, so that is where SAC reaches the host.
+ */
+export function agentLifecycleEvent(
+  agent: { hostname: string; os_family: EventInput['host']['os_family']; product: EventInput['source']['product'] },
+  type: string,
+  version: string,
+  details: Record<string, unknown> = {},
+): Parameters<typeof buildEvent>[0] {
+  return {
+    type,
+    category: 'agent',
+    severity: 'info',
+    title: type,
+    summary: type,
+    source: { product: agent.product, product_version: version, agent_instance_id: `agent-${agent.hostname}` },
+    host: { hostname: agent.hostname, os_family: agent.os_family, ipv4: '127.0.0.1' },
+    details: { generated_by: 'agent', ...details },
+  };
+}

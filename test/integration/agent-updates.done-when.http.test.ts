@@ -7,6 +7,7 @@ import { freePort } from '../../scripts/free-port.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { agentLifecycleEvent } from '../helpers/events.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { sshdAvailable, startSshd, type SshdPeer } from '../peers/sshd.peer.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
@@ -37,17 +38,7 @@ describe.skipIf(!sshdAvailable())('agent versions and updates, end to end', () =
   type Name = keyof typeof HOSTS;
 
   const send = (name: Name, type: string, version: string, details: Record<string, unknown> = {}) =>
-    ingestEvent(sac, {
-      type,
-      category: 'agent',
-      severity: 'info',
-      title: type,
-      summary: type,
-      source: { product: HOSTS[name].product, product_version: version, agent_instance_id: `agent-${name}` },
-      // Every peer listens on loopback: the reported address is where SAC reaches the host.
-      host: { hostname: name, os_family: HOSTS[name].os_family, ipv4: '127.0.0.1' },
-      details: { generated_by: 'agent', ...details },
-    });
+    ingestEvent(sac, agentLifecycleEvent({ hostname: name, ...HOSTS[name] }, type, version, details));
   const host = async (name: Name) => (await api(sac, 'GET', `/api/v1/hosts/${ids[name]}`, { token })).body;
   const jobIn = (name: Name, state: string) =>
     waitFor(`${name} ${state}`, async () => {

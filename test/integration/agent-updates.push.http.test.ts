@@ -4,6 +4,7 @@ import { freePort } from '../../scripts/free-port.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { agentLifecycleEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
@@ -21,17 +22,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
   const hostIds: Record<string, string> = {};
 
   const sendFrom = (hostname: string, type: string, version: string, details: Record<string, unknown> = {}) =>
-    ingestEvent(sac, {
-      type,
-      category: 'agent',
-      severity: 'info',
-      title: type,
-      summary: type,
-      source: { product: 'rdp-login-monitor', product_version: version, agent_instance_id: `agent-${hostname}` },
-      // The stand-in listens on loopback: the host's reported address is where WinRM reaches it.
-      host: { hostname, os_family: 'windows', ipv4: '127.0.0.1' },
-      details: { generated_by: 'agent', ...details },
-    });
+    ingestEvent(sac, agentLifecycleEvent({ hostname, os_family: 'windows', product: 'rdp-login-monitor' }, type, version, details));
   const jobOf = async (hostname: string) => (await api(sac, 'GET', `/api/v1/agent-updates?host_id=${hostIds[hostname]}`, { token })).body.jobs[0];
 
   beforeAll(async () => {

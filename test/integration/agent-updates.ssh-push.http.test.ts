@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { agentLifecycleEvent } from '../helpers/events.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { sshdAvailable, startSshd, type SshdPeer } from '../peers/sshd.peer.js';
 
@@ -37,17 +38,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   const hostIds: Record<string, string> = {};
 
   const sendFrom = (hostname: string, type: string, version: string) =>
-    ingestEvent(sac, {
-      type,
-      category: 'agent',
-      severity: 'info',
-      title: type,
-      summary: type,
-      source: { product: 'ssh-monitor', product_version: version, agent_instance_id: `agent-${hostname}` },
-      // The sshd listens on loopback: the host's reported address is where SSH reaches it.
-      host: { hostname, os_family: 'linux', ipv4: '127.0.0.1' },
-      details: { generated_by: 'agent' },
-    });
+    ingestEvent(sac, agentLifecycleEvent({ hostname, os_family: 'linux', product: 'ssh-monitor' }, type, version));
   const jobOf = async (hostname: string) => (await api(sac, 'GET', `/api/v1/agent-updates?host_id=${hostIds[hostname]}`, { token })).body.jobs[0];
   const installs = () => (existsSync(path.join(root, 'installs.log')) ? readFileSync(path.join(root, 'installs.log'), 'utf8').trim().split('\n') : []);
   const restarts = () => (existsSync(path.join(root, 'restarts.log')) ? readFileSync(path.join(root, 'restarts.log'), 'utf8').trim().split('\n') : []);
