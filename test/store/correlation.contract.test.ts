@@ -63,6 +63,28 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     expect(await stores[0].problems.list({ hidden: [], limit: 10 })).toHaveLength(1);
   });
 
+  it('grows a problem another connection changed since this one last wrote it as it now is: count, acknowledgement, resolution', async () => {
+    // On MongoDB each daemon keeps the active problems it wrote; a copy the other one changed
+    // since must not be written over.
+    stores = await openPair(kind);
+    const [a, b] = stores;
+    const first = (await a.problems.upsertMatch(match({ first_ms: T0 }))).problem!;
+    await a.problems.upsertMatch(match({ first_ms: T0 + 1000 }));
+    await b.problems.upsertMatch(match({ first_ms: T0 + 2000 }));
+    const grown = await a.problems.upsertMatch(match({ first_ms: T0 + 3000 }));
+    expect(grown).toMatchObject({ created: false, problem: { id: first.id, count: 4, last_seen_ms: T0 + 3000 } });
+    expect(await b.problems.transition(first.id, ['open'], { status: 'acknowledged', now_ms: T0 + 4000, acknowledged_by: 'anna' })).not.toBeNull();
+    const afterAck = await a.problems.upsertMatch(match({ first_ms: T0 + 5000 }));
+    expect(afterAck.problem).toMatchObject({ id: first.id, count: 5, status: 'acknowledged', acknowledged_by: 'anna' });
+    expect(await b.problems.transition(first.id, ['acknowledged'], { status: 'resolved', now_ms: T0 + 6000, resolved_by: 'manual', resolved_by_user: 'anna' })).not.toBeNull();
+    const afterResolve = await a.problems.upsertMatch(match({ first_ms: T0 + 7000 }));
+    expect(afterResolve.created).toBe(true);
+    expect(afterResolve.problem!.id).not.toBe(first.id);
+    expect(await b.problems.byId(first.id)).toMatchObject({ count: 5, status: 'resolved' });
+    expect(await b.problems.byId(afterResolve.problem!.id)).toMatchObject({ count: 1, status: 'open' });
+    expect(await a.problems.byId(first.id)).not.toHaveProperty('rev');
+  });
+
   it('places late and out-of-order events by occurred time, opening a second problem only outside the window', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];

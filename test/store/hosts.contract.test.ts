@@ -4,12 +4,13 @@ import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
 import { hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import type { NewEvent, Store } from '../../daemon/src/store/index.js';
+import { loadConfig } from '../../daemon/src/config.js';
+import { openStore, type NewEvent, type Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
 import { SQLITE_MIGRATIONS } from '../../daemon/src/store/sqlite/sqlite.migrations.js';
 import { openSqliteStore } from '../../daemon/src/store/sqlite/sqlite.store.js';
 import { openMongoStore } from '../../daemon/src/store/mongo/mongo.store.js';
-import { openFreshStore, STORE_KINDS, tempDir } from '../helpers/stores.js';
+import { openFreshStore, STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T00:00:00Z');
 
@@ -52,6 +53,29 @@ describe.each(STORE_KINDS)('hosts contract: %s', (kind) => {
     const host = await store.hosts.byId(id);
     expect(host?.agent_instance_id).toBe('inst-b');
     expect(host?.agent_instance_ids).toEqual(['inst-a', 'inst-b', 'inst-old']);
+  });
+
+  it('files a deleted host’s next events under a new host once its refresh is due, also when another connection deleted it', async () => {
+    // On MongoDB each daemon keeps the hosts it ingests for; another daemon's deletion is noticed
+    // at the next last-seen refresh (10 s there), whose write matches nothing.
+    const config = loadConfig(storeEnv(kind, tempDir()));
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    store = await openStore(config.config.store);
+    const other = await openStore(config.config.store);
+    try {
+      const first = await hostIdOf(store, observed('RDS09', 'inst-9', T0));
+      expect(await other.hosts.delete(first)).toBe(true);
+      const second = await hostIdOf(store, observed('RDS09', 'inst-9', T0 + 11_000));
+      expect(second).not.toBe(first);
+      expect(await other.hosts.byId(first)).toBeNull();
+      expect(await other.hosts.byId(second)).toMatchObject({ hostname: 'RDS09', first_seen_ms: T0 + 11_000, last_seen_ms: T0 + 11_000 });
+      // Widening a host (a new agent instance) reads it first: the store's list, not a copy's, is appended to.
+      await hostIdOf(other, observed('RDS09', 'inst-10', T0 + 12_000));
+      await hostIdOf(store, observed('RDS09', 'inst-10', T0 + 13_000));
+      expect((await other.hosts.byId(second))!.agent_instance_ids).toEqual(['inst-9', 'inst-10']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('finds a host by its latest agent instance id, the most recently seen when several share it', async () => {

@@ -4,7 +4,7 @@ import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
 import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
 import type { MongoMigration } from './mongo-migration.js';
-import { upsertHosts } from './hosts.mongo.js';
+import { upsertHosts, type HostCache } from './hosts.mongo.js';
 import { DUPLICATE_KEY, escapeRegex, hiddenAnd, inParallel, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
 
 /**
@@ -29,7 +29,7 @@ const DETAILS_MAX_MINUTES = 30;
 /** What the repository returns of a stored event: neither the document id nor the lookup minute. */
 const STORED_PROJECTION = { _id: 0, occurred_minute: 0 } as const;
 
-export function mongoEvents(db: Db): EventsRepo {
+export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
   const events = db.collection<EventDoc>('events');
   const fingerprints = db.collection<{ _id: string; host_id: string; event_id: string }>('event_fingerprints');
   const flaps = db.collection<{ _id: string; opened_event_id: string; host_id: string }>('rdg_flaps');
@@ -37,7 +37,7 @@ export function mongoEvents(db: Db): EventsRepo {
   return {
     async insertBatch(items: NewEvent[], afterInsert) {
       if (items.length === 0) return [];
-      const hostIds = await upsertHosts(db, [...foldObservations(items.map((i) => i.host)).values()]);
+      const hostIds = await upsertHosts(db, [...foldObservations(items.map((i) => i.host)).values()], hostCache);
       const docs: EventDoc[] = items.map((item) => ({
         event_id: item.event.event_id,
         host_id: hostIds.get(item.host.key)!,

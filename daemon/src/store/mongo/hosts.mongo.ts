@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, UpdateFilter } from 'mongodb';
+import type { Db, ObjectId, UpdateFilter } from 'mongodb';
 import { foldRollups } from '../rollup-fold.js';
-import { HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
+import { appendUnique, HOST_LIST_LIMIT, hostNeedsWrite, type HostChange } from '../host-merge.js';
 import type { Host, HostsRepo } from '../hosts.types.js';
 import type { EventDoc } from './event-doc.mongo.js';
 import type { HostStateDoc } from './host-state.mongo.js';
+import { CopyCache } from './copy-cache.mongo.js';
 import { inParallel, onlyDuplicates, writeErrorsOf } from './query.mongo.js';
 import { dropHostRollups, rollupWriter } from './rollups.mongo.js';
 
-export type HostDoc = Host & { _id?: unknown };
+export type HostDoc = Host & { _id?: ObjectId };
 
 /**
  * Host `last_seen` resolution on MongoDB, coarser than the SQLite store's: each host write is its
@@ -41,18 +42,43 @@ function newHost(change: HostChange): Host {
   };
 }
 
-/** The update widening a stored host by a batch's change, or null when it would change nothing. */
-function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc> | null {
+/** The stored host after a batch's change: what the update below makes of it. */
+function mergedHost(existing: HostDoc, change: HostChange): HostDoc {
+  const newer = change.last_seen_ms >= existing.last_seen_ms;
+  return {
+    ...existing,
+    ...(newer ? latestFields(change) : {}),
+    ips: appendUnique(existing.ips, change.ips),
+    agent_instance_ids: appendUnique(existing.agent_instance_ids, change.agent_instance_ids),
+    first_seen_ms: Math.min(existing.first_seen_ms, change.first_seen_ms),
+    last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms),
+  };
+}
+
+function latestFields(change: HostChange): Record<string, string> {
   const latest: Record<string, string> = { hostname: change.hostname };
   for (const [k, v] of Object.entries(change.latest)) if (v !== undefined) latest[k] = v;
+  return latest;
+}
+
+/** True when a change adds to a host's lists or moves its first sighting back (not only refreshes it). */
+function widens(existing: HostDoc, change: HostChange): boolean {
+  return (
+    change.ips.some((ip) => !existing.ips.includes(ip)) ||
+    change.agent_instance_ids.some((id) => !existing.agent_instance_ids.includes(id)) ||
+    change.first_seen_ms < existing.first_seen_ms
+  );
+}
+
+/** The update widening a stored host by a batch's change, or null when it would change nothing. */
+function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc> | null {
   const newIps = change.ips.filter((ip) => !existing.ips.includes(ip));
   const newAgents = change.agent_instance_ids.filter((id) => !existing.agent_instance_ids.includes(id));
   const newer = change.last_seen_ms >= existing.last_seen_ms;
-  const merged = { ...existing, ...(newer ? latest : {}), last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms) };
-  const moved = newIps.length > 0 || newAgents.length > 0 || change.first_seen_ms < existing.first_seen_ms;
-  if (!moved && !hostNeedsWrite(existing, merged, LAST_SEEN_RESOLUTION_MS)) return null;
+  const refreshed = { ...existing, ...(newer ? latestFields(change) : {}), last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms) };
+  if (!widens(existing, change) && !hostNeedsWrite(existing, refreshed, LAST_SEEN_RESOLUTION_MS)) return null;
   return {
-    ...(newer ? { $set: latest } : {}),
+    ...(newer ? { $set: latestFields(change) } : {}),
     $min: { first_seen_ms: change.first_seen_ms },
     $max: { last_seen_ms: change.last_seen_ms },
     $push: {
@@ -63,45 +89,91 @@ function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc
 }
 
 /**
- * Creates the batch's hosts (or recreates them after deletion) or widens their fields, in a few
- * round trips for all of them: one read, one insertMany, and the updates in parallel. Only a batch at least as
- * recent as the stored last-seen may overwrite the descriptive fields. Returns the id per host key.
+ * The hosts this daemon ingests for, by key. Ingest reads a host only when it is new to this
+ * daemon, its copy is older than a minute, or a batch widens it (a new address or agent: the lists
+ * are appended to, so they are read first). A stale copy is harmless: a host's id never changes,
+ * and an older copy only costs a refresh written early; a host another daemon deleted is noticed at
+ * its next write (at most LAST_SEEN_RESOLUTION_MS later), which matches nothing, and is then read
+ * again (and recreated).
  */
-export async function upsertHosts(db: Db, changes: HostChange[]): Promise<Map<string, string>> {
+export type HostCache = CopyCache<HostDoc>;
+
+export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 60_000, max: 100_000 });
+
+/**
+ * Creates the batch's hosts (or recreates them after deletion) or widens their fields: the hosts
+ * this daemon has fresh copies of are only written when something changed; the others are read
+ * with one query, then created with one insertMany, and the updates go out in parallel. Only a batch
+ * at least as recent as the stored last-seen may overwrite the descriptive fields. Returns the id per host key.
+ */
+export async function upsertHosts(db: Db, changes: HostChange[], cache: HostCache): Promise<Map<string, string>> {
   const hosts = db.collection<HostDoc>('hosts');
   const ids = new Map<string, string>();
-  let pending = changes;
-  while (pending.length > 0) {
-    // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone.
-    const stored = new Map((await hosts.find({ key: { $in: pending.map((c) => c.key) } }).toArray()).map((h) => [h.key, h]));
-    const created = pending.filter((c) => !stored.has(c.key)).map((c) => ({ change: c, host: newHost(c) }));
-    const updates = pending.flatMap((change) => {
-      const existing = stored.get(change.key);
-      if (!existing) return [];
-      ids.set(change.key, existing.id);
-      const update = hostUpdate(existing, change);
-      return update ? [{ _id: existing._id, update }] : [];
-    });
-    const lost = new Set<number>();
-    await Promise.all([
-      created.length > 0
-        ? hosts.insertMany(created.map((c) => ({ ...c.host })), { ordered: false }).catch((err: unknown) => {
-            if (!onlyDuplicates(err)) throw err;
-            for (const we of writeErrorsOf(err)) lost.add(we.index);
-          })
-        : undefined,
-      inParallel(updates, (u) => hosts.updateOne({ _id: u._id }, u.update)),
-    ]);
-    created.forEach((c, i) => {
-      if (!lost.has(i)) ids.set(c.change.key, c.host.id);
-    });
-    // Another daemon created these a moment ago (the unique key index let it win): widen theirs.
-    pending = created.filter((_, i) => lost.has(i)).map((c) => c.change);
+  const now = Date.now();
+  const cached: { change: HostChange; doc: HostDoc }[] = [];
+  let pending: HostChange[] = [];
+  for (const change of changes) {
+    const doc = cache.fresh(change.key, now);
+    if (doc && !widens(doc, change)) cached.push({ change, doc });
+    else pending.push(change);
   }
+  const gone: HostChange[] = [];
+  const writeCached = inParallel(cached, async ({ change, doc }) => {
+    const update = hostUpdate(doc, change);
+    if (update) {
+      // Nothing matched: another daemon deleted the host. It is read (and recreated) below.
+      if ((await hosts.updateOne({ _id: doc._id }, update)).matchedCount === 0) {
+        cache.forget(change.key);
+        gone.push(change);
+        return;
+      }
+      cache.replace(change.key, mergedHost(doc, change));
+    }
+    ids.set(change.key, doc.id);
+  });
+  const readAndWrite = async () => {
+    while (pending.length > 0) {
+      // `_id` is kept: the updates address hosts by it (FerretDB's SQLite handler has an index for `_id` alone).
+      const stored = new Map((await hosts.find({ key: { $in: pending.map((c) => c.key) } }).toArray()).map((h) => [h.key, h]));
+      const created = pending.filter((c) => !stored.has(c.key)).map((c) => ({ change: c, host: newHost(c) as HostDoc }));
+      const updates = pending.flatMap((change) => {
+        const existing = stored.get(change.key);
+        if (!existing) return [];
+        ids.set(change.key, existing.id);
+        const update = hostUpdate(existing, change);
+        if (!update) cache.set(change.key, existing, now);
+        return update ? [{ existing, change, update }] : [];
+      });
+      const lost = new Set<number>();
+      await Promise.all([
+        created.length > 0
+          ? // The driver gives each document it inserts an `_id`: the cached copies get theirs.
+            hosts.insertMany(created.map((c) => c.host), { ordered: false }).catch((err: unknown) => {
+              if (!onlyDuplicates(err)) throw err;
+              for (const we of writeErrorsOf(err)) lost.add(we.index);
+            })
+          : undefined,
+        inParallel(updates, async (u) => {
+          await hosts.updateOne({ _id: u.existing._id }, u.update);
+          cache.set(u.change.key, mergedHost(u.existing, u.change), now);
+        }),
+      ]);
+      created.forEach((c, i) => {
+        if (lost.has(i)) return;
+        ids.set(c.change.key, c.host.id);
+        cache.set(c.change.key, c.host, now);
+      });
+      // Another daemon created these a moment ago (the unique key index let it win): widen theirs.
+      pending = created.filter((_, i) => lost.has(i)).map((c) => c.change);
+    }
+  };
+  await Promise.all([writeCached, readAndWrite()]);
+  pending = gone;
+  if (pending.length > 0) await readAndWrite();
   return ids;
 }
 
-export function mongoHosts(db: Db): HostsRepo {
+export function mongoHosts(db: Db, cache: HostCache): HostsRepo {
   const addRollups = rollupWriter(db);
   const hosts = db.collection<HostDoc>('hosts');
   return {
@@ -119,6 +191,7 @@ export function mongoHosts(db: Db): HostsRepo {
       return res.matchedCount === 1;
     },
     async delete(hostId) {
+      cache.forgetWhere((h) => h.id === hostId);
       const res = await db.collection('hosts').deleteOne({ id: hostId });
       // The dashboard's type counters lose this host's events; its host counters go altogether.
       const counted = await db.collection<EventDoc>('events').find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();

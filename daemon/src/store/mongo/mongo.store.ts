@@ -16,7 +16,7 @@ import { mongoCommands } from './commands.mongo.js';
 import { mongoDevices } from './devices.mongo.js';
 import { mongoFeed } from './feed.mongo.js';
 import { mongoEvents } from './events.mongo.js';
-import { mongoHosts } from './hosts.mongo.js';
+import { mongoHosts, newHostCache } from './hosts.mongo.js';
 import { mongoHostState } from './host-state.mongo.js';
 import { mongoProblems } from './problems.mongo.js';
 import { mongoRollups } from './rollups.mongo.js';
@@ -35,11 +35,13 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
   });
   await client.connect();
   const db = client.db(dbName);
+  // Shared by ingest (which fills it) and host deletion (which empties it of the deleted host).
+  const hostCache = newHostCache();
 
   return {
     kind: 'mongodb',
-    events: mongoEvents(db),
-    hosts: mongoHosts(db),
+    events: mongoEvents(db, hostCache),
+    hosts: mongoHosts(db, hostCache),
     apiKeys: mongoApiKeys(db),
     outbox: mongoOutbox(db),
     push: mongoPush(db),

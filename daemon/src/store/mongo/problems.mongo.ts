@@ -16,17 +16,23 @@ import {
 } from '../problem-rules.js';
 import { withLock, withLocks } from './locks.mongo.js';
 import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
+import { CopyCache } from './copy-cache.mongo.js';
 import { findEach, hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
-/** Stored with the severity's rank, so the highest can be kept by comparing numbers. */
+/**
+ * Stored with the severity's rank, so the highest can be kept by comparing numbers, and a revision
+ * every write of the problem raises (absent on problems stored before it), so a write from a copy
+ * can tell whether the copy is still the stored problem.
+ */
 interface ProblemDoc extends Omit<Problem, 'severity'> {
   severity_rank: number;
+  rev?: number;
 }
 
 const ACTIVE = [...ACTIVE_PROBLEM_STATUSES];
 
 function toProblem(doc: ProblemDoc): Problem {
-  const { severity_rank, ...rest } = doc as ProblemDoc & { _id?: unknown };
+  const { severity_rank, rev: _rev, ...rest } = doc as ProblemDoc & { _id?: unknown };
   delete rest._id;
   // Problems stored before migration 32 carry no assignee fields.
   return { ...rest, assignee_id: rest.assignee_id ?? null, assignee: rest.assignee ?? null, assigned_ms: rest.assigned_ms ?? null, severity: SEVERITIES[severity_rank] };
@@ -63,55 +69,109 @@ export function mongoProblems(db: Db): ProblemsRepo {
   }
 
   type Match = { problem: Problem | null; created: boolean };
+  /** What a key's inputs make of its active problems: the problems after, the ones opened and grown, each input's result. */
+  type KeyPlan = { docs: ProblemDoc[]; created: ProblemDoc[]; grown: { doc: ProblemDoc; storedRev: number | null }[]; results: [number, Match][] };
 
   /**
-   * Applies the inputs of `keys` (whose locks the caller holds) in order per key: one read of the
-   * keys' active problems, the matching in memory, then one insertMany and the updates in parallel.
+   * The active problems of each key, as this daemon last read or wrote them. A key whose inputs
+   * only grow one cached problem is written from the copy, the update conditional on the copy's
+   * revision; any other key (a problem to open, several to grow, no copy) is read first. A copy
+   * another writer has changed since — the other writers hold the key's lock too and raise the
+   * revision — fails its condition, and its key is read and planned again.
+   */
+  const activeCopies = new CopyCache<ProblemDoc[]>({ ttlMs: 60_000, max: 100_000 });
+
+  function planKey(docs: ProblemDoc[], indexes: number[], inputs: ProblemMatchInput[]): KeyPlan {
+    const plan: KeyPlan = { docs: [...docs], created: [], grown: [], results: [] };
+    const created = new Map<string, ProblemDoc>();
+    const grown = new Map<string, { doc: ProblemDoc; storedRev: number | null }>();
+    for (const i of indexes) {
+      const input = inputs[i];
+      const at = matchIndex(plan.docs, input);
+      if (at >= 0) {
+        const match = plan.docs[at];
+        const next: ProblemDoc = { ...toDoc(grownProblem(toProblem(match), input)), ...keepId(match), rev: match.rev };
+        plan.docs[at] = next;
+        if (created.has(next.id)) created.set(next.id, next);
+        else grown.set(next.id, { doc: next, storedRev: grown.get(next.id)?.storedRev ?? match.rev ?? null });
+        plan.results.push([i, { problem: toProblem(next), created: false }]);
+        continue;
+      }
+      const opened = openedProblem(input, randomUUID());
+      if (!opened) {
+        plan.results.push([i, { problem: null, created: false }]);
+        continue;
+      }
+      const doc: ProblemDoc = { ...toDoc(opened), rev: 1 };
+      plan.docs.push(doc);
+      created.set(doc.id, doc);
+      plan.results.push([i, { problem: opened, created: true }]);
+    }
+    plan.created = [...created.values()];
+    plan.grown = [...grown.values()].map((g) => ({ ...g, doc: { ...g.doc, rev: (g.storedRev ?? 0) + 1 } }));
+    // The copy kept after the write: the grown problems at their new revision.
+    const written = new Map(plan.grown.map((g) => [g.doc.id, g.doc]));
+    plan.docs = plan.docs.map((d) => written.get(d.id) ?? d);
+    return plan;
+  }
+
+  /**
+   * Applies the inputs of `keys` (whose locks the caller holds) in order per key: the keys without
+   * a usable copy read with one query each, the matching in memory, then one insertMany and the
+   * updates in parallel.
    */
   async function matchLocked(keys: string[], inputsOf: Map<string, number[]>, inputs: ProblemMatchInput[], results: Match[]): Promise<void> {
-    const batch = keys.flatMap((key) => inputsOf.get(key)!.map((i) => inputs[i]));
-    const oldest = Math.min(...batch.map((input) => input.first_ms - input.window_ms));
-    // `_id` is kept: FerretDB's SQLite handler uses an index only for a filter on `_id` alone, so
-    // the updates below address problems by it instead of scanning the collection for `id`.
-    const active = new Set<string>(ACTIVE);
-    const found = (await findEach(problems, keys.map((key) => ({ key })))).filter((doc) => active.has(doc.status) && doc.last_seen_ms >= oldest);
-    const candidates = new Map<string, ProblemDoc[]>(keys.map((key) => [key, []]));
-    for (const doc of found) candidates.get(doc.key)!.push(doc);
-    const created = new Map<string, ProblemDoc>();
-    const grown = new Map<string, ProblemDoc>();
+    const now = Date.now();
+    const plans = new Map<string, KeyPlan>();
+    let toRead: string[] = [];
     for (const key of keys) {
-      const docs = candidates.get(key)!;
-      for (const i of inputsOf.get(key)!) {
-        const input = inputs[i];
-        const at = matchIndex(docs, input);
-        if (at >= 0) {
-          const match = docs[at];
-          const next: ProblemDoc = { ...toDoc(grownProblem(toProblem(match), input)), ...keepId(match) };
-          docs[at] = next;
-          (created.has(next.id) ? created : grown).set(next.id, next);
-          results[i] = { problem: toProblem(next), created: false };
-          continue;
-        }
-        const opened = openedProblem(input, randomUUID());
-        if (!opened) {
-          results[i] = { problem: null, created: false };
-          continue;
-        }
-        const doc = toDoc(opened);
-        docs.push(doc);
-        created.set(doc.id, doc);
-        results[i] = { problem: opened, created: true };
-      }
+      const copy = activeCopies.fresh(key, now);
+      const plan = copy && planKey(copy, inputsOf.get(key)!, inputs);
+      if (plan && plan.created.length === 0 && plan.grown.length <= 1) plans.set(key, plan);
+      else toRead.push(key);
     }
-    await Promise.all([
-      // Copies: the driver adds `_id` to the documents it is given.
-      created.size > 0 ? problems.insertMany([...created.values()].map((d) => ({ ...d }))) : undefined,
-      // Each grown problem its own operation: they commit together rather than one after the other.
-      inParallel([...grown.values()], (doc) => {
-        const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
-        return problems.updateOne({ _id }, { $set: changed });
-      }),
-    ]);
+    const active = new Set<string>(ACTIVE);
+    // A key read under its lock has no other writer, so the second round is the last one.
+    for (let round = 0; round < 2; round++) {
+      const fromCopies = new Set(plans.keys());
+      if (toRead.length > 0) {
+        // One equality query per key: FerretDB hands it to PostgreSQL, but reads the whole
+        // collection itself for `$in`. `_id` is kept: the updates address problems by it.
+        const found = await findEach(problems, toRead.map((key) => ({ key })));
+        const byKey = new Map<string, ProblemDoc[]>(toRead.map((key) => [key, []]));
+        for (const doc of found) if (active.has(doc.status)) byKey.get(doc.key)!.push(doc);
+        for (const [key, docs] of byKey) plans.set(key, planKey(docs, inputsOf.get(key)!, inputs));
+      }
+      const stale: string[] = [];
+      const writes = [...plans].filter(([key]) => round === 0 || toRead.includes(key));
+      await Promise.all([
+        // The driver gives each document it inserts an `_id`: the copies kept get theirs.
+        writes.some(([, p]) => p.created.length > 0)
+          ? problems.insertMany(writes.flatMap(([, p]) => p.created))
+          : undefined,
+        // Each grown problem its own operation: they commit together rather than one after the other.
+        inParallel(
+          writes.flatMap(([key, p]) => p.grown.map((g) => ({ key, ...g }))),
+          async ({ key, doc, storedRev }) => {
+            const { _id, id: _unchanged, ...changed } = doc as ProblemDoc & { _id: ObjectId };
+            // `rev: null` also matches a problem stored before revisions.
+            const res = await problems.updateOne({ _id, rev: storedRev } as Filter<ProblemDoc>, { $set: changed });
+            if (res.matchedCount === 0 && fromCopies.has(key)) stale.push(key);
+          },
+        ),
+      ]);
+      for (const [key, plan] of writes) {
+        if (stale.includes(key)) {
+          activeCopies.forget(key);
+          continue;
+        }
+        activeCopies.set(key, plan.docs, now);
+        for (const [i, match] of plan.results) results[i] = match;
+      }
+      toRead = stale;
+      if (toRead.length === 0) return;
+      for (const key of stale) plans.delete(key);
+    }
   }
 
   async function upsertMatchMany(inputs: ProblemMatchInput[]): Promise<Match[]> {
@@ -177,7 +237,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
         if (!current) return null;
         const next = transitionedProblem(toProblem(current), change);
         const { id: _id, ...changed } = toDoc(next);
-        await problems.updateOne({ id }, { $set: changed });
+        await problems.updateOne({ id }, { $set: changed, $inc: { rev: 1 } });
         return next;
       });
     },
@@ -191,7 +251,10 @@ export function mongoProblems(db: Db): ProblemsRepo {
         const problem = toProblem(current);
         if (!assignmentApplies(problem, change)) return null;
         const next = assignedProblem(problem, change);
-        await problems.updateOne({ id }, { $set: { assignee_id: next.assignee_id, assignee: next.assignee, assigned_ms: next.assigned_ms, updated_ms: next.updated_ms } });
+        await problems.updateOne(
+          { id },
+          { $set: { assignee_id: next.assignee_id, assignee: next.assignee, assigned_ms: next.assigned_ms, updated_ms: next.updated_ms }, $inc: { rev: 1 } },
+        );
         return next;
       });
     },
@@ -214,7 +277,9 @@ export function mongoProblems(db: Db): ProblemsRepo {
     },
     async byKeys(keys) {
       if (keys.length === 0) return [];
-      const docs = await findEach(problems, [...new Set(keys)].map((key) => ({ key })), { projection: { _id: 0 } });
+      // One query for all the keys: FerretDB hands the rule's equality to PostgreSQL and keeps
+      // only the silence problems (few) to match against the keys itself.
+      const docs = await problems.find({ rule: 'host_silence', key: { $in: [...new Set(keys)] } }, { projection: { _id: 0 } }).toArray();
       return docs.map(toProblem);
     },
     async openSilence(input) {
@@ -233,7 +298,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
         if (!current) return null;
         const next = reopenedSilence(toProblem(current), nowMs, title);
         const { id: _id, ...changed } = toDoc(next);
-        await problems.updateOne({ id }, { $set: changed });
+        await problems.updateOne({ id }, { $set: changed, $inc: { rev: 1 } });
         return next;
       });
     },
