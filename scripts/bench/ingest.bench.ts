@@ -30,6 +30,12 @@ const FERRET_HANDLER: FerretHandler = process.argv.includes('--ferretdb=sqlite')
 const DAEMON_COUNTS = (process.argv.find((a) => a.startsWith('--daemons='))?.slice('--daemons='.length).split(',') ?? [])
   .map(Number)
   .filter((n) => Number.isInteger(n) && n >= 1);
+/**
+ * `--affinity` (with `--daemons`): each load generator sends the events of its own share of the
+ * hosts, as a load balancer that keeps each agent on one daemon does (nginx `hash $remote_addr`);
+ * without it every generator sends every host's events.
+ */
+const AFFINITY = process.argv.includes('--affinity');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 256);
 const QUEUE_LIMIT = process.env.BENCH_QUEUE_LIMIT ?? '512';
@@ -104,7 +110,7 @@ async function printTableWrites(pg: RunningPostgres, dbName: string): Promise<vo
 
 /** `--daemons=1,2`: per count, that many daemons on one FerretDB database, load spread over them. */
 async function multiDaemon(): Promise<void> {
-  console.log(`bench:ingest — store mongodb (FerretDB ${FERRET_HANDLER}), daemons ${DAEMON_COUNTS.join(' then ')}, ${CONNECTIONS} connections in all, ${SECONDS} s peak, SAC queue limit ${QUEUE_LIMIT}`);
+  console.log(`bench:ingest — store mongodb (FerretDB ${FERRET_HANDLER}), daemons ${DAEMON_COUNTS.join(' then ')}${AFFINITY ? ', hosts split between them' : ''}, ${CONNECTIONS} connections in all, ${SECONDS} s peak, SAC queue limit ${QUEUE_LIMIT}`);
   console.log(machineLine());
   buildDaemon();
   const ferret = await startFerretDb({ logLevel: 'error', handler: FERRET_HANDLER });
@@ -144,7 +150,13 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
   try {
     const warm = Math.max(1, Math.min(3, SECONDS / 5));
     const spread = async (seconds: number) =>
-      merged(await Promise.all(daemons.map((d, i) => gens[i].run({ apiKey, connections: per, mode: 'fresh', url: d.url, seconds, recordCreated: true }))));
+      merged(
+        await Promise.all(
+          daemons.map((d, i) =>
+            gens[i].run({ apiKey, connections: per, mode: 'fresh', url: d.url, seconds, recordCreated: true, ...(AFFINITY ? { hostShare: { index: i, of: count } } : {}) }),
+          ),
+        ),
+      );
     created.push(...(await spread(warm)).created);
     const samplers = daemons.map((d) => sampleProcess(d.child.pid!));
     const ferretSampler = sampleProcess(ferret.pid);
@@ -182,7 +194,7 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     console.log(`durability: ${created.length} events answered 201, ${stored.missing} missing, ${stored.repeated} stored twice, ${stored.total} rows in the store`);
     if (ferret.postgres) await printTableWrites(ferret.postgres, dbName);
     console.log(
-      `RESULT store=mongodb ferretdb=${FERRET_HANDLER} daemons=${count} sac_eps=${fmt(peak.rps, 0)} ` +
+      `RESULT store=mongodb ferretdb=${FERRET_HANDLER} daemons=${count} affinity=${AFFINITY ? 'hosts' : 'none'} sac_eps=${fmt(peak.rps, 0)} ` +
         `p50_ms=${fmt(peak.p50_ms, 2)} p99_ms=${fmt(peak.p99_ms, 2)} errors=${errorsOf(peak, [201])} ` +
         `cpu_pct=${procs.map((p) => fmt(p.cpuPercent, 0)).join('+')} ferretdb_cpu_pct=${fmt(ferretProc.cpuPercent, 0)} ` +
         `pg_commits_per_event=${fmt(commits / Math.max(1, ok), 1)} wal_flushes_per_event=${fmt(syncs / Math.max(1, ok), 2)} load=${os.loadavg()[0].toFixed(2)} ` +

@@ -82,12 +82,18 @@ interface Template {
   agentVersion: string;
 }
 
+/** The host of template `n`: 500 Windows and 500 Linux hosts (RDS000–499, web-000–499). */
+const hostNumber = (n: number): number => n % 500;
+/** Spreads host numbers over shares independently of the event types (template `n` has type `n` modulo the specs). */
+const hostHash = (hostNo: number): number => Math.imul(hostNo + 1, 0x9e3779b1) >>> 0;
+
 function template(n: number): Template {
   const spec = SPECS[n % SPECS.length];
-  const hostNo = n % 500;
+  const hostNo = hostNumber(n);
   const windows = spec.os === 'windows';
   const hostname = windows ? `RDS${String(hostNo).padStart(3, '0')}` : `web-${String(hostNo).padStart(3, '0')}`;
-  const ipv4 = `10.${1 + (hostNo >> 8)}.${hostNo & 255}.${1 + (n % 200)}`;
+  // One address per host, as an agent reports it (a host whose address changes is rewritten).
+  const ipv4 = `10.${1 + (hostNo >> 8)}.${hostNo & 255}.10`;
   const user = USERS[(n * 3) % USERS.length];
   const ip = IPS[(n * 5) % IPS.length];
   const event: EventInput = {
@@ -134,10 +140,15 @@ export interface FactoryEvent {
  * Makes unique events; `next()` costs one UUID and one string concatenation. `eventId` replaces
  * the random UUID (bulk fills use ordered ids, which SQLite's unique index appends cheaply).
  */
-export function createEventFactory(opts: { poolSize?: number; eventId?: () => string } = {}): { next(): FactoryEvent } {
+export function createEventFactory(
+  opts: { poolSize?: number; eventId?: () => string; hostShare?: { index: number; of: number } } = {},
+): { next(): FactoryEvent } {
   const poolSize = opts.poolSize ?? 1200;
   const newId = opts.eventId ?? randomUUID;
-  const templates = Array.from({ length: poolSize }, (_, n) => template(n));
+  const share = opts.hostShare;
+  const templates = Array.from({ length: poolSize }, (_, n) => n)
+    .filter((n) => !share || hostHash(hostNumber(n)) % share.of === share.index)
+    .map(template);
   let i = 0;
   let lastMs = 0;
   const stamps: string[] = [];

@@ -20,6 +20,8 @@ export interface PhaseSpec {
   rate?: number;
   /** Keep the event ids answered 201 (for the durability check). */
   recordCreated?: boolean;
+  /** Only the hosts numbered `index` modulo `of`: one daemon's share when a load balancer keeps each agent on one daemon. */
+  hostShare?: { index: number; of: number };
 }
 
 export interface PhaseResult {
@@ -74,7 +76,14 @@ interface Conn {
   timer: NodeJS.Timeout | null;
 }
 
-const factory = createEventFactory();
+/** One event factory per host share, kept across phases. */
+const factories = new Map<string, ReturnType<typeof createEventFactory>>();
+function factoryFor(share: PhaseSpec['hostShare']): ReturnType<typeof createEventFactory> {
+  const key = share ? `${share.index}/${share.of}` : 'all';
+  let f = factories.get(key);
+  if (!f) factories.set(key, (f = createEventFactory({ hostShare: share })));
+  return f;
+}
 /** Per server URL, a ring of events it answered 201, for the duplicate phase. */
 const accepted = new Map<string, { events: FactoryEvent[]; next: number }>();
 
@@ -125,6 +134,7 @@ async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
 
   const resend = accepted.get(spec.url)?.events ?? [];
   if (spec.mode === 'duplicate' && resend.length === 0) throw new Error(`no accepted events of ${spec.url} to re-send`);
+  const factory = factoryFor(spec.hostShare);
   const nextEvent = (): FactoryEvent => (spec.mode === 'duplicate' ? resend[dupIndex++ % resend.length] : factory.next());
 
   let resolveDone!: () => void;
