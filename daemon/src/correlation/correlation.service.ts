@@ -201,7 +201,7 @@ export class CorrelationService {
           types: role === 'opened' ? [...RDG_CLOSED] : [RDG_OPENED],
           from_ms: Math.min(...times) + from,
           to_ms: Math.max(...times) + to + 1,
-          keys: GATEWAY_DETAIL_KEYS,
+          keys: [...GATEWAY_DETAIL_KEYS],
           limit: FLAP_SCAN_LIMIT * hosts.length,
         });
       }),

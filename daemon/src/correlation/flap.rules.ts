@@ -1,9 +1,8 @@
 import { agentValue, type Event } from '../../../shared/src/index.js';
+import { GATEWAY_DETAIL_KEYS, RDG_CLOSED, RDG_OPENED } from '../store/index.js';
 
-/** RD Gateway 302: a session opened. */
-export const RDG_OPENED = 'rdg.connection.success';
-/** RD Gateway 303: a session closed (cleanly or with an error code). */
-export const RDG_CLOSED = ['rdg.connection.disconnected', 'rdg.connection.failed'] as const;
+/** The gateway types and fields are the store's: it keeps their lookups cheap (store/detail-lookups.ts). */
+export { GATEWAY_DETAIL_KEYS, RDG_CLOSED, RDG_OPENED };
 /** The synthetic type of flap problems (the pair, not either event). */
 export const RDG_FLAP_TYPE = 'rdg.connection.flap';
 /** A 303 within this range after its 302 is a flap (agent-contract.md). */
@@ -19,9 +18,6 @@ export function gatewayRole(type: string): GatewayRole | null {
   if (type === RDG_OPENED) return 'opened';
   return (RDG_CLOSED as readonly string[]).includes(type) ? 'closed' : null;
 }
-
-/** The `details` fields the flap rule reads. */
-export const GATEWAY_DETAIL_KEYS = ['user', 'internal_ip', 'external_ip'];
 
 function detail(details: Readonly<Record<string, unknown>> | undefined, key: string): string {
   return agentValue(details?.[key]) ?? '';

@@ -6,6 +6,7 @@ import type { Store } from './store.types.js';
 
 export { openSqliteStore };
 export { bucketOf, foldRollups, ROLLUP_BUCKET_MS } from './rollup-fold.js';
+export { GATEWAY_DETAIL_KEYS, LOOKUP_TYPES, RDG_CLOSED, RDG_OPENED } from './detail-lookups.js';
 export type * from './store.types.js';
 export type * from './events.types.js';
 export type * from './notify.types.js';

@@ -4,6 +4,7 @@ import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
 import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
 import type { MongoMigration } from './mongo-migration.js';
+import { mongoDetailLookups } from './detail-lookups.mongo.js';
 import { upsertHosts, type HostCache } from './hosts.mongo.js';
 import { DUPLICATE_KEY, escapeRegex, hiddenAnd, inParallel, isDuplicateKey, typePatternRegex, writeErrorsOf } from './query.mongo.js';
 
@@ -33,6 +34,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
   const events = db.collection<EventDoc>('events');
   const fingerprints = db.collection<{ _id: string; host_id: string; event_id: string }>('event_fingerprints');
   const flaps = db.collection<{ _id: string; opened_event_id: string; host_id: string }>('rdg_flaps');
+  const lookups = mongoDetailLookups(db);
 
   return {
     async insertBatch(items: NewEvent[], afterInsert) {
@@ -71,6 +73,11 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
         if (reason !== undefined) return { status: 'rejected', reason };
         return duplicates.has(i) ? { status: 'duplicate' } : { status: 'inserted', host_id: d.host_id };
       });
+      // Before the batch is correlated: its own gateway events are counterparts too.
+      await lookups.record(
+        docs.filter((_, i) => outcomes[i].status === 'inserted'),
+        Date.now(),
+      );
       // No multi-document transactions here (FerretDB has none): the listeners' writes follow the insert.
       if (afterInsert) await afterInsert(outcomes);
       return outcomes;
@@ -142,6 +149,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     },
     async details(q) {
       if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];
+      if (lookups.covers(q, Date.now())) return lookups.find(q);
       const projection: Record<string, 0 | 1> = { _id: 0, event_id: 1, host_id: 1, type: 1, occurred_ms: 1 };
       for (const k of q.keys) projection[`event.details.${k}`] = 1;
       const first = Math.floor(q.from_ms / MINUTE_MS);

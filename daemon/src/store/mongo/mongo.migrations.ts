@@ -7,6 +7,7 @@ import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
 import { EVENTS_MINUTE_MONGO_MIGRATION } from './events.mongo.js';
 import { INGEST_COLLECTIONS_MONGO_MIGRATION } from './locks.mongo.js';
+import { EVENT_LOOKUPS_MONGO_MIGRATION } from './detail-lookups.mongo.js';
 import { USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
 import { PROBLEM_ASSIGNEE_MONGO_MIGRATION } from './problem-assignee.mongo.js';
 
@@ -90,6 +91,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   FEED_MONGO_MIGRATION,
   EVENTS_MINUTE_MONGO_MIGRATION,
   INGEST_COLLECTIONS_MONGO_MIGRATION,
+  EVENT_LOOKUPS_MONGO_MIGRATION,
   {
     id: 2,
     name: 'console users, settings, audit log, sign-in throttle, stream tickets',

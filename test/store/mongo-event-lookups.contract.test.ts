@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { parseEvent } from '../../shared/src/index.js';
+import { EVENT_LOOKUPS_MONGO_MIGRATION, mongoDetailLookups } from '../../daemon/src/store/mongo/detail-lookups.mongo.js';
+import type { EventDoc } from '../../daemon/src/store/mongo/event-doc.mongo.js';
+import { buildEvent } from '../helpers/events.js';
+
+const client = new MongoClient(inject('mongoUri'), { serverSelectionTimeoutMS: 5000 });
+const MIN = 60_000;
+
+function gatewayEvent(receivedMs: number, type = 'rdg.connection.success'): EventDoc {
+  const parsed = parseEvent(buildEvent({ host: { hostname: 'GW01' }, type, severity: 'info', occurred_at: new Date(receivedMs).toISOString(), details: { user: 'CORP\\anna', protocol: 'HTTP' } }));
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  const { event } = parsed;
+  return { event_id: event.event_id, host_id: 'h1', type, severity: 'info', occurred_ms: receivedMs, received_ms: receivedMs, actor_user: null, agent_version: '1', event };
+}
+
+/** The MongoDB adapter's lookup collection of recent gateway events (FerretDB). */
+describe('MongoDB event lookups (FerretDB)', () => {
+  let db: Db;
+  beforeEach(() => {
+    db = client.db(`sac_lookups_${randomBytes(5).toString('hex')}`);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('keeps only the lookup types and fields, and prunes what was received over ten minutes ago', async () => {
+    const lookups = mongoDetailLookups(db);
+    const now = Date.now();
+    const old = [gatewayEvent(now - 25 * MIN), gatewayEvent(now - 12 * MIN, 'rdg.connection.failed')];
+    const recent = [gatewayEvent(now - 9 * MIN), gatewayEvent(now - 1000, 'rdg.connection.disconnected')];
+    const other = { ...gatewayEvent(now - 1000), type: 'rdp.login.failed' };
+    // Recorded with their own receipt times: the prune that runs with the first one keeps them all.
+    await lookups.record([...old, ...recent, other], now - 25 * MIN);
+    const stored = db.collection<{ _id: string; details: Record<string, unknown> }>('event_lookups');
+    expect(await stored.countDocuments()).toBe(4);
+    expect((await stored.findOne({ _id: recent[1].event_id }))?.details).toEqual({ user: 'CORP\\anna' });
+    // Later batches' records prune in the background, at most one prune at a time, every 10 s.
+    for (let i = 0; i < 6 && (await stored.countDocuments()) > 2; i++) {
+      await lookups.record([], now + i * 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect((await stored.find({}).toArray()).map((d) => d._id).sort()).toEqual(recent.map((e) => e.event_id).sort());
+  });
+
+  it('migration 44 fills the collection with the gateway events received within ten minutes', async () => {
+    const now = Date.now();
+    const recent = gatewayEvent(now - 2 * MIN, 'rdg.connection.disconnected');
+    await db.collection<EventDoc>('events').insertMany([gatewayEvent(now - 30 * MIN), recent, { ...gatewayEvent(now - MIN), type: 'rdp.login.failed' }]);
+    await EVENT_LOOKUPS_MONGO_MIGRATION.up(db);
+    expect(await db.collection('event_lookups').find({}).toArray()).toEqual([
+      { _id: recent.event_id, host_id: 'h1', type: 'rdg.connection.disconnected', occurred_ms: recent.occurred_ms, b: Math.floor(recent.occurred_ms / 10_000), rb: Math.floor(recent.received_ms / MIN), details: { user: 'CORP\\anna' } },
+    ]);
+  });
+});
