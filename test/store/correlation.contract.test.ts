@@ -204,9 +204,14 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
   it('records heartbeats, announces a status change once, and keeps the previous inventory', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];
-    expect(await s.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 }, { host_id: 'h1', at_ms: T0 + 5 }])).toEqual(new Map([['h1', null]]));
-    expect(await s.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 - 100 }])).toEqual(new Map([['h1', T0 + 5]]));
+    await s.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 }, { host_id: 'h1', at_ms: T0 + 5 }]);
     expect((await s.hostState.byHost('h1'))!.heartbeat_ms).toBe(T0 + 5);
+    // Never lowered; a host whose state holds only an inventory gets its first heartbeat.
+    await s.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 - 100 }]);
+    expect((await s.hostState.byHost('h1'))!.heartbeat_ms).toBe(T0 + 5);
+    await s.hostState.replaceInventory('h3', { memory_gb: 2 }, T0);
+    await s.hostState.recordHeartbeats([{ host_id: 'h3', at_ms: T0 + 7 }]);
+    expect(await s.hostState.byHost('h3')).toMatchObject({ heartbeat_ms: T0 + 7, inventory: { memory_gb: 2 } });
     expect(await s.hostState.setStatus('h1', 'stale')).toBe(true);
     expect(await s.hostState.setStatus('h1', 'stale')).toBe(false);
     expect(await s.hostState.setStatus('h2', 'online')).toBe(true);
@@ -219,7 +224,7 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
       previous_inventory: { memory_gb: 8 },
       previous_inventory_ms: T0,
     });
-    expect((await s.hostState.list()).map((h) => h.host_id).sort()).toEqual(['h1', 'h2']);
+    expect((await s.hostState.list()).map((h) => h.host_id).sort()).toEqual(['h1', 'h2', 'h3']);
   });
 
   it('sums rollups over a bucket range and marks both sides of a flap', async () => {

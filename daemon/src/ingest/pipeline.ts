@@ -75,17 +75,25 @@ export function createIngestPipeline(store: Store): IngestPipeline {
         effects.logs.push({ scope: 'ingest', level: 'error', msg: `ingest step failed: ${name}`, fields: { err: errorSummary(err), events: committed.length } });
       }
     };
-    await step('liveness', async () => {
-      const alive = committed.filter((c) => isLivenessType(c.event.type));
-      if (alive.length === 0) return;
-      const items = alive.map((c) => ({ host_id: c.host_id, hostname: c.event.host.hostname, at_ms: c.received_ms }));
-      effects.published.push(...(await recordLiveness(store, items, ctx.now_ms)));
-    });
-    await step('correlation', async () => {
-      const { published, opened } = await correlation.onCommitted(committed, ctx.correlation, ctx.now_ms);
-      effects.published.push(...published);
-      for (const p of opened) effects.logs.push({ scope: 'correlation', level: 'info', msg: 'problem opened', fields: p });
-    });
+    // Liveness (heartbeats, status, silence problems) and correlation (the other problem keys,
+    // rollups, inventory) write different keys and neither reads what the other writes: on
+    // MongoDB they go out together. Their stream messages keep this order.
+    const live: BusMessage[] = [];
+    const correlated: BusMessage[] = [];
+    await Promise.all([
+      step('liveness', async () => {
+        const alive = committed.filter((c) => isLivenessType(c.event.type));
+        if (alive.length === 0) return;
+        const items = alive.map((c) => ({ host_id: c.host_id, hostname: c.event.host.hostname, at_ms: c.received_ms }));
+        live.push(...(await recordLiveness(store, items, ctx.now_ms)));
+      }),
+      step('correlation', async () => {
+        const { published, opened } = await correlation.onCommitted(committed, ctx.correlation, ctx.now_ms);
+        correlated.push(...published);
+        for (const p of opened) effects.logs.push({ scope: 'correlation', level: 'info', msg: 'problem opened', fields: p });
+      }),
+    ]);
+    effects.published.push(...live, ...correlated);
     const plan = ctx.notify;
     if (!plan) return;
     let rows: OutboxRecord[] = [];

@@ -71,8 +71,8 @@ export interface HostState {
 }
 
 export interface HostStateRepo {
-  /** Raises each host's heartbeat time (never lowers it); returns the previous value per host. */
-  recordHeartbeats(items: { host_id: string; at_ms: number }[]): Promise<Map<string, number | null>>;
+  /** Raises each host's heartbeat time (never lowers it). */
+  recordHeartbeats(items: { host_id: string; at_ms: number }[]): Promise<void>;
   /** Sets the announced status; true only for the call that changed it. */
   setStatus(hostId: string, status: 'online' | 'stale'): Promise<boolean>;
   byHost(hostId: string): Promise<HostState | null>;

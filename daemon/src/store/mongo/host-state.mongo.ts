@@ -38,21 +38,14 @@ export function mongoHostState(db: Db): HostStateRepo {
       const latest = new Map<string, number>();
       for (const i of items) latest.set(i.host_id, Math.max(latest.get(i.host_id) ?? 0, i.at_ms));
       const hostOf = new Map([...latest.keys()].map((hostId) => [hostLock(hostId), hostId]));
-      const previous = new Map<string, number | null>();
-      // All hosts of the batch under their locks at once: one read, then the writes in parallel.
+      // All hosts of the batch under their locks at once, one write each and no read: `$max` keeps a
+      // later heartbeat already stored (FerretDB applies it as read-modify-write, hence the locks).
       await withLocks(db, [...hostOf.keys()], async (acquired) => {
-        const ids = acquired.map((name) => hostOf.get(name)!);
-        const docs = new Map((await states.find({ _id: { $in: ids } }).toArray()).map((d) => [d._id, d]));
-        const writes = ids.flatMap((hostId) => {
-          const before = docs.get(hostId)?.heartbeat_ms ?? null;
-          previous.set(hostId, before);
-          const at = latest.get(hostId)!;
-          if (before !== null && before >= at) return [];
-          return [{ hostId, at }];
+        await inParallel(acquired, (name) => {
+          const hostId = hostOf.get(name)!;
+          return states.updateOne({ _id: hostId }, { $max: { heartbeat_ms: latest.get(hostId)! } }, { upsert: true });
         });
-        await inParallel(writes, (w) => states.updateOne({ _id: w.hostId }, { $set: { heartbeat_ms: w.at } }, { upsert: true }));
       });
-      return previous;
     },
     async setStatus(hostId, status) {
       // Already so: nothing to write, so no lock (the read alone is atomic).

@@ -6,7 +6,7 @@ import type { Host, HostsRepo } from '../hosts.types.js';
 import type { EventDoc } from './event-doc.mongo.js';
 import type { HostStateDoc } from './host-state.mongo.js';
 import { CopyCache } from './copy-cache.mongo.js';
-import { inParallel, onlyDuplicates, writeErrorsOf } from './query.mongo.js';
+import { findEach, inParallel, onlyDuplicates, writeErrorsOf } from './query.mongo.js';
 import { dropHostRollups, rollupWriter } from './rollups.mongo.js';
 
 export type HostDoc = Host & { _id?: ObjectId };
@@ -90,7 +90,7 @@ function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc
 
 /**
  * The hosts this daemon ingests for, by key. Ingest reads a host only when it is new to this
- * daemon, its copy is older than a minute, or a batch widens it (a new address or agent: the lists
+ * daemon, its copy is older than ten minutes, or a batch widens it (a new address or agent: the lists
  * are appended to, so they are read first). A stale copy is harmless: a host's id never changes,
  * and an older copy only costs a refresh written early; a host another daemon deleted is noticed at
  * its next write (at most LAST_SEEN_RESOLUTION_MS later), which matches nothing, and is then read
@@ -98,7 +98,10 @@ function hostUpdate(existing: HostDoc, change: HostChange): UpdateFilter<HostDoc
  */
 export type HostCache = CopyCache<HostDoc>;
 
-export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 60_000, max: 100_000 });
+/** Up to this many hosts to read are looked up one by one. */
+const FEW_HOSTS = 16;
+
+export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 10 * 60_000, max: 100_000 });
 
 /**
  * Creates the batch's hosts (or recreates them after deletion) or widens their fields: the hosts
@@ -108,6 +111,9 @@ export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 60_
  */
 export async function upsertHosts(db: Db, changes: HostChange[], cache: HostCache): Promise<Map<string, string>> {
   const hosts = db.collection<HostDoc>('hosts');
+  // A few hosts one equality query each (FerretDB hands those to PostgreSQL); more with one `$in`,
+  // which FerretDB answers by reading every host.
+  const readHosts = (keys: string[]) => (keys.length <= FEW_HOSTS ? findEach(hosts, keys.map((key) => ({ key }))) : hosts.find({ key: { $in: keys } }).toArray());
   const ids = new Map<string, string>();
   const now = Date.now();
   const cached: { change: HostChange; doc: HostDoc }[] = [];
@@ -134,7 +140,7 @@ export async function upsertHosts(db: Db, changes: HostChange[], cache: HostCach
   const readAndWrite = async () => {
     while (pending.length > 0) {
       // `_id` is kept: the updates address hosts by it (FerretDB's SQLite handler has an index for `_id` alone).
-      const stored = new Map((await hosts.find({ key: { $in: pending.map((c) => c.key) } }).toArray()).map((h) => [h.key, h]));
+      const stored = new Map((await readHosts(pending.map((c) => c.key))).map((h) => [h.key, h]));
       const created = pending.filter((c) => !stored.has(c.key)).map((c) => ({ change: c, host: newHost(c) as HostDoc }));
       const updates = pending.flatMap((change) => {
         const existing = stored.get(change.key);

@@ -26,12 +26,7 @@ export function sqliteHostState(db: Db): HostStateRepo {
   const beat = db.prepare(`INSERT INTO host_state (host_id, heartbeat_ms) VALUES (?, ?)
     ON CONFLICT (host_id) DO UPDATE SET heartbeat_ms = max(coalesce(heartbeat_ms, 0), excluded.heartbeat_ms)`);
   const recordAll = db.transaction((items: { host_id: string; at_ms: number }[]) => {
-    const previous = new Map<string, number | null>();
-    for (const item of items) {
-      if (!previous.has(item.host_id)) previous.set(item.host_id, get.get(item.host_id)?.heartbeat_ms ?? null);
-      beat.run(item.host_id, item.at_ms);
-    }
-    return previous;
+    for (const item of items) beat.run(item.host_id, item.at_ms);
   });
   const replace = db.transaction((hostId: string, inventory: Record<string, unknown>, atMs: number) => {
     const row = get.get(hostId);
@@ -46,7 +41,7 @@ export function sqliteHostState(db: Db): HostStateRepo {
     ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`);
   return {
     async recordHeartbeats(items) {
-      return items.length === 0 ? new Map() : recordAll.immediate(items);
+      if (items.length > 0) recordAll.immediate(items);
     },
     async setStatus(hostId, status) {
       return setStatusStmt.run(hostId, status).changes === 1;
