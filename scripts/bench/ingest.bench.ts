@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startFerretDb, type FerretHandler, type RunningFerretDb } from '../ferretdb.js';
 import type { RunningPostgres } from '../postgres.js';
 import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
-import { buildDaemon, machineLine, ROOT, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
+import { buildDaemon, machineLine, ROOT, sampleMachine, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
 import { checkStored, type StoreTarget } from './lib/stored-ids.js';
 
 /**
@@ -160,6 +160,7 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     created.push(...(await spread(warm)).created);
     const samplers = daemons.map((d) => sampleProcess(d.child.pid!));
     const ferretSampler = sampleProcess(ferret.pid);
+    const machineSampler = sampleMachine();
     const commitsBefore = ferret.postgres?.commits() ?? 0;
     const syncsBefore = ferret.postgres?.walSyncs() ?? 0;
     const peak = await spread(SECONDS);
@@ -167,6 +168,7 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     const syncs = (ferret.postgres?.walSyncs() ?? 0) - syncsBefore;
     const procs = samplers.map((s) => s.stop());
     const ferretProc = ferretSampler.stop();
+    const machine = machineSampler.stop();
     created.push(...peak.created);
     console.log(line(`SAC × ${count} (mongodb)`, peak, [201]));
     procs.forEach((p, i) => console.log(`daemon ${i + 1} during peak: RSS peak ${fmt(p.peakRssMiB)} MiB, CPU ${fmt(p.cpuPercent, 0)} %`));
@@ -176,6 +178,7 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
       `FerretDB during peak: CPU ${fmt(ferretProc.cpuPercent, 0)} %; PostgreSQL: ${commits} commits, ${fmt(commits / Math.max(1, ok), 1)} per event answered 201; ` +
         `${syncs} WAL flushes, ${fmt(syncs / Math.max(1, ok), 2)} per event`,
     );
+    console.log(`machine during peak: ${fmt(machine.busyPercent, 0)} % of all ${os.cpus().length} cores busy (load generators, daemons, FerretDB, PostgreSQL)`);
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const g of gens) g.close();
     daemons.forEach((d, i) => {
@@ -196,7 +199,7 @@ async function daemonsRound(ferret: RunningFerretDb, count: number): Promise<voi
     console.log(
       `RESULT store=mongodb ferretdb=${FERRET_HANDLER} daemons=${count} affinity=${AFFINITY ? 'hosts' : 'none'} sac_eps=${fmt(peak.rps, 0)} ` +
         `p50_ms=${fmt(peak.p50_ms, 2)} p99_ms=${fmt(peak.p99_ms, 2)} errors=${errorsOf(peak, [201])} ` +
-        `cpu_pct=${procs.map((p) => fmt(p.cpuPercent, 0)).join('+')} ferretdb_cpu_pct=${fmt(ferretProc.cpuPercent, 0)} ` +
+        `cpu_pct=${procs.map((p) => fmt(p.cpuPercent, 0)).join('+')} ferretdb_cpu_pct=${fmt(ferretProc.cpuPercent, 0)} machine_busy_pct=${fmt(machine.busyPercent, 0)} ` +
         `pg_commits_per_event=${fmt(commits / Math.max(1, ok), 1)} wal_flushes_per_event=${fmt(syncs / Math.max(1, ok), 2)} load=${os.loadavg()[0].toFixed(2)} ` +
         `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
     );

@@ -16,6 +16,24 @@ export function rssMiB(pid: number): number {
   return (Number(statm[1]) * PAGE_KB) / 1024;
 }
 
+/** The whole machine's CPU time so far, busy and idle (from /proc/stat, in clock ticks). */
+function machineTicks(): { busy: number; idle: number } {
+  const [, user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait };
+}
+
+/** Measures the share of all cores busy from now until `stop()`: whether the machine had CPU to spare. */
+export function sampleMachine(): { stop(): { busyPercent: number } } {
+  const start = machineTicks();
+  return {
+    stop() {
+      const end = machineTicks();
+      const busy = end.busy - start.busy;
+      return { busyPercent: (busy / Math.max(1, busy + end.idle - start.idle)) * 100 };
+    },
+  };
+}
+
 /** CPU seconds (user + system) a process has used so far. */
 export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
