@@ -12,10 +12,15 @@ export const AuditQuerySchema = z.strictObject({
   target: z.string().min(1).max(256).optional(),
   outcome: z.enum(['ok', 'failed', 'denied']).optional(),
   from: isoDate.optional(),
-  /** Exclusive; page on with the last entry's `at`. */
+  /** Exclusive; page on with the last entry's `at` and `id` (`before_id`). */
   before: isoDate.optional(),
+  /**
+   * With `before`: the entries at exactly `before` that come after this one are listed too, so a
+   * page ending among several entries of one millisecond loses none of them.
+   */
+  before_id: z.uuid().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+}).refine((q) => q.before_id === undefined || q.before !== undefined, { path: ['before_id'], message: 'needs before (the same entry’s at)' });
 export type AuditQueryInput = z.input<typeof AuditQuerySchema>;
 
 /** One audit log entry as the API shows it. */

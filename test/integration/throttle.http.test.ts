@@ -77,6 +77,14 @@ describe.each(STORE_KINDS)('sign-in throttling and the audit log on %s', (kind) 
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const older = await api(sac, 'GET', `/api/v1/audit?before=${encodeURIComponent(failed.body.entries[4].at)}&action=auth.login_failed`, { token });
     expect(older.body.entries.every((e: { at: string }) => Date.parse(e.at) < times[4])).toBe(true);
+    // Paging on from the last entry shown (its time and id) lists each entry once, in order.
+    const all = (await api(sac, 'GET', '/api/v1/audit?action=auth.&outcome=failed&limit=500', { token })).body.entries as { id: string; at: string }[];
+    const last = failed.body.entries[4] as { id: string; at: string };
+    const next = await api(sac, 'GET', `/api/v1/audit?action=auth.&outcome=failed&limit=500&before=${encodeURIComponent(last.at)}&before_id=${last.id}`, { token });
+    expect(next.body.entries.map((e: { id: string }) => e.id)).toEqual(all.slice(5).map((e) => e.id));
+    const orphan = await api(sac, 'GET', `/api/v1/audit?before_id=${last.id}`, { token });
+    expect(orphan.status).toBe(400);
+    expect(JSON.stringify(orphan.body)).toContain('before_id');
     const users = await api(sac, 'GET', '/api/v1/audit?action=user.created', { token });
     expect(users.body.entries.length).toBeGreaterThanOrEqual(3);
     expect((await api(sac, 'GET', '/api/v1/audit?limit=0', { token })).status).toBe(400);

@@ -137,4 +137,24 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     expect(await store.audit.count({ from_ms: 1500, before_ms: 3000 })).toBe(1);
     expect(await store.audit.count({ target: 'user:2' })).toBe(0);
   });
+
+  it('pages the audit log on from the last entry shown, losing none of several entries of one millisecond', async () => {
+    store = await openFreshStore(kind);
+    const base = { actor_id: null, actor_username: 'alice', ip: null, target: null, outcome: 'ok' as const, details: {} };
+    const at = [1000, 2000, 2000, 2000, 2000, 2000, 3000];
+    for (const [i, at_ms] of at.entries()) await store.audit.insert({ ...base, id: randomUUID(), at_ms, action: `user.step_${i}` });
+    const seen: string[] = [];
+    let page = await store.audit.list({ limit: 2 });
+    while (page.length > 0) {
+      seen.push(...page.map((e) => e.action));
+      const last = page.at(-1)!;
+      page = await store.audit.list({ limit: 2, before_ms: last.at_ms, before_id: last.id });
+    }
+    // Newest first, and within one millisecond the later insert first, each entry once.
+    expect(seen).toEqual(['user.step_6', 'user.step_5', 'user.step_4', 'user.step_3', 'user.step_2', 'user.step_1', 'user.step_0']);
+    const cursor = (await store.audit.list({ limit: 3 })).at(-1)!;
+    expect(await store.audit.count({ before_ms: cursor.at_ms, before_id: cursor.id })).toBe(4);
+    // A cursor entry that is gone (pruned): the page goes on before its time.
+    expect((await store.audit.list({ limit: 10, before_ms: 2000, before_id: randomUUID() })).map((e) => e.action)).toEqual(['user.step_0']);
+  });
 });

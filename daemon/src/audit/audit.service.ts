@@ -40,6 +40,7 @@ function filters(query: z.output<typeof AuditQuerySchema>): Omit<AuditQuery, 'li
     outcome: query.outcome,
     from_ms: query.from ? Date.parse(query.from) : undefined,
     before_ms: query.before ? Date.parse(query.before) : undefined,
+    before_id: query.before_id,
   };
 }
 
@@ -74,7 +75,7 @@ export class AuditService {
     return entries.map(view);
   }
 
-  /** How many entries match the filters (`before` included, `limit` ignored): the total a paged list shows. */
+  /** How many entries match the filters (`before` and `before_id` included, `limit` ignored): the total a paged list shows. */
   count(query: z.output<typeof AuditQuerySchema>): Promise<number> {
     return this.repo.count(filters(query));
   }

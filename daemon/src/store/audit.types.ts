@@ -22,8 +22,13 @@ export interface AuditQuery {
   target?: string;
   outcome?: AuditEntry['outcome'];
   from_ms?: number;
-  /** Exclusive upper bound; page on with the last entry's `at_ms`. */
+  /** Exclusive upper bound; page on with the last entry's `at_ms` (and its `id` as `before_id`). */
   before_ms?: number;
+  /**
+   * With `before_ms`: also the entries at exactly `before_ms` listed after this one (newest first),
+   * so a page that ended inside a run of entries of one millisecond goes on with the rest of it.
+   */
+  before_id?: string;
   limit: number;
 }
 

@@ -32,7 +32,11 @@ function whereOf(q: Omit<AuditQuery, 'limit'>): { sql: string; params: unknown[]
     where.push('at_ms >= ?');
     params.push(q.from_ms);
   }
-  if (q.before_ms !== undefined) {
+  if (q.before_ms !== undefined && q.before_id !== undefined) {
+    // After the cursor entry in the list's order (at_ms, then insertion), or before its time when it is gone.
+    where.push('(at_ms < ? OR (at_ms = ? AND seq < coalesce((SELECT seq FROM audit_log WHERE id = ? AND at_ms = ?), -1)))');
+    params.push(q.before_ms, q.before_ms, q.before_id, q.before_ms);
+  } else if (q.before_ms !== undefined) {
     where.push('at_ms < ?');
     params.push(q.before_ms);
   }

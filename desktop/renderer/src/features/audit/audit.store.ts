@@ -19,8 +19,10 @@ export const useAuditStore = defineStore('audit', () => {
   async function fetch(append: boolean) {
     loading.value = true;
     try {
-      const before = append ? items.value.at(-1)?.at : query.before;
-      const [page, count] = await Promise.all([auditApi.list({ ...query, limit: PAGE, before }), append ? Promise.resolve(total.value) : auditApi.count(query).catch(() => null)]);
+      // The next page starts right after the last entry shown: its time and id (entries of one millisecond are not skipped).
+      const last = append ? items.value.at(-1) : undefined;
+      const page$ = auditApi.list(last ? { ...query, limit: PAGE, before: last.at, before_id: last.id } : { ...query, limit: PAGE });
+      const [page, count] = await Promise.all([page$, append ? Promise.resolve(total.value) : auditApi.count(query).catch(() => null)]);
       total.value = count;
       items.value = append ? [...items.value, ...page] : page;
       more.value = page.length === PAGE;
