@@ -95,6 +95,18 @@ export function mongoDetailLookups(db: Db): DetailLookups {
   let prunedBelow: number | null = null;
   let nextPruneMs = 0;
   let pruning = false;
+  /** Bucket reads in flight: a batch's two lookups (both sides of the pair) share the buckets they both need. */
+  const reading = new Map<number, Promise<LookupDoc[]>>();
+  const bucket = (b: number): Promise<LookupDoc[]> => {
+    let read = reading.get(b);
+    if (!read) {
+      read = lookups.find({ b }).toArray();
+      reading.set(b, read);
+      const done = () => reading.delete(b);
+      read.then(done, done);
+    }
+    return read;
+  };
 
   /** Deletes the documents received before KEEP_MS, one received minute at a time (equality: pushed down). */
   async function prune(nowMs: number): Promise<void> {
@@ -144,7 +156,7 @@ export function mongoDetailLookups(db: Db): DetailLookups {
       const first = Math.floor(q.from_ms / LOOKUP_BUCKET_MS);
       const last = Math.floor((q.to_ms - 1) / LOOKUP_BUCKET_MS);
       // One equality query per bucket, all hosts and types: the hosts, types and exact times are filtered here.
-      const found = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => lookups.find({ b: first + i }).toArray()));
+      const found = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => bucket(first + i)));
       const hosts = new Set(q.host_ids);
       const wanted = new Set(q.types);
       return found
