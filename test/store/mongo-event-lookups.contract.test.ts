@@ -45,11 +45,12 @@ describe('MongoDB event lookups (FerretDB)', () => {
     expect((await stored.find({}).toArray()).map((d) => d._id).sort()).toEqual(recent.map((e) => e.event_id).sort());
   });
 
-  it('migration 44 fills the collection with the gateway events received within ten minutes', async () => {
+  it('migration 44 indexes the buckets and fills the collection with the gateway events received within ten minutes', async () => {
     const now = Date.now();
     const recent = gatewayEvent(now - 2 * MIN, 'rdg.connection.disconnected');
     await db.collection<EventDoc>('events').insertMany([gatewayEvent(now - 30 * MIN), recent, { ...gatewayEvent(now - MIN), type: 'rdp.login.failed' }]);
     await EVENT_LOOKUPS_MONGO_MIGRATION.up(db);
+    expect((await db.collection('event_lookups').indexes()).map((i) => i.name)).toEqual(expect.arrayContaining(['by_bucket', 'by_received_bucket']));
     expect(await db.collection('event_lookups').find({}).toArray()).toEqual([
       { _id: recent.event_id, host_id: 'h1', type: 'rdg.connection.disconnected', occurred_ms: recent.occurred_ms, b: Math.floor(recent.occurred_ms / 10_000), rb: Math.floor(recent.received_ms / MIN), details: { user: 'CORP\\anna' } },
     ]);

@@ -56,7 +56,10 @@ function lookupDoc(e: Pick<EventDoc, 'event_id' | 'host_id' | 'type' | 'occurred
   };
 }
 
-/** Migration 44: the collection, filled with the lookup documents of the gateway events received within KEEP_MS. */
+/**
+ * Migration 44: the collection with its bucket indexes (for MongoDB: FerretDB's queries use none),
+ * filled with the lookup documents of the gateway events received within KEEP_MS.
+ */
 export const EVENT_LOOKUPS_MONGO_MIGRATION: MongoMigration = {
   id: 44,
   name: 'event lookups: the recent gateway events’ flap fields',
@@ -66,6 +69,10 @@ export const EVENT_LOOKUPS_MONGO_MIGRATION: MongoMigration = {
     } catch (err) {
       if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
     }
+    await db.collection(COLLECTION).createIndexes([
+      { key: { b: 1 }, name: 'by_bucket' },
+      { key: { rb: 1 }, name: 'by_received_bucket' },
+    ]);
     const since = Date.now() - KEEP_MS;
     for (const type of LOOKUP_TYPES) {
       const recent = (await db.collection<EventDoc>('events').find({ type }).toArray()).filter((e) => e.received_ms >= since);
