@@ -101,7 +101,8 @@ export type HostCache = CopyCache<HostDoc>;
 /** Up to this many hosts to read are looked up one by one. */
 const FEW_HOSTS = 16;
 
-export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 10 * 60_000, max: 100_000 });
+/** At most 20,000 hosts (a copy is about 1.5 KB): past that, the least recently written are read again when needed. */
+export const newHostCache = (): HostCache => new CopyCache<HostDoc>({ ttlMs: 10 * 60_000, max: 20_000 });
 
 /**
  * Creates the batch's hosts (or recreates them after deletion) or widens their fields: the hosts

@@ -103,7 +103,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
    * another writer has changed since — the other writers hold the key's lock too and raise the
    * revision — fails its condition, and its key is read and planned again.
    */
-  const activeCopies = new CopyCache<ProblemDoc[]>({ ttlMs: 60_000, max: 100_000 });
+  // At most 20,000 keys (a problem's copy is about 1 KB): past that, the least recently written are read again.
+  const activeCopies = new CopyCache<ProblemDoc[]>({ ttlMs: 60_000, max: 20_000 });
 
   function planKey(docs: ProblemDoc[], indexes: number[], inputs: ProblemMatchInput[]): KeyPlan {
     const plan: KeyPlan = { docs: [...docs], created: [], grown: [], results: [] };
