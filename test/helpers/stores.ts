@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { MongoClient, type Db } from 'mongodb';
+import { afterAll, beforeEach, inject } from 'vitest';
 import { loadConfig } from '../../daemon/src/config.js';
 import { openStore, type Store } from '../../daemon/src/store/index.js';
 
@@ -32,4 +33,25 @@ export async function openFreshStore(kind: StoreKind): Promise<Store> {
   const result = loadConfig(storeEnv(kind, tempDir()));
   if (!result.ok) throw new Error(result.problems.join('; '));
   return openStore(result.config.store);
+}
+
+/**
+ * For tests of the MongoDB adapter's parts on their own: a fresh database of the suite's FerretDB
+ * before each test (`db()`), named `<prefix>_<random>`; the client closes after the file.
+ */
+export function freshMongoDbPerTest(prefix: string): { db(): Db } {
+  const client = new MongoClient(inject('mongoUri'), { serverSelectionTimeoutMS: 5000 });
+  let current: Db | null = null;
+  beforeEach(() => {
+    current = client.db(`${prefix}_${randomBytes(5).toString('hex')}`);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+  return {
+    db() {
+      if (!current) throw new Error('freshMongoDbPerTest: no test is running');
+      return current;
+    },
+  };
 }

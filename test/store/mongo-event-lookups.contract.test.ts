@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
-import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Db } from 'mongodb';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
 import { EVENT_LOOKUPS_MONGO_MIGRATION, mongoDetailLookups } from '../../daemon/src/store/mongo/detail-lookups.mongo.js';
 import type { EventDoc } from '../../daemon/src/store/mongo/event-doc.mongo.js';
 import { buildEvent } from '../helpers/events.js';
+import { freshMongoDbPerTest } from '../helpers/stores.js';
 
-const client = new MongoClient(inject('mongoUri'), { serverSelectionTimeoutMS: 5000 });
 const MIN = 60_000;
 
 function gatewayEvent(receivedMs: number, type = 'rdg.connection.success'): EventDoc {
@@ -18,12 +17,10 @@ function gatewayEvent(receivedMs: number, type = 'rdg.connection.success'): Even
 
 /** The MongoDB adapter's lookup collection of recent gateway events (FerretDB). */
 describe('MongoDB event lookups (FerretDB)', () => {
+  const databases = freshMongoDbPerTest('sac_lookups');
   let db: Db;
   beforeEach(() => {
-    db = client.db(`sac_lookups_${randomBytes(5).toString('hex')}`);
-  });
-  afterAll(async () => {
-    await client.close();
+    db = databases.db();
   });
 
   it('keeps only the lookup types and fields, and prunes what was received over ten minutes ago', async () => {

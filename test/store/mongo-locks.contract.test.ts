@@ -1,19 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
-import { afterAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Db } from 'mongodb';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LOCK_TTL_MS, withLock, withLocks } from '../../daemon/src/store/mongo/locks.mongo.js';
+import { freshMongoDbPerTest } from '../helpers/stores.js';
 
-const client = new MongoClient(inject('mongoUri'), { serverSelectionTimeoutMS: 5000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The per-key store locks of the MongoDB adapter (FerretDB), leased and renewed. */
 describe('MongoDB store locks (FerretDB)', () => {
+  const databases = freshMongoDbPerTest('sac_locks');
   let db: Db;
   beforeEach(() => {
-    db = client.db(`sac_locks_${randomBytes(5).toString('hex')}`);
-  });
-  afterAll(async () => {
-    await client.close();
+    db = databases.db();
   });
 
   it('frees the keys of a holder that died once its short lease runs out', { timeout: 60_000 }, async () => {

@@ -1,9 +1,9 @@
-import { MongoServerError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { GATEWAY_DETAIL_KEYS, LOOKUP_TYPES } from '../detail-lookups.js';
 import type { EventDetailsQuery, EventDetailsRow } from '../events.types.js';
 import type { EventDoc } from './event-doc.mongo.js';
 import type { MongoMigration } from './mongo-migration.js';
-import { onlyDuplicates } from './query.mongo.js';
+import { createCollectionIfMissing, onlyDuplicates } from './query.mongo.js';
 
 /**
  * The fields ingest looks up of the recent gateway events (store/detail-lookups.ts), one small
@@ -40,7 +40,6 @@ const PRUNE_EVERY_MS = 10_000;
 const PRUNE_STEPS_MAX = 30;
 
 const COLLECTION = 'event_lookups';
-const NAMESPACE_EXISTS = 48;
 
 function lookupDoc(e: Pick<EventDoc, 'event_id' | 'host_id' | 'type' | 'occurred_ms' | 'received_ms' | 'event'>): LookupDoc {
   const details: Record<string, unknown> = {};
@@ -64,11 +63,7 @@ export const EVENT_LOOKUPS_MONGO_MIGRATION: MongoMigration = {
   id: 44,
   name: 'event lookups: the recent gateway events’ flap fields',
   async up(db: Db) {
-    try {
-      await db.createCollection(COLLECTION);
-    } catch (err) {
-      if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
-    }
+    await createCollectionIfMissing(db, COLLECTION);
     await db.collection(COLLECTION).createIndexes([
       { key: { b: 1 }, name: 'by_bucket' },
       { key: { rb: 1 }, name: 'by_received_bucket' },

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { MongoServerError, type Collection, type Db, type Filter } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
-import { DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
-
-/** The server's answer to creating a collection that exists. */
-const NAMESPACE_EXISTS = 48;
+import { createCollectionIfMissing, DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
 
 /**
  * Migration 40: the collections ingest writes that no index migration creates, created at start-up.
@@ -16,13 +13,7 @@ export const INGEST_COLLECTIONS_MONGO_MIGRATION: MongoMigration = {
   id: 40,
   name: 'collections written at ingest created up front',
   async up(db: Db) {
-    for (const name of ['locks', 'host_state', 'feed_meta', 'leases']) {
-      try {
-        await db.createCollection(name);
-      } catch (err) {
-        if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
-      }
-    }
+    for (const name of ['locks', 'host_state', 'feed_meta', 'leases']) await createCollectionIfMissing(db, name);
   },
 };
 

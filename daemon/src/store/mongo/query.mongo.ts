@@ -1,8 +1,23 @@
-import { MongoBulkWriteError, MongoServerError, type Collection, type Document, type Filter, type FindOptions, type WithId, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Document, type Filter, type FindOptions, type WithId, type WriteError } from 'mongodb';
 
 /** Helpers shared by the MongoDB repositories. */
 
 export const DUPLICATE_KEY = 11000;
+
+/** The server's answer to creating a collection that exists. */
+const NAMESPACE_EXISTS = 48;
+
+/**
+ * Creates a collection unless it exists. For the collections ingest writes: FerretDB creates one
+ * on its first write, under a lock of its catalogue (see migration 40, locks.mongo.ts).
+ */
+export async function createCollectionIfMissing(db: Db, name: string): Promise<void> {
+  try {
+    await db.createCollection(name);
+  } catch (err) {
+    if (!(err instanceof MongoServerError && err.code === NAMESPACE_EXISTS)) throw err;
+  }
+}
 
 export function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
