@@ -218,6 +218,47 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   security: [],
 };
 
+/**
+ * Where a category's stored secrets are sent. Changing one of `fields` (through an update) needs
+ * every stored secret of `secrets` given again in the same request, so that a stored secret never
+ * goes to a destination chosen without it (an admin session or a stolen admin token pointing it at
+ * a host of their choosing and pressing Test).
+ */
+export interface SecretDestinationRule {
+  fields: readonly string[];
+  secrets: readonly string[];
+}
+
+/**
+ * The WinRM fields that say where and how the Windows administrator password is sent.
+ * `ca_pem` (the corporate CA bundle of issue 26, deliverable 1) belongs in this list once the
+ * `windows_admin` schema has it.
+ */
+export const WINDOWS_ADMIN_DESTINATION_FIELDS: readonly (keyof z.input<typeof WindowsAdminSettingsSchema>)[] = [
+  'username',
+  'transport',
+  'port',
+  'verify_tls',
+];
+
+/** Destination fields per category and the secrets they guard (git repository rows: `SETTINGS_SECRET_ROW_DESTINATIONS`). */
+export const SETTINGS_SECRET_DESTINATIONS: Partial<Record<SettingsCategory, SecretDestinationRule>> = {
+  telegram: { fields: ['api_base'], secrets: ['bot_token'] },
+  webhook: { fields: ['url'], secrets: ['headers'] },
+  windows_admin: { fields: WINDOWS_ADMIN_DESTINATION_FIELDS, secrets: ['password'] },
+  // All three: a stored password kept beside a new key would become the method, at the new place, once the key is cleared.
+  ssh_admin: { fields: ['username', 'port', 'known_hosts'], secrets: ['private_key', 'passphrase', 'password'] },
+};
+
+/**
+ * Lists whose rows each carry a secret to the row's own destination (a git repository's token goes
+ * to its URL). A kept secret belongs to the stored row at the same position, so a row whose
+ * destination differs from that stored row (edited, or moved by a removal above it) needs it again.
+ */
+export const SETTINGS_SECRET_ROW_DESTINATIONS: Partial<Record<SettingsCategory, { list: string; secret: string; destination: readonly string[] }>> = {
+  git_repos: { list: 'repos', secret: 'token', destination: ['product', 'url'] },
+};
+
 /** `settings.update` input: the category and the top-level fields to change (others keep their value). */
 export const SettingsUpdateSchema = z.strictObject({
   category: z.enum(SETTINGS_CATEGORIES as [SettingsCategory, ...SettingsCategory[]]),

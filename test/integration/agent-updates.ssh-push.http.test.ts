@@ -126,7 +126,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   });
 
   it('a user without sudo leaves the job failed with the reason, and it is not retried', async () => {
-    await api(sac, 'PATCH', '/api/v1/settings/ssh_admin', { token, body: { username: sshd.plain.name } });
+    await api(sac, 'PATCH', '/api/v1/settings/ssh_admin', { token, body: { username: sshd.plain.name, private_key: sshd.clientKey } });
     await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-NOSUDO']}/agent-update`, { token });
     clock.advance(31 * 60_000);
     await waitFor('the failed push', async () => (await jobOf('LNX-NOSUDO')).state === 'failed', 30_000);

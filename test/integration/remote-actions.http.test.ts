@@ -120,7 +120,7 @@ describe.each([
     const queued = await api(t, 'GET', `/api/v1/hosts/${ws}/sessions`, { token: monitor });
     expect(queued.status).toBe(202);
     expect(queued.body).toMatchObject({ path: 'agent', command: { agent_instance_id: 'ws-agent', type: 'qwinsta' } });
-    await setWindowsAdmin(t, { port: peer.port });
+    await setWindowsAdmin(t, { password: ADMIN_PASSWORD, port: peer.port });
 
     const text = t.logs.join('\n');
     expect(text).not.toContain(ADMIN_PASSWORD);

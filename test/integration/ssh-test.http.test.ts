@@ -75,10 +75,10 @@ describe.skipIf(!sshdAvailable())('SSH administrator access test against a real 
     const mismatch = await probe();
     expect(mismatch.result).toMatchObject({ ok: false, detail: expect.stringContaining('does not match known_hosts') });
     expect(mismatch.host.ssh_admin_ok).toBe(false);
-    await configure({ known_hosts: '' });
+    await configure({ password: sshd.sudoer.password, known_hosts: '' });
     const unknown = await probe();
     expect(unknown.result).toMatchObject({ ok: false, detail: expect.stringContaining('not in known_hosts') });
-    await configure({ known_hosts: sshd.knownHosts });
+    await configure({ password: sshd.sudoer.password, known_hosts: sshd.knownHosts });
     expect((await probe()).result.ok).toBe(true);
     await configure({ password: null, private_key: 'not a key' });
     expect((await probe()).result).toMatchObject({ ok: false, detail: expect.stringContaining('bad SSH settings') });

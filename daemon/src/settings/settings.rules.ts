@@ -1,3 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
+import { SETTINGS_SECRET_DESTINATIONS, SETTINGS_SECRET_ROW_DESTINATIONS, type SettingsCategory } from '../../../shared/src/index.js';
+
 /**
  * Pure helpers over the secret fields of a settings value. Paths are dotted, `*` meaning every
  * array item (`repos.*.token`) or every value of a map (`headers.*`); the callback gets the
@@ -56,16 +59,6 @@ export function resolveKeepMarkers(
   return mapSecrets(update, paths, (v, path) => (isKeepMarker(v) ? (valueAt(current, path) ?? null) : v));
 }
 
-/**
- * Fields that say where a stored secret is sent: changing one requires the secret again, or an
- * admin session (or whoever holds it) could point the stored secret at a host of their choosing
- * with a test send. Field → the top-level secret fields it carries away.
- */
-export const SECRET_DESTINATIONS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  telegram: { api_base: ['bot_token'] },
-  webhook: { url: ['headers'] },
-};
-
 function hasSecret(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return false;
   if (typeof v === 'object' && !Array.isArray(v)) return Object.values(v).some(hasSecret);
@@ -78,35 +71,35 @@ function carriesMarker(v: unknown): boolean {
 }
 
 /**
- * The secret fields an update must carry anew because it changes where they go: those whose
- * destination field changes while a secret is stored and the update keeps it (`{ set: true }` or absent).
+ * The secret fields an update must carry anew because it changes where they go: every stored
+ * secret a changed destination field guards (`SETTINGS_SECRET_DESTINATIONS`) that the update keeps
+ * (`{ set: true }` or absent), and the tokens of git repository rows that point elsewhere.
+ * `next` is the validated value after the update, so that only a real change counts.
  */
-export function secretsToResend(category: string, update: Record<string, unknown>, current: Record<string, unknown>): string[] {
-  const rules = SECRET_DESTINATIONS[category] ?? {};
+export function secretsToResend(category: SettingsCategory, update: Record<string, unknown>, current: Record<string, unknown>, next: Record<string, unknown>): string[] {
   const missing: string[] = [];
-  for (const [field, secrets] of Object.entries(rules)) {
-    if (!(field in update) || update[field] === current[field]) continue;
-    for (const secret of secrets) {
-      if (!hasSecret(current[secret])) continue;
-      if (!(secret in update) || carriesMarker(update[secret])) missing.push(secret);
-    }
+  const rule = SETTINGS_SECRET_DESTINATIONS[category];
+  if (rule && rule.fields.some((field) => !isDeepStrictEqual(next[field], current[field]))) {
+    missing.push(...rule.secrets.filter((secret) => hasSecret(current[secret]) && (!(secret in update) || carriesMarker(update[secret]))));
   }
-  const rows = SECRET_ROW_DESTINATIONS[category];
+  const rows = SETTINGS_SECRET_ROW_DESTINATIONS[category];
   if (rows && Array.isArray(update[rows.list])) missing.push(...rowSecretsToResend(rows, update[rows.list] as unknown[], current[rows.list]));
   return missing;
 }
 
 /**
- * Lists whose rows each carry a secret to the row's own destination (a git repository's token
- * goes to its URL). A kept secret is matched to the stored row at the same position, so a row
- * whose destination differs from that stored row (edited, or moved by a removal above it) must
- * carry its secret anew — otherwise a stored token would follow the row to another host.
+ * The secret fields a reset would hand to a destination chosen without them: a guarded secret
+ * reset to a value from the environment while one of its destination fields stays stored.
  */
-export const SECRET_ROW_DESTINATIONS: Readonly<Record<string, { list: string; secret: string; destination: readonly string[] }>> = {
-  git_repos: { list: 'repos', secret: 'token', destination: ['product', 'url'] },
-};
+export function secretsUnguardedByReset(category: SettingsCategory, removed: readonly string[], next: Record<string, unknown>, effectiveAfter: Record<string, unknown>): string[] {
+  const rule = SETTINGS_SECRET_DESTINATIONS[category];
+  if (!rule || !rule.fields.some((field) => field in next)) return [];
+  return rule.secrets.filter((secret) => removed.includes(secret) && hasSecret(effectiveAfter[secret]));
+}
 
-function rowSecretsToResend(rule: { list: string; secret: string; destination: readonly string[] }, rows: unknown[], stored: unknown): string[] {
+type RowRule = NonNullable<(typeof SETTINGS_SECRET_ROW_DESTINATIONS)[SettingsCategory]>;
+
+function rowSecretsToResend(rule: RowRule, rows: unknown[], stored: unknown): string[] {
   const before = Array.isArray(stored) ? stored : [];
   const missing: string[] = [];
   rows.forEach((row, i) => {

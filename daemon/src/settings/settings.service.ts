@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { SettingsRepo, StoredSetting } from '../store/index.js';
 import type { SecretBox } from './secret-box.js';
-import { mapSecrets, maskSecrets, resolveKeepMarkers, secretsToResend } from './settings.rules.js';
+import { mapSecrets, maskSecrets, resolveKeepMarkers, secretsToResend, secretsUnguardedByReset } from './settings.rules.js';
 
 /** How long an effective value is reused; a change through this daemon takes effect at once. */
 const CACHE_TTL_MS = 5_000;
@@ -24,6 +24,13 @@ type ChangeListener = (category: SettingsCategory, elsewhere: boolean) => void;
 
 const storageKey = (category: SettingsCategory) => `settings.${category}`;
 const secretContext = (category: SettingsCategory, path: string) => `settings.${category}:${path}`;
+
+/** A change that would send a stored secret somewhere chosen without it: the fields to give again. */
+function secretRequired(category: SettingsCategory, fields: string[], message: string): AppError {
+  return new AppError('settings/secret_required', `Give ${fields.join(', ')} again: the ${category} change moves where it is sent`, {
+    details: fields.map((path) => ({ path, message })),
+  });
+}
 
 function isCategory(value: string): value is SettingsCategory {
   return (SETTINGS_CATEGORIES as string[]).includes(value);
@@ -106,17 +113,16 @@ export class SettingsService {
     const paths = SETTINGS_SECRET_PATHS[cat];
     const { fields } = await this.stored(cat);
     const current = this.effective(cat, fields);
-    const resend = secretsToResend(cat, values, current);
-    if (resend.length > 0) {
-      const issues = resend.map((field) => ({ path: field, message: 'must be given again when its destination changes' }));
-      throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: issues });
-    }
     const resolved = resolveKeepMarkers(values, current, paths);
     const parsed = SETTINGS_SCHEMAS[cat].safeParse({ ...current, ...resolved });
     if (!parsed.success) {
       throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: toValidationIssues(parsed.error) });
     }
     const valid = parsed.data as Fields;
+    const resend = secretsToResend(cat, values, current, valid);
+    if (resend.length > 0) {
+      throw secretRequired(cat, resend, 'must be given again when its destination changes');
+    }
     const changed = Object.keys(values);
     const next: Fields = { ...fields };
     for (const key of changed) next[key] = valid[key];
@@ -132,6 +138,10 @@ export class SettingsService {
     const { fields } = await this.stored(cat);
     const removed = fieldNames ?? Object.keys(fields);
     const next = Object.fromEntries(Object.entries(fields).filter(([k]) => !removed.includes(k)));
+    const unguarded = secretsUnguardedByReset(cat, removed.filter((k) => k in fields), next, this.effective(cat, next));
+    if (unguarded.length > 0) {
+      throw secretRequired(cat, unguarded, 'the environment value would go to a stored destination: reset that too, or give this secret');
+    }
     await this.write(cat, next, actor);
     await this.audit.record({ action: 'settings.reset', actor, target: `settings:${cat}`, details: { fields: [...removed].sort() } });
     this.changed(cat);

@@ -73,9 +73,14 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
       port: creds.port,
       username: creds.username,
       readyTimeout: timeoutMs,
-      // Only the configured methods; ssh2 tries key, then password.
-      ...(creds.private_key ? { privateKey: creds.private_key, ...(creds.passphrase ? { passphrase: creds.passphrase } : {}) } : {}),
-      ...(creds.password ? { password: creds.password } : {}),
+      // One method: the key when one is configured, else the password. ssh2 offers every credential
+      // it is given (the password even before the key), so any host in known_hosts that refuses
+      // the key would otherwise receive the fleet-wide password.
+      ...(creds.private_key
+        ? { privateKey: creds.private_key, ...(creds.passphrase ? { passphrase: creds.passphrase } : {}) }
+        : creds.password
+          ? { password: creds.password }
+          : {}),
       tryKeyboard: false,
       hostVerifier: (key: Buffer) => {
         verdict = verifyHostKey(creds.known_hosts, host, creds.port, key);
@@ -176,7 +181,7 @@ const COMMAND = 'sudo -n true';
 
 /**
  * Tests SSH administrator access: the first candidate address that answers is authenticated
- * against (key or password), its host key must be in `known_hosts`, and `sudo -n true` must
+ * against (the key when one is configured, else the password), its host key must be in `known_hosts`, and `sudo -n true` must
  * succeed. Never throws; never puts a credential into `detail`.
  */
 export async function probeSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
