@@ -22,6 +22,8 @@ export interface SshdPeer {
   knownHosts: string;
   /** The same host name with another key: what a man in the middle would present. */
   wrongKnownHosts: string;
+  /** sshd's authentication lines so far (`Accepted password for …`, `Failed publickey for …`). */
+  authLog(): string[];
   stop(): Promise<void>;
 }
 
@@ -135,14 +137,20 @@ export async function startSshd(): Promise<SshdPeer> {
         'PermitRootLogin no',
         `AllowUsers ${sudoer.name} ${plain.name}`,
         'AuthorizedKeysFile .ssh/authorized_keys',
-        'LogLevel ERROR',
+        // VERBOSE: every authentication attempt, accepted or failed, with its method.
+        'LogLevel VERBOSE',
         '',
       ].join('\n'),
     );
     let stderr = '';
+    const authLines: string[] = [];
+    let partial = '';
     child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => {
       if (stderr.length < 8192) stderr += d.toString();
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (/\b(Accepted|Failed|Postponed) [a-z-]+ for /.test(line) && authLines.length < 1000) authLines.push(line);
     });
     await waitForPort(port, child, () => stderr);
 
@@ -155,6 +163,7 @@ export async function startSshd(): Promise<SshdPeer> {
       clientKey: readFileSync(join(dir, 'client_ed25519'), 'utf8'),
       knownHosts: `[127.0.0.1]:${port} ${hostType} ${hostKey}\n`,
       wrongKnownHosts: `[127.0.0.1]:${port} ${otherType} ${otherKey}\n`,
+      authLog: () => [...authLines],
       stop: cleanup,
     };
   } catch (err) {
