@@ -254,6 +254,7 @@ const en = {
     testOk: 'Test delivered',
     testFailed: 'Test failed: {message}',
     secretHint: 'Write-only: the current value is never shown.',
+    secretAgain: 'Type it again: {fields} changed, so the stored value would go somewhere new.',
     clearSecret: 'Clear',
     listHint: 'One per line',
     nothingChanged: 'Nothing changed.',

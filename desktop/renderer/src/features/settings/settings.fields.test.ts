@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SETTINGS_CATEGORIES } from '../../../../../shared/src/settings.schema';
-import { checkField, fieldsOf, fromInput, KEPT_SECRET, mapHasNumbers, toInput } from './settings.fields';
+import { checkField, fieldsOf, fromInput, KEPT_SECRET, mapHasNumbers, secretsNeededAgain, toInput } from './settings.fields';
 
 describe('settings forms from the shared schemas', () => {
   it('derives a field for every key of every category, secrets write-only', () => {
@@ -50,5 +50,13 @@ describe('settings forms from the shared schemas', () => {
     expect(checkField('webhook', 'url', 'https://hooks.example/sac')).toBeNull();
     expect(checkField('notification_policy', 'report_time', '25:00')).toMatch(/HH:MM/);
     expect(checkField('correlation', 'window_minutes', 0)).not.toBeNull();
+  });
+
+  it('names the stored secrets a changed destination needs again', () => {
+    const stored = (k: string) => k !== 'passphrase';
+    expect(secretsNeededAgain('ssh_admin', ['port', 'known_hosts'], stored)).toEqual({ secrets: ['private_key', 'password'], moved: ['port', 'known_hosts'] });
+    expect(secretsNeededAgain('ssh_admin', ['private_key'], stored)).toEqual({ secrets: [], moved: [] });
+    expect(secretsNeededAgain('windows_admin', ['verify_tls'], () => true)).toEqual({ secrets: ['password'], moved: ['verify_tls'] });
+    expect(secretsNeededAgain('smtp', ['url'], () => true)).toEqual({ secrets: [], moved: [] });
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SETTINGS_SCHEMAS, SETTINGS_SECRET_PATHS, type SettingsCategory } from '../../../../../shared/src/settings.schema';
+import { SETTINGS_SCHEMAS, SETTINGS_SECRET_DESTINATIONS, SETTINGS_SECRET_PATHS, type SettingsCategory } from '../../../../../shared/src/settings.schema';
 
 /** How one top-level settings field is edited. */
 export type FieldKind =
@@ -168,4 +168,14 @@ export function checkField(category: SettingsCategory, key: string, value: unkno
   const shape = (SETTINGS_SCHEMAS[category] as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
   const r = shape[key].safeParse(value);
   return r.success ? null : (r.error.issues[0]?.message ?? 'is invalid');
+}
+
+/**
+ * The stored secrets the daemon will ask for again because a changed field moves where they are
+ * sent (`SETTINGS_SECRET_DESTINATIONS`), and which changed fields do so.
+ */
+export function secretsNeededAgain(category: SettingsCategory, changed: readonly string[], stored: (secret: string) => boolean): { secrets: string[]; moved: string[] } {
+  const rule = SETTINGS_SECRET_DESTINATIONS[category];
+  const moved = rule ? rule.fields.filter((f) => changed.includes(f)) : [];
+  return { secrets: moved.length && rule ? rule.secrets.filter(stored) : [], moved };
 }
