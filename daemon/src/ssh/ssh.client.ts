@@ -181,8 +181,8 @@ const COMMAND = 'sudo -n true';
 
 /**
  * Tests SSH administrator access: the first candidate address that answers is authenticated
- * against (the key when one is configured, else the password), its host key must be in `known_hosts`, and `sudo -n true` must
- * succeed. Never throws; never puts a credential into `detail`.
+ * against (the key when one is configured, else the password), its host key must be in
+ * `known_hosts`, and `sudo -n true` must succeed. Never throws; never puts a credential into `detail`.
  */
 export async function probeSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
   const started = Date.now();
