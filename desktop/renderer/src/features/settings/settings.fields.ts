@@ -156,6 +156,16 @@ export function fromInput(spec: FieldSpec, input: string | boolean | string[], n
   }
 }
 
+/**
+ * Whether a parsed input is the stored value. Text inputs are trimmed, so a stored text compares
+ * trimmed: known_hosts written through the API with a final newline is not a change (that would
+ * also count as a moved SSH destination and ask for the key again).
+ */
+export function sameAsStored(value: unknown, stored: unknown): boolean {
+  if (typeof value === 'string' && typeof stored === 'string') return value === stored.trim();
+  return JSON.stringify(value) === JSON.stringify(stored ?? null);
+}
+
 /** Whether the map's values are numbers in the schema (stale minutes per product) rather than strings. */
 export function mapHasNumbers(category: SettingsCategory, key: string): boolean {
   const shape = (SETTINGS_SCHEMAS[category] as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
