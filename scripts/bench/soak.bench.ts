@@ -15,9 +15,10 @@ import { checkStored } from './lib/stored-ids.js';
  * N minutes (default 20) under a steady mixed load, printing per minute what would show a leak,
  * and failing (exit 1) when one grows after warm-up (lib/soak-verdict.ts), on any error, or when
  * an event answered 201 is missing from the store at the end.
- * Load: first the peak is measured (closed loop, BENCH_CONNECTIONS=256, BENCH_SECONDS=15) unless
- * `--rate` gives the steady rate; then ingest runs open-loop at half of that peak over 64
- * connections, 200 live-stream (SSE) clients stay connected, the console's reads (events list
+ * Load: first the peak is measured on a daemon of its own (closed loop, BENCH_CONNECTIONS=256,
+ * BENCH_SECONDS=15) unless `--rate` gives the steady rate; then ingest runs open-loop at half of
+ * that peak over 64 connections, 200 live-stream (SSE) clients stay connected, the console's
+ * reads (events list
  * with its total, open problems, hosts, dashboard summary and hourly series, in one tRPC batch as
  * the console sends them) repeat every 5 s, an admin "generate report now" is sent every minute,
  * and the daemon's own jobs run often: the daily report's check every 5 s (its report time is
@@ -137,11 +138,36 @@ function logErrors(file: string, from: { offset: number }): number {
   return fresh.split('\n').filter((l) => l && (!l.startsWith('{') || (JSON.parse(l) as { level: number }).level >= 50)).length;
 }
 
+/**
+ * Half of the events/s stored at peak (3 s warm-up, then BENCH_SECONDS closed loop), measured on a
+ * daemon and data directory of its own: the soak's daemon starts clean, so its WAL and memory
+ * figures come from the soak's load alone, not from the peak's high-water marks.
+ */
+async function halfOfPeak(gen: LoadGenerator): Promise<number> {
+  const dataDir = tempDir('sac-bench-soak-peak-');
+  const apiKey = `sac_${randomBytes(24).toString('hex')}`;
+  const sac = await startDaemon({ SAC_DATA_DIR: dataDir, SAC_BOOTSTRAP_API_KEY: apiKey, SAC_LOG_LEVEL: 'warn' });
+  try {
+    const common = { url: sac.url, apiKey, connections: PEAK_CONNECTIONS, mode: 'fresh' as const };
+    await gen.run({ ...common, seconds: 3 });
+    const peak = await gen.run({ ...common, seconds: PEAK_SECONDS });
+    const rate = Math.max(1, Math.round(stored(peak) / 2));
+    console.log(`peak: ${stored(peak).toFixed(0)} events/s stored over ${PEAK_SECONDS} s (${ingestErrors(peak, 201)} errors; own daemon); steady rate ${rate}/s`);
+    return rate;
+  } finally {
+    sac.child.kill('SIGTERM');
+    await sac.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench:soak — ${MINUTES} min, ${RATE ? `${RATE} events/s (--rate)` : 'half of the measured peak'}, ${STREAM_CLIENTS} stream clients, ` +
     `console reads every ${READ_EVERY_MS / 1000} s, report every minute, report check 5 s, retention 30 s`);
   console.log(machineLine());
   buildDaemon();
+  const gen = new LoadGenerator();
+  const rate = RATE || (await halfOfPeak(gen));
   const dataDir = tempDir('sac-bench-soak-');
   const probeFile = path.join(dataDir, 'probe.jsonl');
   const apiKey = `sac_${randomBytes(24).toString('hex')}`;
@@ -163,7 +189,6 @@ async function main(): Promise<void> {
     { execArgv: ['--import', PROBE] },
   );
   const pid = sac.child.pid!;
-  const gen = new LoadGenerator();
   const streams = new StreamClients();
   const created: string[] = [];
   const failures: string[] = [];
@@ -178,16 +203,6 @@ async function main(): Promise<void> {
       const res = await post(`${sac.url}/api/v1/events`, apiKey, body);
       if (res.status !== 201) throw new Error(`seeding a daily report event answered ${res.status}: ${res.text}`);
       created.push((JSON.parse(body) as { event_id: string }).event_id);
-    }
-
-    let rate = RATE;
-    if (!rate) {
-      const common = { url: sac.url, apiKey, connections: PEAK_CONNECTIONS, mode: 'fresh' as const, recordCreated: true };
-      created.push(...(await gen.run({ ...common, seconds: 3 })).created);
-      const peak = await gen.run({ ...common, seconds: PEAK_SECONDS });
-      created.push(...peak.created);
-      rate = Math.max(1, Math.round(stored(peak) / 2));
-      console.log(`peak: ${stored(peak).toFixed(0)} events/s stored over ${PEAK_SECONDS} s (${ingestErrors(peak, 201)} errors); steady rate ${rate}/s`);
     }
 
     const opened = await streams.send<{ open: number; failed: number }>({ cmd: 'open', url: sac.url, token, clients: STREAM_CLIENTS, probes: STREAM_PROBES });
