@@ -52,8 +52,8 @@ export class Metrics {
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   private readonly notifications: Counter<'channel' | 'outcome'>;
   private readonly notificationsLost: Counter;
-  private readonly jobRuns: Counter<'job'>;
-  private readonly jobFailures: Counter<'job'>;
+  private readonly jobRuns: Counter<'job_name'>;
+  private readonly jobFailures: Counter<'job_name'>;
   private readonly threadRestarts: Counter;
   private readonly storeErrors: Counter<'operation'>;
   private readonly streamDropped: Counter;
@@ -104,8 +104,8 @@ export class Metrics {
       registers,
     });
     this.notificationsLost = new Counter({ name: 'sac_notifications_lost_total', help: 'Notifications that could not be recorded in the outbox.', registers });
-    this.jobRuns = new Counter({ name: 'sac_job_runs_total', help: 'Leader job runs started on this daemon, by job.', labelNames: ['job'], registers });
-    this.jobFailures = new Counter({ name: 'sac_job_failures_total', help: 'Leader job runs on this daemon that ended in an error, by job.', labelNames: ['job'], registers });
+    this.jobRuns = new Counter({ name: 'sac_job_runs_total', help: 'Leader job runs started on this daemon, by job.', labelNames: ['job_name'], registers });
+    this.jobFailures = new Counter({ name: 'sac_job_failures_total', help: 'Leader job runs on this daemon that ended in an error, by job.', labelNames: ['job_name'], registers });
     this.threadRestarts = new Counter({ name: 'sac_ingest_thread_restarts_total', help: 'Ingest threads replaced after they died.', registers });
     this.storeErrors = new Counter({
       name: 'sac_store_errors_total',
@@ -149,13 +149,14 @@ export class Metrics {
     this.notificationsLost.inc();
   }
 
+  // The label is job_name: Prometheus gives every scraped series its own `job` label.
   jobRun(job: string): void {
-    this.jobRuns.inc({ job });
-    this.jobFailures.inc({ job }, 0);
+    this.jobRuns.inc({ job_name: job });
+    this.jobFailures.inc({ job_name: job }, 0);
   }
 
   jobFailed(job: string): void {
-    this.jobFailures.inc({ job });
+    this.jobFailures.inc({ job_name: job });
   }
 
   ingestThreadRestarted(): void {
