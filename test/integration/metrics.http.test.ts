@@ -3,6 +3,7 @@ import { adminToken, api } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { opsTool, runTool } from '../helpers/ops-tools.js';
+import { openStream } from '../helpers/stream.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
@@ -57,13 +58,25 @@ describe.each(STORE_KINDS)('/metrics on %s', (kind) => {
     expect(sample(text, 'sac_http_request_duration_seconds_count{method="GET",route="/api/v1/hosts/:id",status="200"}')).toBe(1);
     expect(sample(text, 'sac_hosts{status="online"}')).toBe(1);
     expect(sample(text, 'sac_hosts{status="stale"}')).toBe(0);
-    for (const severity of ['info', 'warning', 'high', 'critical']) expect(sample(text, `sac_problems_open{severity="${severity}"}`)).toBeGreaterThanOrEqual(0);
+    // The high event opened a problem in the same commit.
+    expect(['info', 'warning', 'high', 'critical'].map((severity) => sample(text, `sac_problems_open{severity="${severity}"}`))).toEqual([0, 0, 1, 0]);
     expect(sample(text, 'sac_outbox_pending')).toBe(0);
     expect(sample(text, 'sac_stream_clients')).toBe(0);
     expect(sample(text, 'sac_store_errors_total{operation="ingest_commit"}')).toBe(0);
     // prom-client's process and Node.js metrics.
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+  });
+
+  it('counts live stream clients while they are connected', async () => {
+    const stream = await openStream(sac, { token: await adminToken(sac) });
+    await stream.next((f) => f.event === 'counters');
+    expect(sample(await scrape(), 'sac_stream_clients')).toBe(1);
+    stream.close();
+    await stream.ended;
+    // The server notices the closed socket on its own schedule: wait for that, not for a time.
+    let clients = 1;
+    while (clients !== 0) clients = sample(await scrape(), 'sac_stream_clients') ?? -1;
   });
 
   it('passes promtool check metrics', async () => {

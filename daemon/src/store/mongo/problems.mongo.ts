@@ -294,7 +294,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
       return counts;
     },
     async activeCountsBySeverity() {
-      const counts = await Promise.all(SEVERITIES.map((severity) => problems.countDocuments({ status: { $in: ACTIVE }, severity })));
+      const counts = await Promise.all(SEVERITIES.map((severity) => problems.countDocuments({ status: { $in: ACTIVE }, severity_rank: severityRank(severity) })));
       return new Map(SEVERITIES.map((s, i) => [s, counts[i]]));
     },
     async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
