@@ -1,16 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /**
- * The path of an operator tool (nginx, promtool, systemd-analyze, openssl), or null when it is
- * missing and the test may skip: only when not root. As root (CI) `npm test`'s pretest installs
- * it (scripts/setup-test-deps.sh), so a missing tool is a failure there, never a silent skip.
+ * The path of an operator tool (nginx, promtool, systemd-analyze, openssl), or the reason the test
+ * skips: only when it is missing and this is not root. As root (CI) `npm test`'s pretest installs
+ * it (scripts/setup-test-deps.sh), so a missing tool is a failure there, never a skip.
  */
-export function opsTool(name: string): string | null {
+export function opsTool(name: string): { path: string; skip: null } | { path: null; skip: string } {
   const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-  if (found) return found;
+  if (found) return { path: found, skip: null };
   if (process.getuid?.() === 0) throw new Error(`${name} is missing: run scripts/setup-test-deps.sh (it installs it as root)`);
-  console.warn(`skipping: ${name} is not installed and this is not root (scripts/setup-test-deps.sh installs it as root)`);
-  return null;
+  return { path: null, skip: `${name} is not installed and this is not root (scripts/setup-test-deps.sh installs it as root)` };
 }
 
 /** Runs a tool; returns its exit status and combined output. */

@@ -100,12 +100,12 @@ function request(url: string, ca: string, opts: { method?: string; headers?: Rec
 }
 
 describe('deploy recipes, checked by the real tools', () => {
-  it('deploy/nginx.conf passes nginx -t', () => {
+  it('deploy/nginx.conf passes nginx -t', (ctx) => {
     const nginx = opsTool('nginx');
     const openssl = opsTool('openssl');
-    if (!nginx || !openssl) return;
+    if (nginx.path === null || openssl.path === null) return ctx.skip(nginx.skip ?? openssl.skip ?? undefined);
     const dir = tempDir('sac-nginx-t-');
-    const check = runTool(nginx, ['-t', '-p', dir, '-e', 'stderr', '-c', nginxConfig(dir, throwawayCert(openssl, dir))]);
+    const check = runTool(nginx.path, ['-t', '-p', dir, '-e', 'stderr', '-c', nginxConfig(dir, throwawayCert(openssl.path, dir))]);
     expect(check.output).toContain('test is successful');
     // nginx 1.25.1 and later warn that `listen ... http2` is deprecated (see the comment in the file); nothing else may warn.
     const warnings = check.output.split('\n').filter((l) => /\[(warn|emerg|alert)\]/.test(l) && !l.includes('"listen ... http2" directive is deprecated'));
@@ -113,30 +113,30 @@ describe('deploy recipes, checked by the real tools', () => {
     expect(check.status).toBe(0);
   });
 
-  it('deploy/sac.service passes systemd-analyze verify', () => {
+  it('deploy/sac.service passes systemd-analyze verify', (ctx) => {
     const analyze = opsTool('systemd-analyze');
-    if (!analyze) return;
+    if (analyze.path === null) return ctx.skip(analyze.skip);
     // The unit names /usr/bin/node (Debian's and NodeSource's path); verify checks it is
     // executable, so the copy checked names the node running this test.
     const dir = tempDir('sac-unit-');
     const unit = path.join(dir, 'sac.service');
     writeFileSync(unit, readFileSync(path.join(DEPLOY, 'sac.service'), 'utf8').replace('/usr/bin/node ', `${process.execPath} `));
-    const check = runTool(analyze, ['verify', '--man=no', unit]);
+    const check = runTool(analyze.path, ['verify', '--man=no', unit]);
     expect(check.output).toBe('');
     expect(check.status).toBe(0);
   });
 
-  it('deploy/prometheus-rules.yml passes promtool check rules and its tests', () => {
+  it('deploy/prometheus-rules.yml passes promtool check rules and its tests', (ctx) => {
     const promtool = opsTool('promtool');
-    if (!promtool) return;
-    const check = runTool(promtool, ['check', 'rules', path.join(DEPLOY, 'prometheus-rules.yml')]);
+    if (promtool.path === null) return ctx.skip(promtool.skip);
+    const check = runTool(promtool.path, ['check', 'rules', path.join(DEPLOY, 'prometheus-rules.yml')]);
     expect(check.output).toMatch(/SUCCESS: \d+ rules found/);
     expect(check.status).toBe(0);
     // The rule tests name the rules file relative to themselves: run them from a copy beside it.
     const dir = tempDir('sac-rules-');
     copyFileSync(path.join(DEPLOY, 'prometheus-rules.yml'), path.join(dir, 'prometheus-rules.yml'));
     copyFileSync(path.resolve(import.meta.dirname, '../fixtures/prometheus-rules.test.yml'), path.join(dir, 'prometheus-rules.test.yml'));
-    const tests = runTool(promtool, ['test', 'rules', path.join(dir, 'prometheus-rules.test.yml')]);
+    const tests = runTool(promtool.path, ['test', 'rules', path.join(dir, 'prometheus-rules.test.yml')]);
     expect(tests.output).toContain('SUCCESS');
     expect(tests.status).toBe(0);
   });
@@ -165,25 +165,25 @@ describe('deploy recipes, checked by the real tools', () => {
     let proc: ChildProcess | undefined;
     let base = '';
     let ca = '';
-    let skip = false;
+    let skip: string | null = null;
     beforeAll(async () => {
       const nginx = opsTool('nginx');
       const openssl = opsTool('openssl');
-      if (!nginx || !openssl) {
-        skip = true;
+      if (nginx.path === null || openssl.path === null) {
+        skip = nginx.skip ?? openssl.skip;
         return;
       }
       sac = await startTestSac('sqlite', { SAC_TRUSTED_PROXIES: '127.0.0.1' });
       const dir = tempDir('sac-nginx-');
       // Run as root (CI), nginx's workers run as an unprivileged account: they need to reach the temp dirs.
       chmodSync(dir, 0o755);
-      const cert = throwawayCert(openssl, dir);
+      const cert = throwawayCert(openssl.path, dir);
       ca = readFileSync(cert.cert, 'utf8');
       // A port can be taken between finding it free and nginx binding it: then nginx exits, and another is tried.
       for (let attempt = 1; ; attempt++) {
         const listen = await freePort();
         const conf = nginxConfig(dir, cert, { listen, daemon: Number(new URL(sac.url).port) });
-        proc = spawn(nginx, ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        proc = spawn(nginx.path, ['-p', dir, '-e', 'stderr', '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
         try {
@@ -204,8 +204,8 @@ describe('deploy recipes, checked by the real tools', () => {
       await sac?.close();
     });
 
-    it('signs in, streams live (HTTP/2) and ingests, with the client address forwarded', async () => {
-      if (skip) return;
+    it('signs in, streams live (HTTP/2) and ingests, with the client address forwarded', async (ctx) => {
+      if (skip) return ctx.skip(skip);
       // The address a first proxy in front of nginx would have forwarded: nginx appends its client to it.
       const login = await request(`${base}/api/v1/auth/login`, ca, {
         method: 'POST',
