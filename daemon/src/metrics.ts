@@ -29,12 +29,16 @@ export type StoreOperation = 'ingest_commit' | 'metrics_read';
 
 const INGEST_ROUTE = '/api/v1/events';
 
-/** The route template of an answered request (never the raw path: bounded label values). */
+/**
+ * The route template of an answered request (never the raw path: bounded label values). Express
+ * leaves the matched route on the request; tRPC is one mount (its calls would be unbounded), and
+ * the console's files and unknown paths are `other`. Express shortens `url` inside a mount, so
+ * the path is read from `originalUrl`.
+ */
 function routeOf(req: IncomingMessage): string {
-  const route = (req as { route?: { path?: unknown } }).route;
-  if (route && typeof route.path === 'string') return route.path;
-  if (req.url?.startsWith('/trpc')) return '/trpc';
-  return 'unmatched';
+  const { route, originalUrl } = req as { route?: { path?: unknown }; originalUrl?: string };
+  if (route?.path !== undefined) return String(route.path);
+  return (originalUrl ?? req.url ?? '').startsWith('/trpc') ? '/trpc' : 'other';
 }
 
 /**

@@ -43,6 +43,8 @@ describe.each(STORE_KINDS)('/metrics on %s', (kind) => {
     expect(hosts.status).toBe(200);
     const hostId = (hosts.body as { items: { id: string }[] }).items[0].id;
     expect((await api(sac, 'GET', `/api/v1/hosts/${hostId}`, { token })).status).toBe(200);
+    expect((await api(sac, 'GET', '/trpc/system.info')).status).toBe(200);
+    expect((await api(sac, 'GET', `/api/v1/no-such-route/${hostId}`)).status).toBe(404);
 
     const text = await scrape();
     expect(sample(text, 'sac_ingest_created_total')).toBe(1);
@@ -56,6 +58,8 @@ describe.each(STORE_KINDS)('/metrics on %s', (kind) => {
     // Route templates, not raw paths: the host id does not become a label value.
     expect(text).not.toContain(hostId);
     expect(sample(text, 'sac_http_request_duration_seconds_count{method="GET",route="/api/v1/hosts/:id",status="200"}')).toBe(1);
+    expect(sample(text, 'sac_http_request_duration_seconds_count{method="GET",route="/trpc",status="200"}')).toBe(1);
+    expect(sample(text, 'sac_http_request_duration_seconds_count{method="GET",route="other",status="404"}')).toBe(1);
     expect(sample(text, 'sac_hosts{status="online"}')).toBe(1);
     expect(sample(text, 'sac_hosts{status="stale"}')).toBe(0);
     // The high event opened a problem in the same commit.
