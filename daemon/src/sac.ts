@@ -39,6 +39,7 @@ import {
   IngestService,
   IngestThread,
   LocalCommitter,
+  MeasuredCommitter,
   type BatchCommitter,
   type BatchContext,
   type BatchEffects,
@@ -215,9 +216,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     perMinute: config.actions.perMinute,
     timeoutMs: config.actions.timeoutMs,
   });
-  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }), randomUUID(), (job) =>
-    metrics.inc('sac_job_runs_total', 'Leader job runs started on this daemon', { job }),
-  );
+  const jobs = new JobRunner(store.leases, clock, logger.child({ scope: 'jobs' }), randomUUID(), {
+    run: (job) => metrics.jobRun(job),
+    failed: (job) => metrics.jobFailed(job),
+  });
   const retention = new RetentionService({
     store,
     clock,
@@ -371,16 +373,18 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       onNotificationsRecorded: notify.notificationsRecorded,
       onNotificationsLost: notify.notificationsLost,
     });
-  const committer: BatchCommitter =
+  const committer: BatchCommitter = new MeasuredCommitter(
     config.store.kind === 'sqlite' && config.store.file !== ':memory:'
       ? await IngestThread.start({
           file: config.store.file,
           logger,
           context: batchContext,
           apply: applyEffects,
-          onRestart: () => metrics.inc('sac_ingest_thread_restarts_total', 'Ingest threads replaced after they died'),
+          onRestart: () => metrics.ingestThreadRestarted(),
         })
-      : new LocalCommitter(createIngestPipeline(store), batchContext, applyEffects);
+      : new LocalCommitter(createIngestPipeline(store), batchContext, applyEffects),
+    { committed: (events, seconds) => metrics.batchCommitted(events, seconds), storeFailed: () => metrics.storeError('ingest_commit') },
+  );
   const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
   bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({
@@ -420,7 +424,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     startedMs,
     now: () => clock.now(),
     ingestProblem: () => committer.problem ?? ingest.problem,
-    gauges: () => ({ sac_ingest_queue_length: ingest.queued, sac_stream_clients: stream.clientCount, sac_stream_dropped_total: stream.droppedCount }),
+    daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
     metricsAccess: config.http.metricsAccess,
@@ -456,6 +460,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    timeRequest: (req, ingestRoute) => metrics.requestStarted(req, ingestRoute),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -265,7 +265,7 @@ describe('three daemons on one MongoDB store', () => {
       Promise.all(
         daemons.map(async (d) => {
           const text = await (await fetch(`${d.url}/metrics`)).text();
-          return Number(/^sac_job_runs_total\{job="host_silence"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+          return Number(/^sac_job_runs_total\{job_name="host_silence"\} (\d+)$/m.exec(text)?.[1] ?? 0);
         }),
       );
     const before = await runs();

@@ -201,6 +201,19 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     expect(raced.filter((t) => t !== null)).toEqual([4]);
   });
 
+  it('counts open and acknowledged problems per severity, not resolved ones', async () => {
+    [stores[0]] = await openPair(kind);
+    const s = stores[0];
+    expect([...(await s.problems.activeCountsBySeverity()).values()].filter((n) => n > 0)).toEqual([]);
+    const opened = await Promise.all(
+      (['high', 'high', 'critical', 'warning'] as const).map(async (severity, i) => (await s.problems.upsertMatch(match({ key: `host-${i}|x|severity`, severity }))).problem!),
+    );
+    await s.problems.transition(opened[0].id, ['open'], { status: 'acknowledged', now_ms: T0 + 1, acknowledged_by: 'anna' });
+    await s.problems.transition(opened[3].id, ['open'], { status: 'resolved', now_ms: T0 + 1, resolved_by: 'manual', resolved_by_user: 'anna' });
+    const counts = await s.problems.activeCountsBySeverity();
+    expect([counts.get('high'), counts.get('critical'), counts.get('warning') ?? 0, counts.get('info') ?? 0]).toEqual([2, 1, 0, 0]);
+  });
+
   it('records heartbeats, announces a status change once, and keeps the previous inventory', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];
@@ -215,6 +228,7 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     expect(await s.hostState.setStatus('h1', 'stale')).toBe(true);
     expect(await s.hostState.setStatus('h1', 'stale')).toBe(false);
     expect(await s.hostState.setStatus('h2', 'online')).toBe(true);
+    expect(await s.hostState.countStale()).toBe(1);
     expect(await s.hostState.replaceInventory('h1', { memory_gb: 8 }, T0)).toEqual({ replaced: true, previous: null });
     expect(await s.hostState.replaceInventory('h1', { memory_gb: 16 }, T0 + 1)).toEqual({ replaced: true, previous: { memory_gb: 8 } });
     expect(await s.hostState.replaceInventory('h1', { memory_gb: 4 }, T0)).toEqual({ replaced: false, previous: null });

@@ -92,5 +92,22 @@ describe('JobRunner', () => {
     expect(acquired).toEqual([0, 16_000, 32_000]);
     expect(leases.held.get('poll')).toEqual({ owner: 'A', until: 62_000, token: 1 });
   });
+
+  it('tells its observer each run and each failed run, not a run stopped because another daemon took over', async () => {
+    const leases = memoryLeases();
+    const seen: string[] = [];
+    const runner = new JobRunner(leases, { now: () => 0 }, logger, 'A', { run: (job) => seen.push(`run ${job}`), failed: (job) => seen.push(`failed ${job}`) });
+    await runner.tick({ name: 'ok', intervalMs: 1000, run: async () => undefined });
+    await runner.tick({ name: 'broken', intervalMs: 1000, run: async () => Promise.reject(new Error('disk gone')) });
+    await runner.tick({
+      name: 'taken',
+      intervalMs: 1000,
+      run: async (fence) => {
+        leases.held.get('taken')!.token += 1;
+        await fence.check();
+      },
+    });
+    expect(seen).toEqual(['run ok', 'run broken', 'failed broken', 'run taken']);
+  });
 });
 

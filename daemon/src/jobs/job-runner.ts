@@ -44,8 +44,8 @@ export class JobRunner {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly owner: string = randomUUID(),
-    /** Called when this daemon, as the job's leader, starts a run (the run counter in /metrics). */
-    private readonly onRun: (job: string) => void = () => undefined,
+    /** Told when this daemon, as the job's leader, starts a run and when a run fails (the job counters in /metrics). */
+    private readonly observer: { run(job: string): void; failed(job: string): void } = { run: () => undefined, failed: () => undefined },
   ) {}
 
   start(jobs: Job[]): void {
@@ -78,14 +78,17 @@ export class JobRunner {
           held = { until: now + ttl, token };
           this.held.set(job.name, held);
         }
-        this.onRun(job.name);
+        this.observer.run(job.name);
         await job.run(this.fence(job.name, held.token));
       } catch (err) {
         if (err instanceof AppError && err.code === 'job/lease_lost') {
           // Taken over while this run was paused: the next tick asks the store again.
           this.held.delete(job.name);
           this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
-        } else this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+        } else {
+          this.observer.failed(job.name);
+          this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
+        }
       }
     })();
     this.running.set(job.name, run);

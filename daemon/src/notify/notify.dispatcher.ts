@@ -151,10 +151,7 @@ export class Dispatcher {
     const fields = { outbox_id: row.id, channel: row.channel, topic: row.topic, attempt: attempts };
     if (failure) this.deps.logger.warn({ ...fields, err: failure.message, status }, 'notification not delivered');
     else this.deps.logger.info(fields, 'notification delivered');
-    this.deps.metrics.inc('sac_notifications_total', 'Notification delivery attempts by channel and outcome (sent, retry, failed).', {
-      channel: row.channel,
-      outcome: status === 'pending' ? 'retry' : status,
-    });
+    this.deps.metrics.notificationAttempt(row.channel, status === 'pending' ? 'retry' : status);
     try {
       await this.deps.store.outbox.recordAttempt(row.id, {
         status,

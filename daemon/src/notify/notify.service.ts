@@ -159,8 +159,7 @@ export class NotifyService {
   readonly notificationsRecorded = (): void => this.dispatcher.kick();
 
   /** Called when an ingest batch could not record its event notifications. */
-  readonly notificationsLost = (): void =>
-    this.deps.metrics.inc('sac_notifications_lost_total', 'Notifications that could not be recorded in the outbox.');
+  readonly notificationsLost = (): void => this.deps.metrics.notificationLost();
 
   private async enqueue(rows: OutboxRecord[]): Promise<void> {
     if (rows.length === 0) return;

@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
-import type { Metrics } from '../metrics.js';
+import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
 import { openApiRoute } from './openapi.js';
@@ -16,8 +16,8 @@ export interface AppDeps {
   version: string;
   startedMs: number;
   now: () => number;
-  /** Gauges for /metrics. */
-  gauges: () => Record<string, number>;
+  /** This daemon's values /metrics reads when scraped (the store's counts are read here). */
+  daemonMetrics: () => DaemonValues;
   /** Why ingest cannot commit right now (the ingest thread restarting), or null. */
   ingestProblem: () => string | null;
   authenticator: Authenticator;
@@ -92,7 +92,9 @@ export function createApp(deps: AppDeps): express.Express {
           if (user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
         }
       }
-      res.type('text/plain; version=0.0.4').send(deps.metrics.render(deps.gauges()));
+      const store = await withTimeout(readStoreCounts(deps.store), HEALTH_TIMEOUT_MS).catch(() => null);
+      const text = await deps.metrics.render({ ...deps.daemonMetrics(), store });
+      res.type(deps.metrics.contentType).send(text);
     } catch (err) {
       next(err);
     }

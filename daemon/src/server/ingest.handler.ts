@@ -49,7 +49,7 @@ export function createIngestHandler(deps: {
   const { apiKeys, keyBinding, ingest, metrics, logger } = deps;
 
   const reject = (res: ServerResponse, reason: string, status: number, body: unknown, headers?: Record<string, string>) => {
-    metrics.inc('sac_ingest_rejected_total', 'Ingest requests answered with an error status', { reason });
+    metrics.ingestRejected(reason, status);
     sendJson(res, status, body, headers);
   };
 
@@ -128,10 +128,10 @@ export function createIngestHandler(deps: {
 
       const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId });
       if (outcome === 'created') {
-        metrics.inc('sac_ingest_created_total', 'Events stored');
+        metrics.ingestCreated();
         sendJson(res, 201, { event_id: event.event_id, status: 'created' });
       } else {
-        metrics.inc('sac_ingest_duplicate_total', 'Events already stored (answered 409)');
+        metrics.ingestDuplicate();
         sendJson(res, 409, { ...errorBody('event/duplicate', 'An event with this event_id is already stored'), event_id: event.event_id });
       }
     })().catch((err: unknown) => {

@@ -18,8 +18,10 @@ export function createHttpServer(opts: {
   basePath: string;
   allowHost: (host: string | undefined) => boolean;
   trustedProxies: TrustedProxies;
+  /** Starts timing a request (the HTTP duration histogram); the returned function is called with the status once answered. */
+  timeRequest: (req: http.IncomingMessage, ingestRoute: boolean) => (status: number) => void;
 }): http.Server {
-  const { app, ingest, basePath, allowHost, trustedProxies } = opts;
+  const { app, ingest, basePath, allowHost, trustedProxies, timeRequest } = opts;
   const server = http.createServer({ keepAliveTimeout: 65_000, requestTimeout: 30_000 }, (req, res) => {
     recordClientAddress(req, trustedProxies);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -30,7 +32,10 @@ export function createHttpServer(opts: {
     if (basePath && req.url && (req.url === basePath || req.url.startsWith(`${basePath}/`) || req.url.startsWith(`${basePath}?`))) {
       req.url = req.url.slice(basePath.length) || '/';
     }
-    if (req.method === 'POST' && req.url !== undefined && (req.url === '/api/v1/events' || req.url.startsWith('/api/v1/events?'))) {
+    const isIngest = req.method === 'POST' && req.url !== undefined && (req.url === '/api/v1/events' || req.url.startsWith('/api/v1/events?'));
+    const answered = timeRequest(req, isIngest);
+    res.once('finish', () => answered(res.statusCode));
+    if (isIngest) {
       ingest(req, res);
       return;
     }

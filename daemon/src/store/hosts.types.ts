@@ -46,6 +46,7 @@ export interface Host {
 export interface HostsRepo {
   byId(id: string): Promise<Host | null>;
   list(): Promise<Host[]>;
+  count(): Promise<number>;
   /**
    * The host whose latest agent instance is `agentInstanceId` (the identity the agent command
    * poll carries); when a reinstalled or renamed host left several, the most recently seen one.
@@ -77,6 +78,8 @@ export interface HostStateRepo {
   setStatus(hostId: string, status: 'online' | 'stale'): Promise<boolean>;
   byHost(hostId: string): Promise<HostState | null>;
   list(): Promise<HostState[]>;
+  /** Hosts whose announced status is stale. */
+  countStale(): Promise<number>;
   /**
    * Replaces the inventory snapshot if `at_ms` (the event's occurred time) is newer than the stored
    * one, keeping the replaced one as previous. Returns the replaced snapshot, or `replaced: false`.

@@ -64,6 +64,8 @@ export interface OutboxRepo {
   /** Records an attempt and its outcome; `attempts` grows by one; the lease is released. */
   recordAttempt(id: string, result: OutboxAttemptResult): Promise<void>;
   byId(id: string): Promise<OutboxRecord | null>;
+  /** Rows waiting for a delivery attempt (pending), for the outbox depth in /metrics. */
+  countPending(): Promise<number>;
   list(filter: OutboxFilter): Promise<OutboxRecord[]>;
   /** Makes a pending or failed row due now (granting one more attempt when all were used); null when not retryable. */
   retryNow(id: string, nowMs: number): Promise<OutboxRecord | null>;

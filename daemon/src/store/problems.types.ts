@@ -162,6 +162,8 @@ export interface ProblemsRepo {
   assign(id: string, change: ProblemAssignment): Promise<Problem | null>;
   /** Open or acknowledged problems per host id, types in `hidden` left out. */
   activeCountsByHost(hidden: string[]): Promise<Map<string, number>>;
+  /** Open or acknowledged problems per severity (a severity without any may be absent). */
+  activeCountsBySeverity(): Promise<Map<Severity, number>>;
   /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
   counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
   /** The silence problems of these keys (one per host at most). */

@@ -59,6 +59,9 @@ export function mongoHostState(db: Db): HostStateRepo {
     async list() {
       return (await states.find({}).toArray()).map(toState);
     },
+    async countStale() {
+      return states.countDocuments({ status: 'stale' });
+    },
     async replaceInventory(hostId, inventory, atMs) {
       return update<{ replaced: boolean; previous: Record<string, unknown> | null }>(hostId, (cur) => {
         if (cur.inventory_ms != null && cur.inventory_ms >= atMs) return { next: null, result: { replaced: false, previous: null } };

@@ -190,6 +190,9 @@ export function mongoHosts(db: Db, cache: HostCache): HostsRepo {
     async list() {
       return hosts.find({}, { projection: { _id: 0 } }).sort({ key: 1 }).toArray();
     },
+    async count() {
+      return hosts.countDocuments({});
+    },
     async hostByAgentInstance(agentInstanceId) {
       return hosts.findOne({ agent_instance_id: agentInstanceId }, { projection: { _id: 0 }, sort: { last_seen_ms: -1, id: 1 } });
     },

@@ -74,6 +74,9 @@ export function mongoOutbox(db: Db): OutboxRepo {
     async byId(id) {
       return outbox.findOne({ id }, NO_ID);
     },
+    async countPending() {
+      return outbox.countDocuments({ status: 'pending' });
+    },
     async list(f) {
       const q: Filter<OutboxRecord> = {};
       if (f.status) q.status = f.status;

@@ -293,6 +293,10 @@ export function mongoProblems(db: Db): ProblemsRepo {
       for (const d of docs) counts.set(d.host_id, (counts.get(d.host_id) ?? 0) + 1);
       return counts;
     },
+    async activeCountsBySeverity() {
+      const counts = await Promise.all(SEVERITIES.map((severity) => problems.countDocuments({ status: { $in: ACTIVE }, severity_rank: severityRank(severity) })));
+      return new Map(SEVERITIES.map((s, i) => [s, counts[i]]));
+    },
     async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const h = hiddenFilter(hidden);
       const [open, created_active, resolved] = await Promise.all([

@@ -53,6 +53,9 @@ export function sqliteHostState(db: Db): HostStateRepo {
     async list() {
       return db.prepare<[], HostStateRow>('SELECT * FROM host_state').all().map(stateFromRow);
     },
+    async countStale() {
+      return (db.prepare(`SELECT count(*) AS n FROM host_state WHERE status = 'stale'`).get() as { n: number }).n;
+    },
     async replaceInventory(hostId, inventory, atMs) {
       return replace.immediate(hostId, inventory, atMs);
     },

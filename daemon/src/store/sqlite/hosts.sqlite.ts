@@ -142,6 +142,9 @@ export function sqliteHosts(db: Db): HostsRepo {
     async list() {
       return db.prepare<[], HostRow>('SELECT * FROM hosts ORDER BY key').all().map(hostFromRow);
     },
+    async count() {
+      return (db.prepare('SELECT count(*) AS n FROM hosts').get() as { n: number }).n;
+    },
     async hostByAgentInstance(agentInstanceId) {
       const row = db
         .prepare<[string], HostRow>('SELECT * FROM hosts WHERE agent_instance_id = ? ORDER BY last_seen_ms DESC, id LIMIT 1')

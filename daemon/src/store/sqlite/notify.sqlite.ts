@@ -87,6 +87,9 @@ export function sqliteOutbox(db: Db): OutboxRepo {
       const row = byId.get(id);
       return row ? outboxFromRow(row) : null;
     },
+    async countPending() {
+      return (db.prepare(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`).get() as { n: number }).n;
+    },
     async list(f) {
       const conditions: [string, string | number | undefined][] = [
         ['status = ?', f.status],

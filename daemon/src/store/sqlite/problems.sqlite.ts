@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
+import type { Severity } from '../../../../shared/src/index.js';
 import {
   assignedProblem,
   assignmentApplies,
@@ -208,6 +209,10 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         )
         .all(...params);
       return new Map(rows.map((r) => [r.host_id, r.n]));
+    },
+    async activeCountsBySeverity() {
+      const rows = db.prepare<[], { severity: Severity; n: number }>(`SELECT severity, count(*) AS n FROM problems WHERE ${ACTIVE} GROUP BY severity`).all();
+      return new Map(rows.map((r) => [r.severity, r.n]));
     },
     async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
       const count = (cond: string, extra: unknown[]) => {
