@@ -111,11 +111,14 @@ export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
       return { failures_ms: doc?.failures ?? [], locked_until_ms: lock?.until_ms ?? null };
     },
     async recordFailure(key, atMs, keep) {
-      const doc = await throttle.findOneAndUpdate(
-        { key },
-        { $push: { failures: { $each: [atMs], $slice: -keep } } },
-        { upsert: true, returnDocument: 'after' },
-      );
+      const push = () =>
+        throttle.findOneAndUpdate({ key }, { $push: { failures: { $each: [atMs], $slice: -keep } } }, { upsert: true, returnDocument: 'after' });
+      // Parallel first failures of one key race to insert its document: the loser's upsert hits
+      // the unique key and, the document now being there, its retry updates it.
+      const doc = await push().catch((err: unknown) => {
+        if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return push();
+        throw err;
+      });
       // FerretDB ignores $slice; lock() and clear() empty the list, so it stays short either way.
       return (doc?.failures ?? [atMs]).slice(-keep);
     },
