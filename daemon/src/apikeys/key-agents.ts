@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Event } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, storeUnavailable } from '../errors.js';
 import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
 import { bindingMismatch } from './key-binding.js';
 
@@ -53,7 +53,13 @@ export class KeyAgents {
     const pair = `${key.id}\n${instance}`;
     if (this.known.has(pair)) return true;
     // Not cached when absent: the agent's first event may have been accepted by another daemon.
-    if (!(await this.repo.spokeFor(key.id, instance))) return false;
+    let spoke: boolean;
+    try {
+      spoke = await this.repo.spokeFor(key.id, instance);
+    } catch (err) {
+      throw storeUnavailable(err);
+    }
+    if (!spoke) return false;
     this.remember(pair);
     return true;
   }
