@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { probeSshAdmin } from './ssh/index.js';
-import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyBindingGuard } from './apikeys/index.js';
+import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
@@ -127,6 +127,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const metrics = new Metrics();
   const bus = new Bus((err, message) => logger.error({ err: errorSummary(err), type: message.type }, 'bus listener failed'));
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
+  const keyAgents = new KeyAgents(store.apiKeys, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
   if (generated) writeSecretFile(apiKeyFile, `${generated}\n`);
@@ -445,12 +446,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
       createUpdatesRoutes(agentVersions, auth),
-      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, publicUrl: config.publicUrl, basePath: config.basePath }),
+      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       createMaintenanceRoutes(maintenance, auth),
       createTotpRoutes(auth, totp),
       createTelegramRoutes(telegram, auth),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
-      createActionsRoutes({ commands, actions, apiKeys, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
+      createActionsRoutes({ commands, actions, apiKeys, keyAgents, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
       createMobileRoutes(mobile, auth, config.basePath),
     ],
   });
@@ -459,7 +460,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
-    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), keyAgents, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
     timeRequest: (req, ingestRoute) => metrics.requestStarted(req, ingestRoute),
   });
   await new Promise<void>((resolve, reject) => {

@@ -71,13 +71,15 @@ describe.each(STORE_KINDS)('agent command channel: %s', (kind) => {
     const id = asked.body.command.id as string;
     await stream.next((f) => f.event === 'command.updated' && f.data.id === id && f.data.state === 'queued');
 
-    expect(await agentPoll(t, 'some-other-agent')).toEqual([]);
+    // The key never sent events for that installation: it does not speak for it.
+    const foreign = await fetch(`${t.url}/api/v1/agent/commands?agent_instance_id=some-other-agent`, { headers: { Authorization: `Bearer ${t.apiKey}` } });
+    expect(foreign.status).toBe(403);
     const polled = await agentPoll(t, AGENT);
     expect(polled).toEqual([{ id, type: 'qwinsta', params: {}, run_as: null }]);
     expect(await agentPoll(t, AGENT)).toEqual([]);
     await stream.next((f) => f.event === 'command.updated' && f.data.id === id && f.data.state === 'delivered');
 
-    expect((await agentResult(t, id, { status: 'completed', stdout: QWINSTA, stderr: '' }, { query: '?agent_instance_id=someone-else' })).status).toBe(404);
+    expect((await agentResult(t, id, { status: 'completed', stdout: QWINSTA, stderr: '' }, { query: '?agent_instance_id=someone-else' })).status).toBe(403);
     expect((await agentResult(t, id, { status: 'completed', stdout: 5, stderr: '' })).status).toBe(422);
     expect((await agentResult(t, id, null, { raw: '{"status":' })).status).toBe(422);
     expect((await agentResult(t, id, { status: 'completed', stdout: QWINSTA, stderr: '' }, { key: null })).status).toBe(401);

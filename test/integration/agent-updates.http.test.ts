@@ -72,7 +72,8 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
     const monitor = await userToken(sac, 'monitor');
     expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-A']}/agent-update`, { token: monitor })).status).toBe(403);
     expect(await poll(AGENT_A)).toEqual({ update: null, config: {} });
-    expect(await poll('unknown-instance')).toEqual({ update: null, config: {} });
+    // The key never sent events for that installation: it does not speak for it.
+    expect((await agentGet('/api/v1/agent/poll?agent_instance_id=unknown-instance')).status).toBe(403);
     expect((await agentGet(`/api/v1/agent/poll?agent_instance_id=${AGENT_A}`, null)).status).toBe(401);
     expect((await agentGet(`/api/v1/agent/poll?agent_instance_id=${AGENT_A}`, token)).status).toBe(401);
   });

@@ -87,6 +87,16 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     expect(await store.loginThrottle.lock('bob', 20_000, 9000)).toBe(true);
   });
 
+  it('counts every one of parallel failures, of a new username and of a known one', async () => {
+    store = await openFreshStore(kind);
+    for (const round of [0, 1]) {
+      const seen = await Promise.all([0, 1, 2].map((i) => store.loginThrottle.recordFailure('carol', 3000 + round * 10 + i, 10)));
+      // The answer of the last failure recorded lists them all: that one locks at the limit.
+      expect(Math.max(...seen.map((f) => f.length))).toBe(3 * (round + 1));
+    }
+    expect((await store.loginThrottle.state('carol'))!.failures_ms).toHaveLength(6);
+  });
+
   it('redeems a stream ticket once under parallel use, and not after expiry', async () => {
     store = await openFreshStore(kind);
     await store.streamTickets.insert('h1', 'user-1', 5000, { session_id: 's-1', ends_ms: 90_000 });

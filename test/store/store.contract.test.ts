@@ -140,6 +140,17 @@ describe.each(STORE_KINDS)('store contract: %s', (kind) => {
     await store.apiKeys.insert(bound);
     expect(await store.apiKeys.byHash(bound.hash)).toEqual(bound);
   });
+
+  it('records once which agent installations a key sent events for, also when daemons record the same pair at once', async () => {
+    store = await openFreshStore(kind);
+    const pair = { key_id: 'k1', agent_instance_id: 'inst-1', hostname: 'rds01', first_ms: 1 };
+    expect(await store.apiKeys.spokeFor('k1', 'inst-1')).toBe(false);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => store.apiKeys.recordAgent({ ...pair, first_ms: 1 + i })));
+    await store.apiKeys.recordAgent(pair);
+    expect(await store.apiKeys.spokeFor('k1', 'inst-1')).toBe(true);
+    expect(await store.apiKeys.spokeFor('k1', 'inst-2')).toBe(false);
+    expect(await store.apiKeys.spokeFor('k2', 'inst-1')).toBe(false);
+  });
 });
 
 it('puts the embedded store in the data dir', () => {

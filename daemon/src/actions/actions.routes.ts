@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
-import type { ApiKeyService } from '../apikeys/index.js';
+import { type ApiKeyService, type KeyAgents, requestKey } from '../apikeys/index.js';
 import { apiKeyFromHeaders, type Authenticator, clientAddress, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { CommandsService } from './commands.service.js';
@@ -23,13 +23,16 @@ export interface ActionsRoutesDeps {
   commands: CommandsService;
   actions: RemoteActionsService;
   apiKeys: ApiKeyService;
+  keyAgents: KeyAgents;
   authenticator: Authenticator;
   logger: Logger;
 }
 
 /**
- * The agent command channel (agent API key: `Authorization: Bearer` or `X-API-Key`) and the
- * operators' remote actions (UI token, admin and monitor alike). Agent-path answers are 202.
+ * The agent command channel (agent API key: `Authorization: Bearer` or `X-API-Key`, speaking
+ * only for its own installation: 403 `apikey/host_mismatch` otherwise, which the agent logs and
+ * does not retry) and the operators' remote actions (UI token, admin and monitor alike).
+ * Agent-path answers are 202.
  */
 export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
   const { commands, actions } = deps;
@@ -44,7 +47,7 @@ export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
         deps.logger.warn({ ip: clientAddress(req), key_presented: presented !== null, path: req.path }, 'agent command call unauthorized');
         throw new AppError('auth/unauthorized', 'A valid agent API key is required');
       }
-      res.locals.apiKeyId = key.id;
+      res.locals.agentKey = key;
       next();
     } catch (err) {
       next(err);
@@ -53,15 +56,20 @@ export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
 
   r.get('/api/v1/agent/commands', agent, async (req, res) => {
     const { agent_instance_id } = agentInput(AgentPollQuery, req.query);
-    sendJson(res, 200, { commands: await commands.poll(agent_instance_id, String(res.locals.apiKeyId)) });
+    const key = requestKey(res);
+    await deps.keyAgents.assertSpeaksFor(key, agent_instance_id);
+    sendJson(res, 200, { commands: await commands.poll(agent_instance_id, key) });
   });
   r.post('/api/v1/agent/commands/:id/result', agent, async (req, res) => {
     const id = agentInput(CommandIdParam, req.params.id);
     const { agent_instance_id } = agentInput(AgentResultQuery, req.query);
     const body = agentInput(AgentCommandResultSchema, req.body);
+    const key = requestKey(res);
+    if (agent_instance_id !== undefined) await deps.keyAgents.assertSpeaksFor(key, agent_instance_id);
+    // Without an installation named, the command's own is checked by the store: only the key it was handed to may answer.
     const view = await commands.result(
       id,
-      { keyId: String(res.locals.apiKeyId), agentInstanceId: agent_instance_id ?? null },
+      { key, agentInstanceId: agent_instance_id ?? null },
       { status: body.status === 'failed' ? 'failed' : 'succeeded', stdout: body.stdout, stderr: body.stderr },
     );
     sendJson(res, 200, { id: view.id, state: view.state });

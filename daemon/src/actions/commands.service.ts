@@ -6,7 +6,7 @@ import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
-import type { CommandRecord, CommandResult, CommandType, Store } from '../store/index.js';
+import type { ApiKeyRecord, CommandRecord, CommandResult, CommandType, Store } from '../store/index.js';
 import { parseQwinsta } from '../winrm/index.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -101,29 +101,29 @@ export class CommandsService {
   }
 
   /** `GET /api/v1/agent/commands`: what the agent runs now; an unknown agent gets none. */
-  async poll(agentInstanceId: string, keyId: string): Promise<ReturnType<typeof agentCommand>[]> {
+  async poll(agentInstanceId: string, key: ApiKeyRecord): Promise<ReturnType<typeof agentCommand>[]> {
     const { delivered, expired } = await this.store.commands.claimForAgent(
       agentInstanceId,
-      keyId,
+      key.id,
       this.clock.now(),
       this.timing.redeliverAfterMs,
       POLL_LIMIT,
     );
     for (const c of expired) await this.changed(c, 'command.expired', null);
-    for (const c of delivered) await this.changed(c, 'command.delivered', null);
+    for (const c of delivered) await this.changed(c, 'command.delivered', null, key);
     return delivered.map(agentCommand);
   }
 
-  /** `POST /api/v1/agent/commands/{id}/result`. */
-  async result(id: string, by: { keyId: string; agentInstanceId: string | null }, result: CommandResult): Promise<CommandView> {
-    const outcome = await this.store.commands.complete(id, by, result, this.clock.now());
+  /** `POST /api/v1/agent/commands/{id}/result`: accepted only with the key the command was handed to. */
+  async result(id: string, by: { key: ApiKeyRecord; agentInstanceId: string | null }, result: CommandResult): Promise<CommandView> {
+    const outcome = await this.store.commands.complete(id, { keyId: by.key.id, agentInstanceId: by.agentInstanceId }, result, this.clock.now());
     if (outcome.status === 'not_found') throw commandNotFound(id);
     if (outcome.status === 'already_finished') {
       throw new AppError('command/already_finished', 'This command already has a final state', {
         details: { id, state: outcome.command.state },
       });
     }
-    await this.changed(outcome.command, `command.${outcome.command.state}`, null);
+    await this.changed(outcome.command, `command.${outcome.command.state}`, null, by.key);
     return commandView(outcome.command);
   }
 
@@ -150,7 +150,8 @@ export class CommandsService {
     return rows.map(commandView);
   }
 
-  private async changed(c: CommandRecord, action: string, actor: Actor | null): Promise<void> {
+  /** `key`: the agent key that took or answered the command, named in the audit (never its secret). */
+  private async changed(c: CommandRecord, action: string, actor: Actor | null, key?: ApiKeyRecord): Promise<void> {
     const view = commandView(c);
     this.bus.publish({ type: 'command.updated', data: view });
     await this.audit.record({
@@ -159,7 +160,14 @@ export class CommandsService {
       username: actor ? undefined : `agent:${c.agent_instance_id}`.slice(0, 256),
       target: `host:${c.host_id}`,
       outcome: c.state === 'failed' || c.state === 'expired' ? 'failed' : 'ok',
-      details: { command_id: c.id, type: c.type, params: c.params, state: c.state, deliveries: c.deliveries },
+      details: {
+        command_id: c.id,
+        type: c.type,
+        params: c.params,
+        state: c.state,
+        deliveries: c.deliveries,
+        ...(key && { api_key: { id: key.id, prefix: key.prefix, label: key.label } }),
+      },
     });
     this.logger.info({ command_id: c.id, host_id: c.host_id, type: c.type, state: c.state }, 'command state changed');
   }

@@ -5,7 +5,7 @@ import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomBase62 } from '../random.js';
-import type { LoginThrottleRepo, SessionRecord, SessionsRepo, UserRecord, UsersRepo } from '../store/index.js';
+import type { LoginThrottleRepo, LoginThrottleState, SessionRecord, SessionsRepo, UserRecord, UsersRepo } from '../store/index.js';
 import { AddressFailures, failuresInWindow, retryAfterSeconds, type ThrottlePolicy } from './auth.rules.js';
 import type { Authenticator, TokenSession } from '../http/index.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
@@ -100,102 +100,138 @@ export class AuthService implements Authenticator {
   }
 
   private async attempt(input: LoginRequest, ip: string | undefined): Promise<LoginResult> {
-    const { users, throttle, audit, clock, policy } = this.deps;
+    const { users, throttle, audit } = this.deps;
+    return this.reserved(input.username, ip, async (attempt) => {
+      const user = await users.byUsername(input.username);
+      // An unknown user costs the same scrypt as a known one, so timing does not reveal usernames.
+      const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+      if (!user || !passwordOk || !user.active) {
+        await attempt.failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
+        throw new AppError('auth/invalid_credentials', 'Wrong username or password');
+      }
+      const after = await attempt.recheck();
+      // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
+      const challenge = await this.deps.secondFactor?.challenge(user);
+      if (challenge) return challenge;
+      if (after && after.failures_ms.length > 0) await throttle.clear(input.username.toLowerCase());
+      const session = sessionUser(user);
+      await audit.record({ action: 'auth.login_succeeded', actor: { user: session, ip }, target: `user:${user.id}` });
+      return await this.startSession(user, ip);
+    });
+  }
+
+  /**
+   * Runs one credential check (password or second-step code) for `username` from `ip` under the
+   * throttle. It reserves its place per address and per username before `check` runs: the store's
+   * failures plus this daemon's checks in progress must stay below the limits, taken with no await
+   * in between so parallel attempts see each other. `check` reports a wrong credential through
+   * `failed` (recorded, audited, locking at the limit) and, after a right one, re-reads the lock
+   * through `recheck` (a parallel attempt, here or on another daemon, may have locked the name).
+   */
+  private async reserved<T>(
+    username: string,
+    ip: string | undefined,
+    check: (attempt: { failed(reason: string): Promise<void>; recheck(): Promise<LoginThrottleState | null> }) => Promise<T>,
+  ): Promise<T> {
+    const { throttle, audit, clock, policy } = this.deps;
     const actor: Actor = { user: null, ip };
     const now = clock.now();
-    const key = input.username.toLowerCase();
+    const key = username.toLowerCase();
     const address = ip ?? 'unknown';
-    const failed = (reason: string) =>
-      audit.record({ action: 'auth.login_failed', actor, username: input.username, outcome: 'failed', details: { reason } });
+    const audited = (reason: string) => audit.record({ action: 'auth.login_failed', actor, username, outcome: 'failed', details: { reason } });
 
     const addressWaitMs = this.addresses.reserve(address, now);
     if (addressWaitMs > 0) {
-      await failed('address_throttled');
+      await audited('address_throttled');
       throw tooManyAttempts(retryAfterSeconds(now + addressWaitMs, now));
     }
-    let wrongCredentials = false;
+    let wrong = false;
     try {
       const state = await throttle.state(key);
       if (state?.locked_until_ms != null && state.locked_until_ms > now) {
-        await failed('locked');
+        await audited('locked');
         throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
       }
       // Reserve: checked and taken with no await in between, so parallel attempts see each other.
       const recorded = state ? failuresInWindow(state.failures_ms, now, policy.windowMs) : 0;
       const inFlight = this.pending.get(key) ?? 0;
       if (recorded + inFlight >= policy.maxFailures) {
-        await failed('throttled');
+        await audited('throttled');
         const oldest = Math.min(...(state?.failures_ms ?? []).filter((t) => t > now - policy.windowMs));
         throw tooManyAttempts(inFlight > 0 ? 1 : retryAfterSeconds(oldest + policy.windowMs, now));
       }
       this.pending.set(key, inFlight + 1);
       try {
-        const user = await users.byUsername(input.username);
-        // An unknown user costs the same scrypt as a known one, so timing does not reveal usernames.
-        const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-        if (!user || !passwordOk || !user.active) {
-          wrongCredentials = true;
-          const failures = await throttle.recordFailure(key, now, policy.maxFailures);
-          await failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
-          if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, input.username, ip, now);
-          throw new AppError('auth/invalid_credentials', 'Wrong username or password');
-        }
-        // Re-check: a parallel attempt (here or on another daemon) may have locked the name meanwhile.
-        const after = await throttle.state(key);
-        const afterNow = clock.now();
-        if (after?.locked_until_ms != null && after.locked_until_ms > afterNow) {
-          await failed('locked');
-          throw tooManyAttempts(retryAfterSeconds(after.locked_until_ms, afterNow));
-        }
-        // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
-        const challenge = await this.deps.secondFactor?.challenge(user);
-        if (challenge) return challenge;
-        if (after && after.failures_ms.length > 0) await throttle.clear(key);
-        const session = sessionUser(user);
-        await audit.record({ action: 'auth.login_succeeded', actor: { user: session, ip }, target: `user:${user.id}` });
-        return await this.startSession(user, ip);
+        return await check({
+          failed: async (reason) => {
+            wrong = true;
+            const failures = await throttle.recordFailure(key, now, policy.maxFailures);
+            await audited(reason);
+            if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, username, ip, now);
+          },
+          recheck: async () => {
+            const after = await throttle.state(key);
+            const afterNow = clock.now();
+            if (after?.locked_until_ms != null && after.locked_until_ms > afterNow) {
+              await audited('locked');
+              throw tooManyAttempts(retryAfterSeconds(after.locked_until_ms, afterNow));
+            }
+            return after;
+          },
+        });
       } finally {
         const left = (this.pending.get(key) ?? 1) - 1;
         if (left > 0) this.pending.set(key, left);
         else this.pending.delete(key);
       }
     } finally {
-      this.addresses.settle(address, now, wrongCredentials);
+      this.addresses.settle(address, now, wrong);
     }
   }
 
   /**
-   * The second sign-in step: the ticket of the password step and a TOTP or recovery code. The
-   * same throttle as the password step: the username's lock and the address bound apply, and a
-   * wrong code counts as a failed sign-in.
+   * The second sign-in step: the ticket of the password step and a TOTP or recovery code, checked
+   * under the same reservation as the password step (per username and per address), so parallel
+   * wrong codes cannot all be evaluated before the first failure is recorded.
    */
   async loginSecondFactor(input: { ticket: string; code: string }, ip: string | undefined): Promise<LoginResponse> {
     const totp = this.requireSecondFactor();
-    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'totp'), ip);
-    const how = await totp.verify(user, input.code);
-    if (!how) return this.secondStepFailed(user, ip);
-    return this.secondStepSucceeded(user, ip, { second_factor: how });
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'totp'));
+    return this.reserved(user.username, ip, async (attempt) => {
+      const how = await totp.verify(user, input.code);
+      if (!how) return this.secondStepFailed(attempt);
+      await attempt.recheck();
+      return this.secondStepSucceeded(user, ip, { second_factor: how });
+    });
   }
 
   /** Sign-in enrolment (TOTP required, none yet): the secret and QR code for the ticket's user. */
   async loginEnroll(input: { ticket: string }, ip: string | undefined): Promise<TotpEnrollment> {
     const totp = this.requireSecondFactor();
-    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'), ip);
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'));
+    const now = this.deps.clock.now();
+    const addressWaitMs = this.addresses.blockedFor(ip ?? 'unknown', now);
+    if (addressWaitMs > 0) throw tooManyAttempts(retryAfterSeconds(now + addressWaitMs, now));
+    const state = await this.deps.throttle.state(user.username.toLowerCase());
+    if (state?.locked_until_ms != null && state.locked_until_ms > now) throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
     return totp.begin(user);
   }
 
-  /** Confirms sign-in enrolment with a first code: a session plus the recovery codes (shown once). */
+  /** Confirms sign-in enrolment with a first code (reserved like any code): a session plus the recovery codes (shown once). */
   async loginEnrollConfirm(input: { ticket: string; code: string }, ip: string | undefined): Promise<LoginResponse & { recovery_codes: string[] }> {
     const totp = this.requireSecondFactor();
-    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'), ip);
-    let codes: string[];
-    try {
-      codes = (await totp.confirm(user, input.code, { user: sessionUser(user), ip })).recovery_codes;
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'auth/wrong_code') return this.secondStepFailed(user, ip);
-      throw err;
-    }
-    return { ...(await this.secondStepSucceeded(user, ip, { second_factor: 'enrolled' })), recovery_codes: codes };
+    const user = await this.ticketUser(totp.verifyTicket(input.ticket, 'enroll'));
+    return this.reserved(user.username, ip, async (attempt) => {
+      let codes: string[];
+      try {
+        codes = (await totp.confirm(user, input.code, { user: sessionUser(user), ip })).recovery_codes;
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'auth/wrong_code') return this.secondStepFailed(attempt);
+        throw err;
+      }
+      await attempt.recheck();
+      return { ...(await this.secondStepSucceeded(user, ip, { second_factor: 'enrolled' })), recovery_codes: codes };
+    });
   }
 
   private requireSecondFactor(): TotpService {
@@ -203,27 +239,15 @@ export class AuthService implements Authenticator {
     return this.deps.secondFactor;
   }
 
-  /** The active user a ticket names, refused while the username or the address is throttled. */
-  private async ticketUser(claims: TicketClaims, ip: string | undefined): Promise<UserRecord> {
-    const { users, throttle, clock } = this.deps;
-    const now = clock.now();
-    const user = await users.byId(claims.userId);
+  /** The active user a ticket names. */
+  private async ticketUser(claims: TicketClaims): Promise<UserRecord> {
+    const user = await this.deps.users.byId(claims.userId);
     if (!user || !user.active || user.token_version !== claims.tokenVersion) throw new AppError('auth/invalid_ticket', 'The sign-in step expired; sign in again');
-    const addressWaitMs = this.addresses.blockedFor(ip ?? 'unknown', now);
-    if (addressWaitMs > 0) throw tooManyAttempts(retryAfterSeconds(now + addressWaitMs, now));
-    const state = await throttle.state(user.username.toLowerCase());
-    if (state?.locked_until_ms != null && state.locked_until_ms > now) throw tooManyAttempts(retryAfterSeconds(state.locked_until_ms, now));
     return user;
   }
 
-  private async secondStepFailed(user: UserRecord, ip: string | undefined): Promise<never> {
-    const { throttle, audit, clock, policy } = this.deps;
-    const now = clock.now();
-    const key = user.username.toLowerCase();
-    this.addresses.record(ip ?? 'unknown', now);
-    const failures = await throttle.recordFailure(key, now, policy.maxFailures);
-    await audit.record({ action: 'auth.login_failed', actor: { user: null, ip }, username: user.username, outcome: 'failed', details: { reason: 'wrong_code' } });
-    if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, user.username, ip, now);
+  private async secondStepFailed(attempt: { failed(reason: string): Promise<void> }): Promise<never> {
+    await attempt.failed('wrong_code');
     throw new AppError('auth/invalid_code', 'Wrong or already used code');
   }
 

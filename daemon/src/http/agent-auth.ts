@@ -21,13 +21,14 @@ export interface AgentKeyVerifier {
   verify(presented: string): Promise<object | null>;
 }
 
-/** REST routes the agents call (command and update polls): a valid agent API key or 401. */
+/** REST routes the agents call (command and update polls): a valid agent API key (kept in `res.locals.agentKey`) or 401. */
 export function requireAgentKey(apiKeys: AgentKeyVerifier) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const presented = apiKeyFromHeaders(req.headers);
       const key = presented ? await apiKeys.verify(presented) : null;
       if (!key) throw new AppError('auth/unauthorized', 'A valid agent API key is required');
+      res.locals.agentKey = key;
       next();
     } catch (err) {
       next(err);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { parseEvent, type ValidationIssue } from '../../../shared/src/index.js';
-import type { ApiKeyService, KeyBindingGuard } from '../apikeys/index.js';
+import type { ApiKeyService, KeyAgents, KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
@@ -42,11 +42,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 export function createIngestHandler(deps: {
   apiKeys: ApiKeyService;
   keyBinding: KeyBindingGuard;
+  keyAgents: KeyAgents;
   ingest: IngestService;
   metrics: Metrics;
   logger: Logger;
 }): (req: IncomingMessage, res: ServerResponse) => void {
-  const { apiKeys, keyBinding, ingest, metrics, logger } = deps;
+  const { apiKeys, keyBinding, keyAgents, ingest, metrics, logger } = deps;
 
   const reject = (res: ServerResponse, reason: string, status: number, body: unknown, headers?: Record<string, string>) => {
     metrics.ingestRejected(reason, status);
@@ -127,6 +128,8 @@ export function createIngestHandler(deps: {
       }
 
       const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId });
+      // Before the answer: the agent polls right after its first delivered event, and must not be refused.
+      await keyAgents.sent(key, event);
       if (outcome === 'created') {
         metrics.ingestCreated();
         sendJson(res, 201, { event_id: event.event_id, status: 'created' });

@@ -15,6 +15,16 @@ export interface ApiKeyRecord {
   revoked_ms: number | null;
 }
 
+/** That a key sent an accepted event for an agent installation (the right to speak for it on the agent channel). */
+export interface KeyAgentRecord {
+  key_id: string;
+  /** `source.agent_instance_id`, trimmed. */
+  agent_instance_id: string;
+  /** Lower-cased `host.hostname` of the first such event. */
+  hostname: string;
+  first_ms: number;
+}
+
 export interface ApiKeysRepo {
   insert(record: ApiKeyRecord): Promise<void>;
   byHash(hash: string): Promise<ApiKeyRecord | null>;
@@ -22,4 +32,8 @@ export interface ApiKeysRepo {
   /** Records use of several keys in one write (a key's time only moves forward); the caller throttles how often. */
   touchMany(touches: { id: string; at_ms: number }[]): Promise<void>;
   revoke(id: string, atMs: number): Promise<boolean>;
+  /** Records that a key sent events for an agent installation; a pair already recorded is left as it is. */
+  recordAgent(record: KeyAgentRecord): Promise<void>;
+  /** Whether the key has sent events for the agent installation. */
+  spokeFor(keyId: string, agentInstanceId: string): Promise<boolean>;
 }

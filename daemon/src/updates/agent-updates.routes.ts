@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import express from 'express';
 import { z } from 'zod';
-import type { ApiKeyService } from '../apikeys/index.js';
+import { type ApiKeyService, type KeyAgents, requestKey } from '../apikeys/index.js';
 import { type Authenticator, parseInput, requireAgentKey, requireUser, restActor, sendJson } from '../http/index.js';
 import { AGENT_UPDATE_STATES } from '../store/index.js';
 import type { AgentUpdatesService } from './agent-updates.service.js';
@@ -19,13 +19,14 @@ export const AgentConfigInput = z
 const PollQuery = z.object({ agent_instance_id: z.string().min(1).max(128) });
 
 /**
- * Agent updates over REST. Agents: `GET /api/v1/agent/poll` (API key) and
- * `GET /api/v1/agent/rdp-bundle/{token}` (the token is the credential). Operators: the job list
+ * Agent updates over REST. Agents: `GET /api/v1/agent/poll` (an API key that speaks for the
+ * installation, else 403) and `GET /api/v1/agent/rdp-bundle/{token}` (the token is the credential,
+ * issued only by that poll or to the host by an admin's push). Operators: the job list
  * and a host's desired configuration. Admins: start updates, edit the configuration.
  */
 export function createAgentUpdatesRoutes(
   updates: AgentUpdatesService,
-  deps: { authenticator: Authenticator; apiKeys: ApiKeyService; publicUrl: string | undefined; basePath: string },
+  deps: { authenticator: Authenticator; apiKeys: ApiKeyService; keyAgents: KeyAgents; publicUrl: string | undefined; basePath: string },
 ): express.Router {
   const r = express.Router();
   const operator = requireUser(deps.authenticator, 'operator');
@@ -34,6 +35,7 @@ export function createAgentUpdatesRoutes(
 
   r.get('/api/v1/agent/poll', agent, async (req, res) => {
     const { agent_instance_id } = parseInput(PollQuery, req.query);
+    await deps.keyAgents.assertSpeaksFor(requestKey(res), agent_instance_id);
     const base = deps.publicUrl ?? `${req.protocol}://${req.get('host')}${deps.basePath}`;
     sendJson(res, 200, await updates.poll(agent_instance_id, (token) => `${base}/api/v1/agent/rdp-bundle/${token}`));
   });

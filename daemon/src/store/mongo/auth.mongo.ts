@@ -94,30 +94,48 @@ export function mongoUsers(db: Db): UsersRepo {
   };
 }
 
-interface ThrottleDoc {
+/** One failed sign-in; a document each, because `$push` to one list loses parallel failures on FerretDB. */
+interface FailureDoc {
   key: string;
-  failures: number[];
+  at_ms: number;
 }
 
+/**
+ * Migration 51: failed sign-ins move from one list per username (`login_throttle`) to one document
+ * each (`login_failures`). Re-runnable: a list is deleted only after its failures were copied.
+ */
+export const LOGIN_FAILURES_MONGO_MIGRATION = {
+  id: 51,
+  name: 'failed sign-ins stored one document each',
+  async up(db: Db) {
+    const failures = db.collection<FailureDoc>('login_failures');
+    await failures.createIndexes([{ key: { key: 1, at_ms: 1 }, name: 'by_key_time' }, { key: { at_ms: 1 }, name: 'by_time' }]);
+    const lists = db.collection<{ key: string; failures?: number[] }>('login_throttle');
+    for await (const list of lists.find({})) {
+      const copied = (list.failures ?? []).map((at_ms) => ({ key: list.key, at_ms }));
+      if (copied.length > 0) await failures.insertMany(copied);
+      await lists.deleteOne({ _id: list._id });
+    }
+  },
+};
+
 export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
-  const throttle = db.collection<ThrottleDoc>('login_throttle');
+  const failures = db.collection<FailureDoc>('login_failures');
   // One document per active lock, unique by key: the insert that wins is the one lock (and alert).
   // A conditional updateOne is not atomic on FerretDB, so the unique index decides instead.
   const locks = db.collection<{ key: string; until_ms: number }>('login_locks');
+  const latest = async (key: string, limit: number) =>
+    (await failures.find({ key }, { projection: { _id: 0, at_ms: 1 } }).sort({ at_ms: -1 }).limit(limit).toArray()).map((f) => f.at_ms).reverse();
   return {
     async state(key) {
-      const [doc, lock] = await Promise.all([throttle.findOne({ key }), locks.findOne({ key })]);
-      if (!doc && !lock) return null;
-      return { failures_ms: doc?.failures ?? [], locked_until_ms: lock?.until_ms ?? null };
+      const [list, lock] = await Promise.all([latest(key, 100), locks.findOne({ key })]);
+      if (list.length === 0 && !lock) return null;
+      return { failures_ms: list, locked_until_ms: lock?.until_ms ?? null };
     },
     async recordFailure(key, atMs, keep) {
-      const doc = await throttle.findOneAndUpdate(
-        { key },
-        { $push: { failures: { $each: [atMs], $slice: -keep } } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      // FerretDB ignores $slice; lock() and clear() empty the list, so it stays short either way.
-      return (doc?.failures ?? [atMs]).slice(-keep);
+      // Each insert is atomic; the read after the last of parallel inserts sees them all.
+      await failures.insertOne({ key, at_ms: atMs });
+      return latest(key, keep);
     },
     async lock(key, untilMs, nowMs) {
       await locks.deleteOne({ key, until_ms: { $lte: nowMs } });
@@ -127,18 +145,16 @@ export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
         if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
         throw err;
       }
-      await throttle.updateOne({ key }, { $set: { failures: [] } });
+      await failures.deleteMany({ key });
       return true;
     },
     async clear(key) {
-      await throttle.updateOne({ key }, { $set: { failures: [] } });
+      await failures.deleteMany({ key });
     },
     async prune(failuresBeforeMs, nowMs) {
       const locksGone = (await locks.deleteMany({ until_ms: { $lte: nowMs } })).deletedCount;
-      // No element at or after the cutoff: matches empty lists too. In one filter, so a failure
-      // recorded meanwhile keeps its document.
-      const keysGone = (await throttle.deleteMany({ failures: { $not: { $gte: failuresBeforeMs } } })).deletedCount;
-      return locksGone + keysGone;
+      const failuresGone = (await failures.deleteMany({ at_ms: { $lt: failuresBeforeMs } })).deletedCount;
+      return locksGone + failuresGone;
     },
   };
 }

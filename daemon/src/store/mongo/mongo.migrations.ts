@@ -8,8 +8,9 @@ import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
 import { EVENTS_MINUTE_MONGO_MIGRATION } from './events.mongo.js';
 import { INGEST_COLLECTIONS_MONGO_MIGRATION } from './locks.mongo.js';
 import { EVENT_LOOKUPS_MONGO_MIGRATION } from './detail-lookups.mongo.js';
-import { USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
+import { LOGIN_FAILURES_MONGO_MIGRATION, USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
 import { PROBLEM_ASSIGNEE_MONGO_MIGRATION } from './problem-assignee.mongo.js';
+import { API_KEY_AGENTS_MONGO_MIGRATION } from './api-keys.mongo.js';
 
 
 /** Applied in id order, whatever the order here. */
@@ -167,4 +168,6 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
+  API_KEY_AGENTS_MONGO_MIGRATION,
+  LOGIN_FAILURES_MONGO_MIGRATION,
 ];

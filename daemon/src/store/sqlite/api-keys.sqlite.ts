@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ApiKeyRecord, ApiKeysRepo } from '../api-keys.types.js';
+import type { SqliteMigration } from './sqlite-migration.js';
 
 type Db = Database.Database;
 
@@ -8,6 +9,9 @@ export function sqliteApiKeys(db: Db): ApiKeysRepo {
   const touchAll = db.transaction((touches: { id: string; at_ms: number }[]) => {
     for (const t of touches) touch.run(t.at_ms, t.id);
   });
+  const recordAgent = db.prepare(`INSERT INTO api_key_agents (key_id, agent_instance_id, hostname, first_ms)
+    VALUES (@key_id, @agent_instance_id, @hostname, @first_ms) ON CONFLICT (key_id, agent_instance_id) DO NOTHING`);
+  const spokeFor = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM api_key_agents WHERE key_id = ? AND agent_instance_id = ?');
   return {
     async insert(r) {
       db.prepare(`INSERT INTO api_keys (id, prefix, hash, label, bound_hostname, bound_instance_id, on_mismatch, created_ms, last_used_ms, revoked_ms)
@@ -25,5 +29,26 @@ export function sqliteApiKeys(db: Db): ApiKeysRepo {
     async revoke(id, atMs) {
       return db.prepare('UPDATE api_keys SET revoked_ms = ? WHERE id = ? AND revoked_ms IS NULL').run(atMs, id).changes === 1;
     },
+    async recordAgent(r) {
+      recordAgent.run(r);
+    },
+    async spokeFor(keyId, agentInstanceId) {
+      return spokeFor.get(keyId, agentInstanceId) !== undefined;
+    },
   };
 }
+
+/** Migration 50: which agent installations each key has sent events for. */
+export const API_KEY_AGENTS_SQLITE_MIGRATION: SqliteMigration = {
+  id: 50,
+  name: 'agent installations each API key has sent events for',
+  sql: `
+    CREATE TABLE api_key_agents (
+      key_id TEXT NOT NULL,
+      agent_instance_id TEXT NOT NULL,
+      hostname TEXT NOT NULL,
+      first_ms INTEGER NOT NULL,
+      PRIMARY KEY (key_id, agent_instance_id)
+    ) WITHOUT ROWID;
+  `,
+};

@@ -6,6 +6,7 @@ import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
 import { DEVICES_SQLITE_MIGRATION } from './devices.sqlite.js';
 import { USERS_LAST_LOGIN_SQLITE_MIGRATION } from './auth.sqlite.js';
 import { PROBLEM_ASSIGNEE_SQLITE_MIGRATION } from './problem-assignee.sqlite.js';
+import { API_KEY_AGENTS_SQLITE_MIGRATION } from './api-keys.sqlite.js';
 
 /** Migration 3: problems and their timelines, replay fingerprints, flap marks, host state, rollups, leases. */
 const CORRELATION_SQLITE_MIGRATION = {
@@ -418,4 +419,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'free-text index rows written by the event insert, not by a trigger',
     sql: `DROP TRIGGER events_fts_insert;`,
   },
+  API_KEY_AGENTS_SQLITE_MIGRATION,
 ];
