@@ -14,7 +14,8 @@ function paddedQwinsta(size: number): string {
 
 async function agentRuns(t: TestSac, stdout: string): Promise<string> {
   const headers = { Authorization: `Bearer ${t.apiKey}` };
-  const [command] = (await (await fetch(`${t.url}/api/v1/agent/commands?agent_instance_id=${AGENT}`, { headers })).json()).commands as { id: string }[];
+  const polled = (await (await fetch(`${t.url}/api/v1/agent/commands?agent_instance_id=${AGENT}`, { headers })).json()) as { commands: { id: string }[] };
+  const [command] = polled.commands;
   const posted = await fetch(`${t.url}/api/v1/agent/commands/${command!.id}/result?agent_instance_id=${AGENT}`, {
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json' },

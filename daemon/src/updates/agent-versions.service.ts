@@ -9,7 +9,7 @@ import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
 import { isOutdated } from './agent-version.rules.js';
-import { mirrorDir, readLatestVersion, syncMirror, type GitRepoSource } from './git-source.js';
+import { mirrorDir, readLatestVersion, releaseTrustOf, syncMirror, verifyReleaseCommit, type GitRepoSource, type ReleaseTrust } from './git-source.js';
 
 type GitRepos = SettingsValue<'git_repos'>;
 
@@ -91,14 +91,25 @@ export class AgentVersionsService {
 
   /** The mirror of a product's repository, fetched first if this daemon has none yet. */
   async mirrorOf(product: string): Promise<string> {
-    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    const settings = await this.deps.gitRepos();
+    const source = settings.repos.find((r) => r.product === product);
     if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
     const dir = mirrorDir(this.deps.mirrorsDir, product);
     if (!existsSync(path.join(dir, 'HEAD'))) {
-      const read = await this.read(source);
+      const read = await this.read(source, releaseTrustOf(settings));
       if (read.error) throw new AppError('git/unreachable', read.error);
     }
     return dir;
+  }
+
+  /**
+   * Refuses a commit as the source of a bundle unless it is a release signed by an allowed signer,
+   * when the `git_repos` settings require signed release tags (checked at every build and hand-out:
+   * a bundle built before the setting, or from a tag since re-signed or removed, is not served).
+   */
+  async checkRelease(product: string, commit: string): Promise<void> {
+    const trust = releaseTrustOf(await this.deps.gitRepos());
+    if (trust.required) await verifyReleaseCommit(await this.mirrorOf(product), commit, trust);
   }
 
   /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
@@ -114,14 +125,14 @@ export class AgentVersionsService {
       const last = stored.get(source.product)?.checked_ms ?? null;
       if (last !== null && now - last < settings.refresh_minutes * 60_000) continue;
       await fence.check();
-      await this.read(source);
+      await this.read(source, releaseTrustOf(settings));
     }
   }
 
   /** "Check now": reads every configured repository and answers the new list. */
   async refreshAll(actor: Actor): Promise<AgentVersionView[]> {
     const settings = await this.deps.gitRepos();
-    const outcomes = await Promise.all(settings.repos.map((s) => this.read(s)));
+    const outcomes = await Promise.all(settings.repos.map((s) => this.read(s, releaseTrustOf(settings))));
     await this.deps.audit.record({
       action: 'agent_versions.refresh',
       actor,
@@ -136,7 +147,8 @@ export class AgentVersionsService {
    * directory (the mirror and the stored versions stay untouched) and reads its latest version.
    */
   async test(product: string, actor: Actor): Promise<GitTestResult> {
-    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    const settings = await this.deps.gitRepos();
+    const source = settings.repos.find((r) => r.product === product);
     if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'sac-git-test-'));
     const started = this.deps.clock.now();
@@ -144,7 +156,7 @@ export class AgentVersionsService {
     try {
       const dir = path.join(scratch, 'repo.git');
       await syncMirror(source, dir);
-      const latest = await readLatestVersion(source, dir);
+      const latest = await readLatestVersion(source, dir, releaseTrustOf(settings));
       result = { ok: true, product, latest_version: latest.version, commit: latest.commit, detail: `Read ${latest.version} at ${latest.commit.slice(0, 12)}` };
     } catch (err) {
       result = { ok: false, product, latest_version: null, commit: null, detail: failureText(err) };
@@ -161,7 +173,7 @@ export class AgentVersionsService {
     return result;
   }
 
-  private read(source: GitRepoSource): Promise<AgentVersionRecord> {
+  private read(source: GitRepoSource, trust: ReleaseTrust): Promise<AgentVersionRecord> {
     const running = this.inFlight.get(source.product);
     if (running) return running;
     const run = (async () => {
@@ -169,7 +181,7 @@ export class AgentVersionsService {
       try {
         const dir = mirrorDir(this.deps.mirrorsDir, source.product);
         await syncMirror(source, dir);
-        const latest = await readLatestVersion(source, dir);
+        const latest = await readLatestVersion(source, dir, trust);
         outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null };
       } catch (err) {
         if (!(err instanceof AppError)) this.deps.logger.error({ product: source.product, err: errorSummary(err) }, 'reading the agent version failed');
