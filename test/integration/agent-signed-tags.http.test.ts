@@ -100,7 +100,7 @@ describe.each(STORE_KINDS)('signed release tags and safe refs on %s', (kind) => 
 
     repos.commit(PRODUCT, { 'version.txt': '2.2.0-SAC\r\n' }, 'v2.2.0-SAC', stranger.file);
     const strange = await refresh();
-    expect(strange).toMatchObject({ latest_version: '2.1.8-SAC' });
+    expect(strange).toMatchObject({ latest_version: '2.1.8-SAC', error_reason: 'unsigned_release' });
     expect(strange.error).toMatch(/release tag v2\.2\.0-SAC is not signed by an allowed signer/);
     const listed = await api(sac, 'GET', '/api/v1/agents/versions', { token });
     expect(listed.body.versions[0].error).toBe(strange.error);

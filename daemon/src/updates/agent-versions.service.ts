@@ -19,6 +19,8 @@ export interface AgentVersionView {
   commit: string | null;
   checked_at: string | null;
   error: string | null;
+  /** `unsigned_release` when signed release tags are required and the newest release is not signed by an allowed signer. */
+  error_reason: string | null;
 }
 
 export interface GitTestResult {
@@ -39,6 +41,7 @@ function view(r: AgentVersionRecord): AgentVersionView {
     commit: r.commit,
     checked_at: r.checked_ms === null ? null : new Date(r.checked_ms).toISOString(),
     error: r.error,
+    error_reason: r.error_reason,
   };
 }
 
@@ -68,7 +71,7 @@ export class AgentVersionsService {
   async list(): Promise<AgentVersionView[]> {
     const [settings, stored] = await Promise.all([this.deps.gitRepos(), this.deps.repo.list()]);
     const byProduct = new Map(stored.map((r) => [r.product, r]));
-    const configured = settings.repos.map((r) => byProduct.get(r.product) ?? { product: r.product, latest_version: null, commit: null, checked_ms: null, error: null });
+    const configured = settings.repos.map((r) => byProduct.get(r.product) ?? { product: r.product, latest_version: null, commit: null, checked_ms: null, error: null, error_reason: null });
     const unconfigured = stored.filter((r) => !settings.repos.some((c) => c.product === r.product));
     return [...configured, ...unconfigured].map(view);
   }
@@ -182,10 +185,10 @@ export class AgentVersionsService {
         const dir = mirrorDir(this.deps.mirrorsDir, source.product);
         await syncMirror(source, dir);
         const latest = await readLatestVersion(source, dir, trust);
-        outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null };
+        outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null, error_reason: null };
       } catch (err) {
         if (!(err instanceof AppError)) this.deps.logger.error({ product: source.product, err: errorSummary(err) }, 'reading the agent version failed');
-        outcome = { product: source.product, latest_version: null, commit: null, checked_ms: this.deps.clock.now(), error: failureText(err) };
+        outcome = { product: source.product, latest_version: null, commit: null, checked_ms: this.deps.clock.now(), error: failureText(err), error_reason: reasonOf(err) };
       }
       const stored = await this.deps.repo.record(outcome);
       this.latestCache = null;
@@ -198,4 +201,9 @@ export class AgentVersionsService {
 
 function failureText(err: unknown): string {
   return err instanceof AppError ? err.message : 'Reading the repository failed';
+}
+
+/** The reason part of an AppError code (`git/unsigned_release` → `unsigned_release`). */
+function reasonOf(err: unknown): string {
+  return err instanceof AppError ? err.code.slice(err.code.indexOf('/') + 1) : 'failed';
 }
