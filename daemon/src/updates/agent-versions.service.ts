@@ -92,7 +92,11 @@ export class AgentVersionsService {
     return { agent_version: agentVersion, latest_version: latest, outdated: isOutdated(agentVersion, latest) };
   }
 
-  /** The mirror of a product's repository, fetched first if this daemon has none yet. */
+  /**
+   * The mirror of a product's repository, fetched first if this daemon has none yet (a fetched
+   * mirror is answered even when reading its version then failed, e.g. on an unsigned newer tag:
+   * callers name their own commit).
+   */
   async mirrorOf(product: string): Promise<string> {
     const settings = await this.deps.gitRepos();
     const source = settings.repos.find((r) => r.product === product);
@@ -100,7 +104,7 @@ export class AgentVersionsService {
     const dir = mirrorDir(this.deps.mirrorsDir, product);
     if (!existsSync(path.join(dir, 'HEAD'))) {
       const read = await this.read(source, releaseTrustOf(settings));
-      if (read.error) throw new AppError('git/unreachable', read.error);
+      if (read.error && !existsSync(path.join(dir, 'HEAD'))) throw new AppError('git/unreachable', read.error);
     }
     return dir;
   }
