@@ -11,6 +11,7 @@ export * from './notify.schema.js';
 export * from './users.schema.js';
 export * from './audit.schema.js';
 export * from './apikeys.schema.js';
+export * from './git.rules.js';
 export * from './settings.schema.js';
 export * from './settings.help.js';
 export * from './time-zone.js';

@@ -152,6 +152,8 @@ const en: SettingsHelp = {
     fields: {
       repos: { label: 'Repositories', help: 'One row per agent product; "Test" reads the repository now without changing anything.' },
       refresh_minutes: { label: 'Read every, minutes', help: 'How often each repository is read for a new version.' },
+      require_signed_tags: { label: 'Require signed release tags', help: 'auto: as soon as allowed signers are set, a release must be a tag signed by one of them, or SAC neither builds nor serves its bundle; on: always (no signers = every release refused); off: tags are trusted as fetched.' },
+      allowed_signers: { label: 'Allowed signers', help: 'SSH signing keys trusted for release tags, one per line in OpenSSH allowed_signers format: principal, key type, key (e.g. release@example.com ssh-ed25519 AAAA…).' },
     },
   },
   maintenance: {
@@ -314,6 +316,8 @@ const ru: SettingsHelp = {
     fields: {
       repos: { label: 'Репозитории', help: 'Строка на продукт агента; «Проверить» читает репозиторий сейчас, ничего не меняя.' },
       refresh_minutes: { label: 'Читать каждые, мин', help: 'Как часто каждый репозиторий проверяется на новую версию.' },
+      require_signed_tags: { label: 'Требовать подписанные теги релизов', help: 'auto: как только заданы доверенные подписи, релиз должен быть тегом, подписанным одной из них, иначе SAC не собирает и не раздаёт его пакет; on: всегда (без подписей любой релиз отклоняется); off: тегам верят как есть.' },
+      allowed_signers: { label: 'Доверенные подписи', help: 'SSH-ключи подписи, которым доверяются теги релизов, по одному в строке в формате OpenSSH allowed_signers: принципал, тип ключа, ключ (например, release@example.com ssh-ed25519 AAAA…).' },
     },
   },
   maintenance: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES } from './event.schema.js';
+import { allowedSignersProblem, isSafeGitRef } from './git.rules.js';
 import { LANGUAGES, NOTIFY_CHANNELS } from './notify.schema.js';
 
 /**
@@ -133,18 +134,38 @@ export const GitReposSettingsSchema = z.strictObject({
       z.strictObject({
         product: z.string().min(1).max(64),
         url: z.string().min(1).max(2048),
-        branch: z.string().min(1).max(256).nullable().default(null),
+        branch: z
+          .string()
+          .min(1)
+          .max(256)
+          .refine(isSafeGitRef, 'must be a branch name (not starting with -, no spaces, .., ~^:?*[ or \\)')
+          .nullable()
+          .default(null),
         /** Access token for https remotes. */
         token: SecretSchema.default(null),
         /** Where the latest version is read: the newest release tag, or a version file on the branch. */
         version_from: z.enum(['tag', 'file']).default('tag'),
         /** The version file (`version_from: file`); default `version.txt` for rdp-login-monitor, `ssh-monitor` for ssh-monitor. */
-        version_file: z.string().min(1).max(256).regex(/^[^\0:]+$/, 'must be a path in the repository').nullable().default(null),
+        version_file: z.string().min(1).max(256).regex(/^[^\0:-][^\0:]*$/, 'must be a path in the repository, not starting with -').nullable().default(null),
       }),
     )
     .max(20)
     .default([]),
   refresh_minutes: minutes(10_080).default(360),
+  /**
+   * Whether a release must be a tag signed by one of `allowed_signers` before SAC builds or serves
+   * its bundle: `auto` (the default) requires it as soon as allowed signers are configured.
+   */
+  require_signed_tags: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** SSH signing keys trusted for release tags, in OpenSSH `allowed_signers` format. */
+  allowed_signers: z
+    .string()
+    .max(65_536)
+    .superRefine((text, ctx) => {
+      const problem = allowedSignersProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default(''),
 });
 
 export const MaintenanceSettingsSchema = z.strictObject({

@@ -12,7 +12,7 @@ test.beforeAll(async () => {
   const res = await sac.api('POST', '/api/v1/users', { token, body: { username: 'night', password: MONITOR_PASSWORD, role: 'monitor' } });
   expect(res.status).toBe(201);
   // The fixtures' Windows agent runs 2.1.7-SAC; git is said to have 2.1.8-SAC.
-  await sac.sac.store.agentVersions.record({ product: 'rdp-login-monitor', latest_version: '2.1.8-SAC', commit: 'a'.repeat(40), checked_ms: Date.now(), error: null });
+  await sac.sac.store.agentVersions.record({ product: 'rdp-login-monitor', latest_version: '2.1.8-SAC', commit: 'a'.repeat(40), checked_ms: Date.now(), error: null, error_reason: null });
 });
 test.afterAll(async () => {
   await sac?.close();

@@ -39,8 +39,8 @@ describe.each(STORE_KINDS)('agent versions from git on %s', (kind) => {
     expect(saved.status).toBe(200);
     const before = await api(sac, 'GET', '/api/v1/agents/versions', { token });
     expect(before.body.versions).toEqual([
-      { product: 'rdp-login-monitor', latest_version: null, commit: null, checked_at: null, error: null },
-      { product: 'ssh-monitor', latest_version: null, commit: null, checked_at: null, error: null },
+      { product: 'rdp-login-monitor', latest_version: null, commit: null, checked_at: null, error: null, error_reason: null },
+      { product: 'ssh-monitor', latest_version: null, commit: null, checked_at: null, error: null, error_reason: null },
     ]);
     const refreshed = await api(sac, 'POST', '/api/v1/agents/versions/refresh', { token });
     expect(refreshed.status).toBe(200);

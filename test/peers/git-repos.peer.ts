@@ -14,8 +14,11 @@ import { freePort } from '../../scripts/free-port.js';
 export interface GitReposPeer {
   fileUrl(name: string): string;
   gitUrl(name: string): string;
-  /** Commits `files` to the default branch of bare repository `name` (created on first use), tagging it when asked. */
-  commit(name: string, files: Record<string, string>, tag?: string): string;
+  /**
+   * Commits `files` to the default branch of bare repository `name` (created on first use), tagging
+   * it when asked: a lightweight tag, or a tag signed with the SSH private key file `signingKey`.
+   */
+  commit(name: string, files: Record<string, string>, tag?: string, signingKey?: string): string;
   close(): Promise<void>;
 }
 
@@ -66,7 +69,7 @@ export async function startGitRepos(): Promise<GitReposPeer> {
   return {
     fileUrl: (name) => `file://${path.join(bare, `${name}.git`)}`,
     gitUrl: (name) => `git://127.0.0.1:${port}/${name}.git`,
-    commit(name, files, tag) {
+    commit(name, files, tag, signingKey) {
       const repo = path.join(work, name);
       const remote = path.join(bare, `${name}.git`);
       if (!existsSync(remote)) {
@@ -80,7 +83,8 @@ export async function startGitRepos(): Promise<GitReposPeer> {
       }
       git(repo, 'add', '--all');
       git(repo, 'commit', '--quiet', '--allow-empty', '-m', tag ?? 'change');
-      if (tag) git(repo, 'tag', tag);
+      if (tag && signingKey) git(repo, '-c', 'gpg.format=ssh', '-c', `user.signingkey=${signingKey}`, 'tag', '-s', '-m', tag, tag);
+      else if (tag) git(repo, 'tag', tag);
       git(repo, 'push', '--quiet', '--tags', 'origin', 'main');
       return git(repo, 'rev-parse', 'HEAD');
     },

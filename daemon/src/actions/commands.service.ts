@@ -24,7 +24,7 @@ const POLL_LIMIT = 20;
 
 export function commandView(c: CommandRecord): CommandView {
   const sessions: SessionView[] | null =
-    c.type === 'qwinsta' && c.result?.status === 'succeeded' ? parseQwinsta(c.result.stdout) : null;
+    c.type === 'qwinsta' && c.result?.status === 'succeeded' ? (c.result.sessions ?? parseQwinsta(c.result.stdout)) : null;
   return {
     id: c.id,
     host_id: c.host_id,
@@ -39,7 +39,7 @@ export function commandView(c: CommandRecord): CommandView {
     deliveries: c.deliveries,
     finished_at: iso(c.finished_ms),
     expires_at: iso(c.expires_ms)!,
-    result: c.result,
+    result: c.result && { status: c.result.status, stdout: c.result.stdout, stderr: c.result.stderr },
     sessions,
   };
 }
@@ -114,9 +114,14 @@ export class CommandsService {
     return delivered.map(agentCommand);
   }
 
-  /** `POST /api/v1/agent/commands/{id}/result`: accepted only with the key the command was handed to. */
+  /**
+   * `POST /api/v1/agent/commands/{id}/result`: accepted only with the key the command was handed to;
+   * a succeeded qwinsta is parsed here, once, and stored parsed.
+   */
   async result(id: string, by: { key: ApiKeyRecord; agentInstanceId: string | null }, result: CommandResult): Promise<CommandView> {
-    const outcome = await this.store.commands.complete(id, { keyId: by.key.id, agentInstanceId: by.agentInstanceId }, result, this.clock.now());
+    const parse = result.status === 'succeeded' && (await this.store.commands.byId(id))?.type === 'qwinsta';
+    const stored = parse ? { ...result, sessions: parseQwinsta(result.stdout) } : result;
+    const outcome = await this.store.commands.complete(id, { keyId: by.key.id, agentInstanceId: by.agentInstanceId }, stored, this.clock.now());
     if (outcome.status === 'not_found') throw commandNotFound(id);
     if (outcome.status === 'already_finished') {
       throw new AppError('command/already_finished', 'This command already has a final state', {
@@ -127,7 +132,6 @@ export class CommandsService {
     return commandView(outcome.command);
   }
 
-  /** Sweeps commands whose agent never answered (a periodic job). */
   /** The `command_expiry` leader job: expiring is a compare-and-set of open commands (idempotent), fenced first. */
   async expireDue(fence: Fence): Promise<void> {
     await fence.check();

@@ -70,6 +70,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'git/auth_failed': 502,
   'git/unreachable': 502,
   'git/no_version': 422,
+  'git/bad_ref': 400,
+  'git/unsigned_release': 409,
   'update/not_found': 404,
   'update/bundle_not_found': 404,
   'update/disabled': 409,

@@ -7,6 +7,8 @@ export interface AgentVersionRecord {
   checked_ms: number | null;
   /** Why the last read failed (redacted git message); null after a good read. */
   error: string | null;
+  /** The failure's reason code (`unsigned_release`, `unreachable`, `auth_failed`, …); null after a good read. */
+  error_reason: string | null;
 }
 
 export interface AgentVersionsRepo {

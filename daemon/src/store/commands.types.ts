@@ -1,3 +1,5 @@
+import type { SessionView } from '../../../shared/src/index.js';
+
 /** Commands SAC queues to a Windows agent's command channel (`qwinsta`, `logoff`). */
 export type CommandType = 'qwinsta' | 'logoff';
 
@@ -11,6 +13,11 @@ export interface CommandResult {
   status: 'succeeded' | 'failed';
   stdout: string;
   stderr: string;
+  /**
+   * A succeeded qwinsta's sessions, parsed once when the result arrived (stored with it, in the
+   * same JSON field on both stores). Absent on results stored before it was, which are parsed when read.
+   */
+  sessions?: SessionView[];
 }
 
 export interface CommandRecord {

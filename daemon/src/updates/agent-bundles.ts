@@ -30,7 +30,7 @@ export async function buildBundle(mirrorDir: string, product: string, commit: st
   mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
   try {
-    await simpleGit({ baseDir: mirrorDir }).env({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/nonexistent' }).raw(['archive', `--format=${bundleFormat(product).format}`, '-o', partial, commit]);
+    await simpleGit({ baseDir: mirrorDir }).env({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/nonexistent' }).raw(['archive', `--format=${bundleFormat(product).format}`, '-o', partial, '--end-of-options', commit]);
   } catch (err) {
     throw new AppError('update/bundle_failed', `Packing ${product} at ${commit.slice(0, 12)} failed: ${err instanceof Error ? err.message.slice(0, 300) : 'git archive failed'}`, { kind: 'operational' });
   }

@@ -146,7 +146,16 @@ export class AgentUpdatesService {
     if (!job || job.state !== 'pending') return { update: null, config };
     const settings = await this.deps.settings();
     if (job.offered_ms === null && (await this.deps.repo.countInProgress(job.product)) >= settings.max_parallel) return { update: null, config };
-    const bundle = await this.bundleFor(job);
+    let bundle: { sha256: string };
+    try {
+      bundle = await this.bundleFor(job);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'git/unsigned_release')) throw err;
+      // The agent is offered nothing; the job fails with the reason, shown on the Agents page.
+      const failed = await this.deps.repo.transition(job.id, ['pending'], { state: 'failed', updated_ms: this.deps.clock.now(), output: err.message });
+      if (failed) await this.audited('agent_update.failed', failed, null);
+      return { update: null, config };
+    }
     const token = randomBytes(32).toString('base64url');
     const now = this.deps.clock.now();
     await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: now + BUNDLE_TOKEN_TTL_MS });
@@ -331,8 +340,12 @@ export class AgentUpdatesService {
     if (s.products.length > 0 && !s.products.includes(product)) throw new AppError('update/product_excluded', `Updates of ${product} are not enabled in the agent_updates settings`, { details: { product } });
   }
 
-  /** The job's bundle, built from the mirror on first use and rebuilt if its file went missing. */
+  /**
+   * The job's bundle, built from the mirror on first use and rebuilt if its file went missing;
+   * refused (`git/unsigned_release`) while signed release tags are required and its commit is none.
+   */
   private async bundleFor(job: AgentUpdateJob): Promise<{ sha256: string }> {
+    await this.deps.versions.checkRelease(job.product, job.target_commit);
     const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
     const known = await this.deps.repo.bundle(job.product, job.target_version);
     if (known && known.commit === job.target_commit && bundleIntact(file, known.size)) return known;

@@ -9,7 +9,7 @@ import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
 import { isOutdated } from './agent-version.rules.js';
-import { mirrorDir, readLatestVersion, syncMirror, type GitRepoSource } from './git-source.js';
+import { mirrorDir, readLatestVersion, releaseTrustOf, syncMirror, verifyReleaseCommit, type GitRepoSource, type ReleaseTrust } from './git-source.js';
 
 type GitRepos = SettingsValue<'git_repos'>;
 
@@ -19,6 +19,8 @@ export interface AgentVersionView {
   commit: string | null;
   checked_at: string | null;
   error: string | null;
+  /** `unsigned_release` when signed release tags are required and the newest release is not signed by an allowed signer. */
+  error_reason: string | null;
 }
 
 export interface GitTestResult {
@@ -39,6 +41,7 @@ function view(r: AgentVersionRecord): AgentVersionView {
     commit: r.commit,
     checked_at: r.checked_ms === null ? null : new Date(r.checked_ms).toISOString(),
     error: r.error,
+    error_reason: r.error_reason,
   };
 }
 
@@ -68,7 +71,7 @@ export class AgentVersionsService {
   async list(): Promise<AgentVersionView[]> {
     const [settings, stored] = await Promise.all([this.deps.gitRepos(), this.deps.repo.list()]);
     const byProduct = new Map(stored.map((r) => [r.product, r]));
-    const configured = settings.repos.map((r) => byProduct.get(r.product) ?? { product: r.product, latest_version: null, commit: null, checked_ms: null, error: null });
+    const configured = settings.repos.map((r) => byProduct.get(r.product) ?? { product: r.product, latest_version: null, commit: null, checked_ms: null, error: null, error_reason: null });
     const unconfigured = stored.filter((r) => !settings.repos.some((c) => c.product === r.product));
     return [...configured, ...unconfigured].map(view);
   }
@@ -89,16 +92,31 @@ export class AgentVersionsService {
     return { agent_version: agentVersion, latest_version: latest, outdated: isOutdated(agentVersion, latest) };
   }
 
-  /** The mirror of a product's repository, fetched first if this daemon has none yet. */
+  /**
+   * The mirror of a product's repository, fetched first if this daemon has none yet (a fetched
+   * mirror is answered even when reading its version then failed, e.g. on an unsigned newer tag:
+   * callers name their own commit).
+   */
   async mirrorOf(product: string): Promise<string> {
-    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    const settings = await this.deps.gitRepos();
+    const source = settings.repos.find((r) => r.product === product);
     if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
     const dir = mirrorDir(this.deps.mirrorsDir, product);
     if (!existsSync(path.join(dir, 'HEAD'))) {
-      const read = await this.read(source);
-      if (read.error) throw new AppError('git/unreachable', read.error);
+      const read = await this.read(source, releaseTrustOf(settings));
+      if (read.error && !existsSync(path.join(dir, 'HEAD'))) throw new AppError('git/unreachable', read.error);
     }
     return dir;
+  }
+
+  /**
+   * Refuses a commit as the source of a bundle unless it is a release signed by an allowed signer,
+   * when the `git_repos` settings require signed release tags (checked at every build and hand-out:
+   * a bundle built before the setting, or from a tag since re-signed or removed, is not served).
+   */
+  async checkRelease(product: string, commit: string): Promise<void> {
+    const trust = releaseTrustOf(await this.deps.gitRepos());
+    if (trust.required) await verifyReleaseCommit(await this.mirrorOf(product), commit, trust);
   }
 
   /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
@@ -114,14 +132,14 @@ export class AgentVersionsService {
       const last = stored.get(source.product)?.checked_ms ?? null;
       if (last !== null && now - last < settings.refresh_minutes * 60_000) continue;
       await fence.check();
-      await this.read(source);
+      await this.read(source, releaseTrustOf(settings));
     }
   }
 
   /** "Check now": reads every configured repository and answers the new list. */
   async refreshAll(actor: Actor): Promise<AgentVersionView[]> {
     const settings = await this.deps.gitRepos();
-    const outcomes = await Promise.all(settings.repos.map((s) => this.read(s)));
+    const outcomes = await Promise.all(settings.repos.map((s) => this.read(s, releaseTrustOf(settings))));
     await this.deps.audit.record({
       action: 'agent_versions.refresh',
       actor,
@@ -136,7 +154,8 @@ export class AgentVersionsService {
    * directory (the mirror and the stored versions stay untouched) and reads its latest version.
    */
   async test(product: string, actor: Actor): Promise<GitTestResult> {
-    const source = (await this.deps.gitRepos()).repos.find((r) => r.product === product);
+    const settings = await this.deps.gitRepos();
+    const source = settings.repos.find((r) => r.product === product);
     if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'sac-git-test-'));
     const started = this.deps.clock.now();
@@ -144,7 +163,7 @@ export class AgentVersionsService {
     try {
       const dir = path.join(scratch, 'repo.git');
       await syncMirror(source, dir);
-      const latest = await readLatestVersion(source, dir);
+      const latest = await readLatestVersion(source, dir, releaseTrustOf(settings));
       result = { ok: true, product, latest_version: latest.version, commit: latest.commit, detail: `Read ${latest.version} at ${latest.commit.slice(0, 12)}` };
     } catch (err) {
       result = { ok: false, product, latest_version: null, commit: null, detail: failureText(err) };
@@ -161,7 +180,7 @@ export class AgentVersionsService {
     return result;
   }
 
-  private read(source: GitRepoSource): Promise<AgentVersionRecord> {
+  private read(source: GitRepoSource, trust: ReleaseTrust): Promise<AgentVersionRecord> {
     const running = this.inFlight.get(source.product);
     if (running) return running;
     const run = (async () => {
@@ -169,11 +188,11 @@ export class AgentVersionsService {
       try {
         const dir = mirrorDir(this.deps.mirrorsDir, source.product);
         await syncMirror(source, dir);
-        const latest = await readLatestVersion(source, dir);
-        outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null };
+        const latest = await readLatestVersion(source, dir, trust);
+        outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null, error_reason: null };
       } catch (err) {
         if (!(err instanceof AppError)) this.deps.logger.error({ product: source.product, err: errorSummary(err) }, 'reading the agent version failed');
-        outcome = { product: source.product, latest_version: null, commit: null, checked_ms: this.deps.clock.now(), error: failureText(err) };
+        outcome = { product: source.product, latest_version: null, commit: null, checked_ms: this.deps.clock.now(), error: failureText(err), error_reason: reasonOf(err) };
       }
       const stored = await this.deps.repo.record(outcome);
       this.latestCache = null;
@@ -186,4 +205,9 @@ export class AgentVersionsService {
 
 function failureText(err: unknown): string {
   return err instanceof AppError ? err.message : 'Reading the repository failed';
+}
+
+/** The reason part of an AppError code (`git/unsigned_release` → `unsigned_release`). */
+function reasonOf(err: unknown): string {
+  return err instanceof AppError ? err.code.slice(err.code.indexOf('/') + 1) : 'failed';
 }

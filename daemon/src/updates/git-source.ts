@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { isSafeGitRef, type SettingsValue } from '../../../shared/src/index.js';
 import { AppError } from '../errors.js';
 import { newestVersion, versionFromFile, versionFromTag } from './agent-version.rules.js';
 
@@ -103,11 +107,94 @@ export async function syncMirror(source: GitRepoSource, dir: string): Promise<vo
   }
 }
 
-/** Reads the latest version from a synced mirror, as the source says. */
-export async function readLatestVersion(source: GitRepoSource, dir: string): Promise<LatestVersion> {
+/**
+ * Which release tags SAC trusts: none needed (`required` false), or only tags signed by one of
+ * `allowedSigners` (OpenSSH allowed_signers text).
+ */
+export interface ReleaseTrust {
+  required: boolean;
+  allowedSigners: string;
+}
+
+export function releaseTrustOf(settings: Pick<SettingsValue<'git_repos'>, 'require_signed_tags' | 'allowed_signers'>): ReleaseTrust {
+  const hasSigners = settings.allowed_signers.split('\n').some((l) => l.trim() && !l.trim().startsWith('#'));
+  const required = settings.require_signed_tags === 'on' || (settings.require_signed_tags === 'auto' && hasSigners);
+  return { required, allowedSigners: settings.allowed_signers };
+}
+
+function unsignedRelease(message: string): AppError {
+  return new AppError('git/unsigned_release', message, { details: { reason: 'unsigned_release' } });
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * `git verify-tag` of one tag against the allowed signers, with nothing of this host's git or GnuPG
+ * setup: system and global config off, HOME and GNUPGHOME a private scratch directory. The tag
+ * must also carry its own name inside the signed object, so a signed tag cannot be re-published
+ * under another version's name. Answers null when it verifies, else why not.
+ */
+async function tagRefusal(dir: string, tag: string, allowedSigners: string): Promise<string | null> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'sac-verify-tag-'));
+  try {
+    const signers = path.join(scratch, 'allowed_signers');
+    writeFileSync(signers, `${allowedSigners}\n`, { mode: 0o600 });
+    const args = ['-c', 'gpg.format=ssh', '-c', `gpg.ssh.allowedSignersFile=${signers}`, '-c', 'gpg.minTrustLevel=fully'];
+    const { stdout } = await execFileAsync('git', [...args, 'verify-tag', '--format=%(tag)', '--end-of-options', tag], {
+      cwd: dir,
+      timeout: GIT_TIMEOUT_MS,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, GNUPGHOME: scratch, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_DIR: dir, LANG: 'C' },
+    });
+    return stdout.trim() === tag ? null : `the signed tag object names itself ${JSON.stringify(stdout.trim().slice(0, 100))}, not ${tag}`;
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr ?? '';
+    return redactGitMessage(stderr.split('\n').filter((l) => /error|fatal|no principal|bad signature|could not verify/i.test(l)).join('; ') || 'the signature does not verify').slice(0, 300);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Refuses `tag` unless it is signed by an allowed signer (when the trust asks for signatures). */
+export async function verifyReleaseTag(dir: string, tag: string, trust: ReleaseTrust): Promise<void> {
+  if (!trust.required) return;
+  const refusal = await tagRefusal(dir, tag, trust.allowedSigners);
+  if (refusal) throw unsignedRelease(`The release tag ${tag} is not signed by an allowed signer: ${refusal}`);
+}
+
+/** Most tags at one commit that are tried. */
+const MAX_TAGS_AT_COMMIT = 20;
+
+/**
+ * Refuses to build or serve `commit` unless some tag at it is signed by an allowed signer (when
+ * the trust asks for signatures): the check made before a bundle is built and each time it is handed out.
+ */
+export async function verifyReleaseCommit(dir: string, commit: string, trust: ReleaseTrust): Promise<void> {
+  if (!trust.required) return;
+  const listed = await git(dir, null).raw(['for-each-ref', `--points-at=${commit}`, '--format=%(refname:strip=2)', 'refs/tags']);
+  const tags = listed.split('\n').filter(isSafeGitRef).slice(0, MAX_TAGS_AT_COMMIT);
+  if (tags.length === 0) throw unsignedRelease(`Commit ${commit.slice(0, 12)} has no release tag, and signed release tags are required`);
+  const refusals: string[] = [];
+  for (const tag of tags) {
+    const refusal = await tagRefusal(dir, tag, trust.allowedSigners);
+    if (!refusal) return;
+    refusals.push(`${tag}: ${refusal}`);
+  }
+  throw unsignedRelease(`No tag at commit ${commit.slice(0, 12)} is signed by an allowed signer (${refusals.join('; ').slice(0, 400)})`);
+}
+
+/** A ref from settings or the remote that git could read as an option, or that is no ref at all. */
+function badRef(ref: string): AppError {
+  return new AppError('git/bad_ref', `${JSON.stringify(ref.slice(0, 100))} is not a usable branch or tag name`, { details: { reason: 'bad_ref' } });
+}
+
+/**
+ * Reads the latest version from a synced mirror, as the source says; with signed release tags
+ * required, the newest release tag (or, for a version file, a tag at the branch's commit) must verify.
+ */
+export async function readLatestVersion(source: GitRepoSource, dir: string, trust: ReleaseTrust): Promise<LatestVersion> {
   const repo = git(dir, null);
   if (source.version_from === 'tag') {
-    const tags = (await repo.tags()).all;
+    const tags = (await repo.tags()).all.filter(isSafeGitRef);
     const byVersion = new Map<string, string>();
     for (const tag of tags) {
       const v = versionFromTag(tag);
@@ -115,17 +202,20 @@ export async function readLatestVersion(source: GitRepoSource, dir: string): Pro
     }
     const version = newestVersion([...byVersion.keys()]);
     if (!version) throw new AppError('git/no_version', `No release tag (such as v2.1.8-SAC) in the repository of ${source.product}`, { details: { reason: 'no_version' } });
-    const commit = (await repo.revparse([`${byVersion.get(version)}^{commit}`])).trim();
+    const tag = byVersion.get(version)!;
+    await verifyReleaseTag(dir, tag, trust);
+    const commit = (await repo.revparse(['--verify', '--end-of-options', `${tag}^{commit}`])).trim();
     return { version, commit };
   }
   const file = source.version_file ?? DEFAULT_VERSION_FILES[source.product];
   if (!file) throw new AppError('git/no_version', `No version file is named for ${source.product}`, { details: { reason: 'no_version' } });
   const ref = source.branch ?? 'HEAD';
+  if (!isSafeGitRef(ref)) throw badRef(ref);
   let commit: string;
   let text: string;
   try {
-    commit = (await repo.revparse([`${ref}^{commit}`])).trim();
-    text = await repo.show([`${commit}:${file}`]);
+    commit = (await repo.revparse(['--verify', '--end-of-options', `${ref}^{commit}`])).trim();
+    text = await repo.show(['--end-of-options', `${commit}:${file}`]);
   } catch (err) {
     throw new AppError('git/no_version', `${file} is missing on ${ref}: ${redactGitMessage(err instanceof Error ? err.message : String(err))}`, {
       details: { reason: 'no_version' },
@@ -133,5 +223,6 @@ export async function readLatestVersion(source: GitRepoSource, dir: string): Pro
   }
   const version = versionFromFile(text);
   if (!version) throw new AppError('git/no_version', `${file} on ${ref} names no version`, { details: { reason: 'no_version' } });
+  await verifyReleaseCommit(dir, commit, trust);
   return { version, commit };
 }

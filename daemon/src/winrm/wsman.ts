@@ -33,7 +33,8 @@ function xmlUnescape(s: string): string {
   return s.replace(/&(lt|gt|quot|apos|amp|#\d+|#x[0-9a-f]+);/gi, (_, e: string) => {
     const named: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' };
     if (named[e]) return named[e];
-    return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : `&${e};`;
   });
 }
 
@@ -127,13 +128,69 @@ export interface WsManFault {
   reason: string;
 }
 
+/**
+ * One tag of a reply: its local name (any namespace prefix dropped), its attribute text, and
+ * where it starts and ends. Replies come from whatever answers at the target, so they are read
+ * in one forward pass (two `indexOf` scans per tag) and never with a backtracking pattern.
+ */
+interface Tag {
+  kind: 'open' | 'close' | 'empty';
+  name: string;
+  attrs: string;
+  start: number;
+  end: number;
+}
+
+function tagsOf(xml: string): Tag[] {
+  const tags: Tag[] = [];
+  let at = xml.indexOf('<');
+  while (at >= 0) {
+    const gt = xml.indexOf('>', at + 1);
+    if (gt < 0) break;
+    const body = xml.slice(at + 1, gt);
+    if (body[0] !== '?' && body[0] !== '!') {
+      const close = body[0] === '/';
+      const empty = !close && body.endsWith('/');
+      const inner = body.slice(close ? 1 : 0, empty ? -1 : undefined);
+      const space = inner.search(/\s/);
+      const qname = space < 0 ? inner : inner.slice(0, space);
+      tags.push({ kind: close ? 'close' : empty ? 'empty' : 'open', name: qname.slice(qname.lastIndexOf(':') + 1), attrs: space < 0 ? '' : inner.slice(space), start: at, end: gt + 1 });
+    }
+    at = xml.indexOf('<', gt + 1);
+  }
+  return tags;
+}
+
+function attrOf(tag: Tag, name: string): string | null {
+  return new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag.attrs)?.[1] ?? null;
+}
+
+/** The text right after open tag `i`, up to the next tag. */
+function leadingText(xml: string, tags: Tag[], i: number): string {
+  return xml.slice(tags[i]!.end, tags[i + 1]?.start ?? tags[i]!.end);
+}
+
+/** The text inside the first `name` element that is closed, inner tags left out; null when there is none. */
+function elementText(xml: string, tags: Tag[], name: string): string | null {
+  const open = tags.findIndex((t) => t.kind === 'open' && t.name === name);
+  if (open < 0) return null;
+  let text = '';
+  for (let i = open; i + 1 < tags.length; i++) {
+    text += leadingText(xml, tags, i);
+    if (tags[i + 1]!.kind === 'close' && tags[i + 1]!.name === name) return text;
+  }
+  return null;
+}
+
 export function parseFault(xml: string): WsManFault | null {
-  if (!/<(?:[\w-]+:)?Fault[\s>]/.test(xml)) return null;
-  const wsmanCode = /<(?:[\w-]+:)?WSManFault\b[^>]*\bCode="(\d+)"/.exec(xml)?.[1] ?? null;
-  const subcode = /<(?:[\w-]+:)?Subcode>\s*<(?:[\w-]+:)?Value>([^<]*)</.exec(xml)?.[1] ?? null;
-  const text =
-    /<(?:[\w-]+:)?Message>([\s\S]*?)<\/(?:[\w-]+:)?Message>/.exec(xml)?.[1] ?? /<(?:[\w-]+:)?Text\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?Text>/.exec(xml)?.[1] ?? 'WS-Management fault';
-  return { wsmanCode, subcode: subcode ? xmlUnescape(subcode.trim()) : null, reason: xmlUnescape(text.replace(/<[^>]+>/g, '').trim()).slice(0, 500) };
+  const tags = tagsOf(xml);
+  if (!tags.some((t) => t.kind === 'open' && t.name === 'Fault')) return null;
+  const code = tags.filter((t) => t.kind !== 'close' && t.name === 'WSManFault').map((t) => attrOf(t, 'Code'))[0];
+  const wsmanCode = code && /^\d+$/.test(code) ? code : null;
+  const sub = tags.findIndex((t, i) => t.kind === 'open' && t.name === 'Subcode' && tags[i + 1]?.kind === 'open' && tags[i + 1]!.name === 'Value');
+  const subcode = sub < 0 ? null : leadingText(xml, tags, sub + 1);
+  const text = elementText(xml, tags, 'Message') ?? elementText(xml, tags, 'Text') ?? 'WS-Management fault';
+  return { wsmanCode, subcode: subcode ? xmlUnescape(subcode.trim()) : null, reason: xmlUnescape(text.trim()).slice(0, 500) };
 }
 
 /** An account that authenticates but may not use WinRM gets an AccessDenied fault (Win32 error 5). */
@@ -141,14 +198,24 @@ export function isAccessDenied(fault: WsManFault): boolean {
   return fault.wsmanCode === '5' || /AccessDenied$/.test(fault.subcode ?? '');
 }
 
+/** The trimmed text of the first open `name` tag (that `matches`) followed by text, or null. */
+function firstText(xml: string, name: string, matches: (tag: Tag) => boolean = () => true): string | null {
+  const tags = tagsOf(xml);
+  for (let i = 0; i + 1 < tags.length; i++) {
+    const t = tags[i]!;
+    if (t.kind !== 'open' || t.name !== name || !matches(t)) continue;
+    const text = leadingText(xml, tags, i).trim();
+    if (text) return xmlUnescape(text);
+  }
+  return null;
+}
+
 export function parseShellId(xml: string): string | null {
-  const m = /<(?:[\w-]+:)?Selector\s+Name="ShellId"[^>]*>([^<]+)</.exec(xml) ?? /<(?:[\w-]+:)?ShellId>([^<]+)</.exec(xml);
-  return m ? xmlUnescape(m[1]!.trim()) : null;
+  return firstText(xml, 'Selector', (t) => attrOf(t, 'Name') === 'ShellId') ?? firstText(xml, 'ShellId');
 }
 
 export function parseCommandId(xml: string): string | null {
-  const m = /<(?:[\w-]+:)?CommandId>([^<]+)</.exec(xml);
-  return m ? xmlUnescape(m[1]!.trim()) : null;
+  return firstText(xml, 'CommandId');
 }
 
 export interface ReceiveChunk {
@@ -159,17 +226,24 @@ export interface ReceiveChunk {
 }
 
 export function parseReceive(xml: string): ReceiveChunk {
+  const tags = tagsOf(xml);
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
-  for (const m of xml.matchAll(/<(?:[\w-]+:)?Stream\b([^>]*?)(?:\/>|>([^<]*)<\/(?:[\w-]+:)?Stream>)/g)) {
-    const name = /\bName="([^"]+)"/.exec(m[1]!)?.[1];
-    const data = m[2]?.trim();
-    if (!data) continue;
-    const bytes = Buffer.from(data, 'base64');
-    if (name === 'stdout') stdout.push(bytes);
-    else if (name === 'stderr') stderr.push(bytes);
-  }
-  const done = /<(?:[\w-]+:)?CommandState\b[^>]*State="[^"]*CommandState\/Done"/.test(xml);
-  const exit = /<(?:[\w-]+:)?ExitCode>\s*(-?\d+)\s*</.exec(xml);
-  return { stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), done, exitCode: done && exit ? Number(exit[1]) : null };
+  let done = false;
+  let exit: string | null = null;
+  tags.forEach((t, i) => {
+    if (t.kind === 'close') return;
+    if (t.name === 'Stream' && t.kind === 'open' && tags[i + 1]?.kind === 'close' && tags[i + 1]!.name === 'Stream') {
+      const data = leadingText(xml, tags, i).trim();
+      const name = attrOf(t, 'Name');
+      if (data && name === 'stdout') stdout.push(Buffer.from(data, 'base64'));
+      else if (data && name === 'stderr') stderr.push(Buffer.from(data, 'base64'));
+    } else if (t.name === 'CommandState' && attrOf(t, 'State')?.endsWith('CommandState/Done')) {
+      done = true;
+    } else if (t.name === 'ExitCode' && t.kind === 'open' && exit === null) {
+      exit = leadingText(xml, tags, i).trim();
+    }
+  });
+  const exitCode = done && exit !== null && /^-?\d+$/.test(exit) ? Number(exit) : null;
+  return { stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr), done, exitCode };
 }

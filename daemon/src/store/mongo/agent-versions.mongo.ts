@@ -9,9 +9,9 @@ export const AGENT_VERSIONS_MONGO_MIGRATION = {
   },
 };
 
-/** A product whose reads all failed has no version fields stored yet. */
+/** A product whose reads all failed has no version fields stored yet; one stored before migration 60 has no `error_reason`. */
 function complete(doc: Partial<AgentVersionRecord> & Pick<AgentVersionRecord, 'product'>): AgentVersionRecord {
-  return { latest_version: null, commit: null, checked_ms: null, error: null, ...doc };
+  return { latest_version: null, commit: null, checked_ms: null, error: null, error_reason: null, ...doc };
 }
 
 export function mongoAgentVersions(db: Db): AgentVersionsRepo {
@@ -20,7 +20,7 @@ export function mongoAgentVersions(db: Db): AgentVersionsRepo {
   return {
     async record(outcome) {
       // A failed read keeps the last good version: only the check time and the error change.
-      const set = outcome.error === null ? { ...outcome } : { checked_ms: outcome.checked_ms, error: outcome.error };
+      const set = outcome.error === null ? { ...outcome } : { checked_ms: outcome.checked_ms, error: outcome.error, error_reason: outcome.error_reason };
       await versions.updateOne({ product: outcome.product }, { $set: set }, { upsert: true });
       return complete((await versions.findOne({ product: outcome.product }, noId))!);
     },

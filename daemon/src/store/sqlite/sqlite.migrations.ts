@@ -1,5 +1,5 @@
 import type { SqliteMigration } from './sqlite-migration.js';
-import { AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
+import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
 import { COMMANDS_SQLITE_MIGRATION } from './commands.sqlite.js';
@@ -420,4 +420,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     sql: `DROP TRIGGER events_fts_insert;`,
   },
   API_KEY_AGENTS_SQLITE_MIGRATION,
+  AGENT_VERSIONS_REASON_SQLITE_MIGRATION,
 ];

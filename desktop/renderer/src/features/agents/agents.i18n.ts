@@ -40,6 +40,7 @@ const en = {
   configInvalid: { json: 'Not valid JSON', object: 'Must be a JSON object', size: 'At most 64 KiB' },
   readOnly: 'Read only: administrators change it.',
   allJobs: 'All update jobs →',
+  unsignedRelease: 'Release refused: not signed by an allowed signer. Its bundle is neither built nor served (Settings → git_repos → allowed signers).',
 };
 
 type Messages = typeof en;
@@ -85,6 +86,7 @@ const ru: Messages = {
   configInvalid: { json: 'Некорректный JSON', object: 'Нужен JSON-объект', size: 'Не больше 64 КиБ' },
   readOnly: 'Только чтение: изменяют администраторы.',
   allJobs: 'Все задания обновления →',
+  unsignedRelease: 'Релиз отклонён: не подписан доверенной подписью. Его пакет не собирается и не раздаётся (Настройки → git_repos → доверенные подписи).',
 };
 
 export const agentsMessages = { en, ru };
