@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { api, login } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
+import { allEventIds } from '../helpers/read.js';
 import { tempDir } from '../helpers/stores.js';
 import { trpc } from '../peers/trpc.js';
 import { startWebhookPeer, type WebhookPeer } from '../peers/webhook.peer.js';
@@ -24,19 +25,6 @@ async function npmRun(script: string, args: string[], env: Record<string, string
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const [code] = (await once(child, 'exit')) as [number];
   return { code, stdout, stderr };
-}
-
-/** Every event id the read API lists, page by page. */
-async function allEventIds(t: TestSac, token: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let cursor: string | null = null;
-  do {
-    const res = await api(t, 'GET', `/api/v1/events?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
-    expect(res.status).toBe(200);
-    for (const e of res.body.items as { event_id: string }[]) ids.add(e.event_id);
-    cursor = res.body.next_cursor;
-  } while (cursor);
-  return ids;
 }
 
 describe('backup and restore of the embedded store', () => {

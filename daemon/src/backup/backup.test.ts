@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { loadMasterKey, SecretBox } from '../settings/index.js';
-import { openSqliteStore } from '../store/sqlite/sqlite.store.js';
+import { openSqliteStore } from '../store/index.js';
 import { createBackup, restoreBackup, runBackupCommand } from './index.js';
 
 const clock = { now: () => Date.parse('2026-11-27T12:00:00Z') };

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { ensurePrivateDir, writeSecretFile } from '../secret-files.js';
 import { MASTER_KEY_FILE, SecretBox } from '../settings/index.js';
-import { SQLITE_MIGRATIONS } from '../store/sqlite/sqlite.migrations.js';
+import { SQLITE_MIGRATION_IDS } from '../store/index.js';
 import { SAC_VERSION } from '../version.js';
 
 /**
@@ -155,7 +155,7 @@ export function verifyBackup(dirArg: string): BackupManifest {
   if (statSync(db).size !== manifest.database.bytes || sha256File(db) !== manifest.database.sha256) {
     throw new AppError('backup/checksum_mismatch', `${db} does not match the checksum in ${BACKUP_MANIFEST_FILE}: the backup is damaged`);
   }
-  const known = new Set(SQLITE_MIGRATIONS.map((m) => m.id));
+  const known = new Set(SQLITE_MIGRATION_IDS);
   const unknown = manifest.migrations.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     throw new AppError('backup/too_new', `The backup has migrations this SAC (${SAC_VERSION}) does not know (${unknown.join(', ')}): restore it with SAC ${manifest.sac_version} or newer`);
