@@ -82,18 +82,21 @@ export interface BackupResult {
 }
 
 /**
- * Snapshots the embedded store of `dataDir` into the new directory `target` while the daemon runs.
+ * Snapshots the embedded store of `dataDir` into the new directory `target` while the daemon runs;
+ * unless the key comes from SAC_MASTER_KEY or `saveMasterKey` is false (scheduled backups), the
+ * master-key file is copied to `<target>.master-key`.
  * `VACUUM INTO` reads the database in one read transaction on a connection of its own: in WAL mode
  * writers go on committing beside it (ingest is not blocked), and the copy is the database as of
  * the transaction's start. The work is done in `<target>.partial` and renamed at the end, so a
  * directory named `target` is always a complete backup.
  */
-export function createBackup(opts: { dataDir: string; target: string; masterKey: string | undefined; clock: Clock }): BackupResult {
+export function createBackup(opts: { dataDir: string; target: string; masterKey: string | undefined; clock: Clock; saveMasterKey?: boolean }): BackupResult {
   const dir = path.resolve(opts.target);
   const source = path.join(opts.dataDir, DATA_DB_FILE);
   if (!existsSync(source)) throw new AppError('backup/no_database', `No embedded store at ${source}: is SAC_DATA_DIR right?`);
   if (existsSync(dir)) throw new AppError('backup/target_exists', `${dir} already exists: name a new backup`);
-  const keyText = opts.masterKey ?? readMasterKeyFile(path.join(opts.dataDir, MASTER_KEY_FILE));
+  const saveKey = opts.saveMasterKey !== false && !opts.masterKey;
+  const keyText = saveKey ? readMasterKeyFile(path.join(opts.dataDir, MASTER_KEY_FILE)) : null;
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   ensurePrivateDir(partial);
@@ -117,11 +120,11 @@ export function createBackup(opts: { dataDir: string; target: string; masterKey:
       migrations,
       migration_level: Math.max(0, ...migrations),
       database: { file: BACKUP_DB_FILE, bytes: statSync(snapshot).size, sha256: sha256File(snapshot) },
-      master_key: opts.masterKey ? 'SAC_MASTER_KEY' : path.basename(masterKeyFileOf(dir)),
+      master_key: saveKey ? path.basename(masterKeyFileOf(dir)) : opts.masterKey ? 'SAC_MASTER_KEY' : `not saved: the data dir's ${MASTER_KEY_FILE} file`,
     };
     writeFileSync(path.join(partial, BACKUP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     fsyncPath(path.join(partial, BACKUP_MANIFEST_FILE));
-    const masterKeyFile = opts.masterKey ? null : masterKeyFileOf(dir);
+    const masterKeyFile = keyText === null ? null : masterKeyFileOf(dir);
     if (masterKeyFile) writeSecretFile(masterKeyFile, `${keyText}\n`);
     renameSync(partial, dir);
     fsyncPath(path.dirname(dir));

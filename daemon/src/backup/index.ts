@@ -5,3 +5,5 @@
  */
 export { BACKUP_COMMANDS, runBackupCommand, type BackupCommand } from './backup.cli.js';
 export { createBackup, masterKeyFileOf, restoreBackup, verifyBackup, type BackupManifest, type BackupResult } from './backup.js';
+export { checkBackupSettings, ScheduledBackups, scheduledName } from './backup.schedule.js';
+export { backupOnThread } from './backup.thread.js';
