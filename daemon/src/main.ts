@@ -2,7 +2,7 @@ import pino from 'pino';
 import { BACKUP_COMMANDS, runBackupCommand, type BackupCommand } from './backup/index.js';
 import { systemClock } from './clock.js';
 import { loadConfig } from './config.js';
-import { startSac } from './sac.js';
+import type { RunningSac } from './sac.js';
 import { startBanner } from './start-banner.js';
 
 /**
@@ -29,8 +29,10 @@ async function main(): Promise<void> {
   // instead of one blocking write per ingested event (measured ~4 % of the daemon's time at peak
   // ingest). pino flushes what is pending at exit; a kill -9 can lose the lines still in memory.
   const logger = pino({ level: config.logLevel, base: { svc: 'sac' } }, pino.destination({ dest: 1, sync: false }));
-  let sac;
+  let sac: RunningSac;
   try {
+    // Loaded here, not at the top: the backup commands need none of the daemon's modules.
+    const { startSac } = await import('./sac.js');
     sac = await startSac(config, { logger });
   } catch (err) {
     logger.fatal({ err: { message: (err as Error).message } }, 'SAC failed to start');
