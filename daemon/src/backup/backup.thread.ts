@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.js';
 import type { BackupResult } from './backup.js';
@@ -22,8 +21,16 @@ export async function backupOnThread(input: ThreadBackupInput): Promise<BackupRe
   const worker = fromSource
     ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: input })
     : new Worker(entry, { workerData: input });
-  const [reply] = (await Promise.race([once(worker, 'message'), once(worker, 'error').then(([err]) => Promise.reject(err as Error))])) as [Reply];
-  await worker.terminate();
-  if (!reply.ok) throw new AppError(reply.code, reply.message, { kind: 'operational' });
-  return reply.result;
+  try {
+    // One promise: the exit that terminate() causes after the answer must not reject anything.
+    const reply = await new Promise<Reply>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new AppError('backup/failed', `the backup thread exited (code ${code}) without an answer`, { kind: 'operational' })));
+    });
+    if (!reply.ok) throw new AppError(reply.code, reply.message, { kind: 'operational' });
+    return reply.result;
+  } finally {
+    await worker.terminate();
+  }
 }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { ensurePrivateDir, writeSecretFile } from '../secret-files.js';
+import { ensurePrivateDir, restrictFiles, writeSecretFile } from '../secret-files.js';
 import { MASTER_KEY_FILE, SecretBox } from '../settings/index.js';
 import { SQLITE_MIGRATION_IDS } from '../store/index.js';
 import { SAC_VERSION } from '../version.js';
@@ -189,6 +189,7 @@ export function restoreBackup(opts: { source: string; dataDir: string; masterKey
   const target = path.join(dataDir, DATA_DB_FILE);
   const tmp = `${target}.restoring`;
   copyFileSync(snapshot, tmp);
+  restrictFiles([tmp]);
   fsyncPath(tmp);
   renameSync(tmp, target);
   if (!opts.masterKey) writeSecretFile(path.join(dataDir, MASTER_KEY_FILE), `${keyText}\n`);
