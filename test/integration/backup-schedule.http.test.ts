@@ -15,7 +15,7 @@ describe.each(STORE_KINDS)('the backup setting on %s', (kind) => {
   const clock = new TestClock();
   afterAll(async () => t?.close());
 
-  it(kind === 'sqlite' ? 'checks the directory, takes a backup every interval, keeps the newest N, and logs a failure' : 'is refused: MongoDB is backed up with mongodump', async () => {
+  it(kind === 'sqlite' ? 'checks the directory, takes a backup every interval, keeps the newest N, and logs a failure' : 'is refused: MongoDB is backed up with mongodump', { timeout: 120_000 }, async () => {
     t = await startTestSac(kind, { SAC_BACKUP_CHECK_SECONDS: '0.1' }, { clock });
     const token = await adminToken(t);
     const put = (values: Record<string, unknown>) => api(t, 'PATCH', '/api/v1/settings/backup', { token, body: values });

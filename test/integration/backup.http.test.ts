@@ -35,7 +35,8 @@ describe('backup and restore of the embedded store', () => {
     await hook?.close();
   });
 
-  it('snapshots the store while ingest runs; the restored copy has every event acknowledged before, sign-in and decryptable secrets', async () => {
+  // Two daemon starts, two npm/tsx processes and a few hundred ingests: minutes on a loaded 2-core machine.
+  it('snapshots the store while ingest runs; the restored copy has every event acknowledged before, sign-in and decryptable secrets', { timeout: 180_000 }, async () => {
     hook = await startWebhookPeer(WEBHOOK_SECRET);
     const t = await startTestSac('sqlite');
     daemons.push(t);
@@ -56,14 +57,23 @@ describe('backup and restore of the embedded store', () => {
       }
     };
     const load = Promise.all([agent(), agent(), agent(), agent()]);
-    await expect.poll(() => acked.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(300);
+    try {
+      await expect.poll(() => acked.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(300);
+    } catch (err) {
+      stop = true;
+      throw err;
+    }
 
     const backupDir = path.join(tempDir('sac-backup-'), 'nightly');
     const startedMs = Date.now();
     const ackedBefore = acked.filter((a) => a.atMs < startedMs).map((a) => a.id);
-    const backup = await npmRun('backup', [backupDir], { SAC_DATA_DIR: t.dataDir });
+    let backup: Awaited<ReturnType<typeof npmRun>>;
+    try {
+      backup = await npmRun('backup', [backupDir], { SAC_DATA_DIR: t.dataDir });
+    } finally {
+      stop = true;
+    }
     const ackedDuring = acked.filter((a) => a.atMs >= startedMs).length;
-    stop = true;
     await load;
     expect(backup.code, backup.stderr).toBe(0);
     // Ingest went on answering 201 while the snapshot was taken.

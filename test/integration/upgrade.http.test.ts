@@ -47,7 +47,7 @@ describe.each(STORE_KINDS)('a store of the first round upgrades to this code on 
     await client.close();
   });
 
-  it('applies every migration, loses nothing, and the console reads events, problems, hosts, users and settings', async () => {
+  it('applies every migration, loses nothing, and the console reads events, problems, hosts, users and settings', { timeout: 120_000 }, async () => {
     const old = expected[kind];
     const dataDir = tempDir();
     const env: Record<string, string> = { SAC_DATA_DIR: dataDir, SAC_MASTER_KEY: expected.masterKey, SAC_BOOTSTRAP_API_KEY: expected.apiKey };
