@@ -12,7 +12,7 @@ type BackupSettings = SettingsValue<'backup'>;
 /** `sac-backup-20261127T120000Z`: a scheduled backup, named by its time (UTC), so names sort by age. */
 const SCHEDULED = /^sac-backup-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(\.partial)?$/;
 
-export function scheduledName(ms: number): string {
+function scheduledName(ms: number): string {
   return `sac-backup-${new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')}`;
 }
 

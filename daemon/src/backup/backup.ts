@@ -15,10 +15,10 @@ import { SAC_VERSION } from '../version.js';
  * `VACUUM INTO`) and `manifest.json`. The master key that decrypts the stored secrets is never in
  * it: it goes to `<backup>.master-key` beside it (mode 0600), to be kept somewhere else.
  */
-export const BACKUP_FORMAT = 'sac-backup';
-export const BACKUP_FORMAT_VERSION = 1;
-export const BACKUP_DB_FILE = 'sac.sqlite';
-export const BACKUP_MANIFEST_FILE = 'manifest.json';
+const BACKUP_FORMAT = 'sac-backup';
+const BACKUP_FORMAT_VERSION = 1;
+const BACKUP_DB_FILE = 'sac.sqlite';
+const BACKUP_MANIFEST_FILE = 'manifest.json';
 /** The database file of a data dir (config.ts names it the same). */
 const DATA_DB_FILE = 'sac.sqlite';
 /** Settings row that is always sealed with the master key (auth/tokens.ts) unless SAC_JWT_SECRET is given. */
@@ -40,7 +40,7 @@ const ManifestSchema = z.object({
 export type BackupManifest = z.infer<typeof ManifestSchema>;
 
 /** The master key file kept beside (not inside) a backup. */
-export function masterKeyFileOf(backupDir: string): string {
+function masterKeyFileOf(backupDir: string): string {
   return `${path.resolve(backupDir)}.master-key`;
 }
 
