@@ -150,6 +150,12 @@ const EnvSchema = z.object({
     .max(3600)
     .default(60)
     .describe('How often the daily report job checks whether the report is due, in seconds.'),
+  SAC_BACKUP_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(60)
+    .describe('How often the scheduled backup job checks whether a backup of the embedded store is due, in seconds.'),
   SAC_CORRELATION_WINDOW_MINUTES: z.coerce
     .number()
     .positive()
@@ -415,6 +421,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
       redeliverAfterMs: Math.round(e.SAC_COMMAND_REDELIVER_SECONDS * 1000),
       expireAfterMs: Math.round(e.SAC_COMMAND_EXPIRE_MINUTES * 60_000),
     },
+    /** How often the scheduled backup job looks whether a backup is due (the schedule itself is the `backup` setting). */
+    backup: { checkMs: Math.round(e.SAC_BACKUP_CHECK_SECONDS * 1000) },
     /** Live stream (SSE) connection caps. */
     stream: { maxClients: e.SAC_STREAM_MAX_CLIENTS, maxPerUser: e.SAC_STREAM_MAX_PER_USER },
     /** What the retention job prunes and how often; `eventMs` null keeps events. */

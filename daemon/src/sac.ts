@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { probeSshAdmin } from './ssh/index.js';
+import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
@@ -140,6 +141,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   if (generatedAdminPassword) writeSecretFile(adminPasswordFile, `${generatedAdminPassword}\n`);
   const jwtSecret = await loadJwtSecret(config.auth.jwtSecret, store.settings, secretBox, clock);
   const settings = new SettingsService(store.settings, secretBox, clock, audit);
+  settings.registerCheck('backup', (value) => checkBackupSettings(value, config.store.kind));
   const totp = new TotpService({ repo: store.totp, box: secretBox, settings, clock, audit, ticketSecret: jwtSecret });
   const sessionTokens = new SessionTokens(jwtSecret, config.auth.sessionTtlMs, clock);
   const auth = new AuthService({
@@ -397,6 +399,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
   });
   jobs.start([{ name: 'daily_report', intervalMs: config.notify.report.checkMs, run: async (fence) => void (await reports.runIfDue(fence)) }]);
+  if (config.store.kind === 'sqlite') {
+    const backups = new ScheduledBackups({ settings, dataDir: config.dataDir, clock, logger: logger.child({ scope: 'backup' }), backup: backupOnThread });
+    jobs.start([{ name: 'backup', intervalMs: config.backup.checkMs, run: async (fence) => void (await backups.runIfDue(fence)) }]);
+  }
 
   const trpcRouter = createAppRouter({
     storeKind: store.kind,

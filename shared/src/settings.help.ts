@@ -177,6 +177,16 @@ const en: SettingsHelp = {
       require_totp: { label: 'Require two-factor sign-in', help: 'Nobody, admins, or everyone; people without it set it up at their next sign-in.' },
     },
   },
+  backup: {
+    title: 'Scheduled backups',
+    help: 'Backups of the embedded SQLite store taken by the daemon itself (not used with MongoDB). The master key is not copied: keep the data dir\'s master-key file apart once.',
+    fields: {
+      enabled: { label: 'Enabled', help: 'Take a backup every interval.' },
+      directory: { label: 'Directory', help: 'Absolute path of an existing directory on the SAC server that the daemon can write.' },
+      interval_hours: { label: 'Every (hours)', help: 'Hours between two backups, 1–168.' },
+      keep: { label: 'Keep', help: 'How many of the newest backups to keep; older ones are deleted.' },
+    },
+  },
   git_repo: {
     product: { label: 'Product', help: 'Agent product the repository holds, e.g. ssh-monitor.' },
     url: { label: 'Repository URL', help: 'https://… or a path on this server.' },
@@ -339,6 +349,16 @@ const ru: SettingsHelp = {
     help: 'Кто должен входить со вторым фактором (TOTP-код из приложения-аутентификатора).',
     fields: {
       require_totp: { label: 'Требовать двухфакторный вход', help: 'Никто, администраторы или все; у кого его нет, настроят при следующем входе.' },
+    },
+  },
+  backup: {
+    title: 'Резервные копии по расписанию',
+    help: 'Резервные копии встроенного хранилища SQLite, которые делает сам сервис (с MongoDB не используются). Мастер-ключ не копируется: один раз сохраните файл master-key отдельно.',
+    fields: {
+      enabled: { label: 'Включено', help: 'Делать копию каждый интервал.' },
+      directory: { label: 'Каталог', help: 'Абсолютный путь существующего каталога на сервере SAC, доступного сервису на запись.' },
+      interval_hours: { label: 'Каждые (часов)', help: 'Часов между двумя копиями, 1–168.' },
+      keep: { label: 'Хранить', help: 'Сколько самых новых копий хранить; старые удаляются.' },
     },
   },
   git_repo: {

@@ -194,6 +194,23 @@ export const SecuritySettingsSchema = z.strictObject({
   require_totp: z.enum(['none', 'admins', 'all']).default('none'),
 });
 
+/**
+ * Scheduled backups of the embedded store (SQLite only). The daemon checks the directory (absolute,
+ * an existing directory it can write) before storing it.
+ */
+export const BackupSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  directory: z
+    .string()
+    .max(1024)
+    .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
+    .nullable()
+    .default(null),
+  interval_hours: z.number().int().min(1).max(168).default(24),
+  /** How many of the newest scheduled backups are kept; older ones are deleted. */
+  keep: z.number().int().min(1).max(365).default(7),
+}).refine((v) => !v.enabled || v.directory !== null, { path: ['directory'], message: 'is required when backups are enabled' });
+
 /** One zod schema per settings category; every field has a default, so `{}` parses to the defaults. */
 export const SETTINGS_SCHEMAS = {
   telegram: TelegramSettingsSchema,
@@ -212,6 +229,7 @@ export const SETTINGS_SCHEMAS = {
   maintenance: MaintenanceSettingsSchema,
   escalation: EscalationSettingsSchema,
   security: SecuritySettingsSchema,
+  backup: BackupSettingsSchema,
 } as const;
 
 export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
@@ -237,6 +255,7 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   maintenance: [],
   escalation: [],
   security: [],
+  backup: [],
 };
 
 /**

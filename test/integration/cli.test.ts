@@ -8,9 +8,9 @@ import { tempDir } from '../helpers/stores.js';
 const MAIN = path.resolve('dist/daemon/src/main.js');
 
 /** Runs the built daemon entry point (npm test builds it first). */
-function runMain(env: Record<string, string>) {
+function runMain(env: Record<string, string>, args: string[] = []) {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} missing: run npm run build`);
-  return spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 describe('sac entry point', () => {
@@ -57,5 +57,21 @@ describe('sac entry point', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
+  });
+
+  it('the installed daemon\'s backup and restore commands refuse what they cannot do; an unknown command exits 2', async () => {
+    const output = async (args: string[], env: Record<string, string>) => {
+      const child = runMain(env, args);
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+      const [code] = await once(child, 'exit');
+      return { code, text };
+    };
+    const dataDir = tempDir();
+    expect(await output(['backup', path.join(tempDir(), 'b1')], { SAC_DATA_DIR: dataDir })).toEqual({ code: 1, text: expect.stringContaining('No embedded store at') });
+    expect(await output(['restore', path.join(tempDir(), 'none')], { SAC_DATA_DIR: path.join(tempDir(), 'data') })).toEqual({ code: 1, text: expect.stringContaining('is not a SAC backup') });
+    expect(await output(['backup'], { SAC_DATA_DIR: dataDir })).toEqual({ code: 2, text: expect.stringContaining('usage: sac backup') });
+    expect(await output(['vacuum'], { SAC_DATA_DIR: dataDir })).toEqual({ code: 2, text: expect.stringContaining('unknown command "vacuum"') });
   });
 });

@@ -6,6 +6,7 @@ import {
   type SettingsCategory,
   type SettingsValue,
   type SettingsView,
+  type ValidationIssue,
 } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
@@ -20,6 +21,8 @@ const CACHE_TTL_MS = 5_000;
 type Fields = Record<string, unknown>;
 type EnvDefaults<C extends SettingsCategory> = () => Partial<SettingsValue<C>>;
 /** `elsewhere`: the change was made through another daemon on the same store (seen on the cluster feed). */
+/** A check of a category's new value that needs the daemon's machine (a directory it must write): the problems, none when valid. */
+type ValueCheck<C extends SettingsCategory> = (value: SettingsValue<C>) => ValidationIssue[];
 type ChangeListener = (category: SettingsCategory, elsewhere: boolean) => void;
 
 const storageKey = (category: SettingsCategory) => `settings.${category}`;
@@ -46,6 +49,7 @@ export class SettingsService {
   private readonly cache = new Map<SettingsCategory, { value: Fields; until: number }>();
   private readonly envDefaults = new Map<SettingsCategory, () => Fields>();
   private readonly listeners = new Set<ChangeListener>();
+  private readonly checks = new Map<SettingsCategory, ValueCheck<SettingsCategory>>();
 
   constructor(
     private readonly repo: SettingsRepo,
@@ -67,6 +71,11 @@ export class SettingsService {
     }
     this.envDefaults.set(category, defaults as () => Fields);
     this.cache.delete(category);
+  }
+
+  /** The feature owning a category adds the checks its schema cannot make (at composition); run before a value is stored. */
+  registerCheck<C extends SettingsCategory>(category: C, check: ValueCheck<C>): void {
+    this.checks.set(category, check as unknown as ValueCheck<SettingsCategory>);
   }
 
   /** Called after a category changed through this daemon; returns the unsubscribe function. */
@@ -119,6 +128,8 @@ export class SettingsService {
       throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: toValidationIssues(parsed.error) });
     }
     const valid = parsed.data as Fields;
+    const problems = this.checks.get(cat)?.(parsed.data as SettingsValue<SettingsCategory>) ?? [];
+    if (problems.length > 0) throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: problems });
     const resend = secretsToResend(cat, values, current, valid);
     if (resend.length > 0) {
       throw secretRequired(cat, resend, 'must be given again when its destination changes');

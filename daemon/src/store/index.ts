@@ -1,8 +1,12 @@
 /** The store interface and the factory that picks the adapter from the configuration. */
 import type { StoreConfig } from '../config.js';
 import { openMongoStore } from './mongo/mongo.store.js';
+import { SQLITE_MIGRATIONS } from './sqlite/sqlite.migrations.js';
 import { openSqliteStore } from './sqlite/sqlite.store.js';
 import type { Store } from './store.types.js';
+
+/** The ids of the embedded store's migrations this code knows (a backup's are checked against them). */
+export const SQLITE_MIGRATION_IDS: readonly number[] = SQLITE_MIGRATIONS.map((m) => m.id);
 
 export { openSqliteStore };
 export { bucketOf, foldRollups, ROLLUP_BUCKET_MS } from './rollup-fold.js';

@@ -1,9 +1,10 @@
 import type { Db } from 'mongodb';
 
 /**
- * Numbered migrations of the MongoDB store. Append only. Every step must be idempotent: two
- * daemons starting together may both run it before one of them records it. No TTL indexes:
- * retention is an explicit job.
+ * Numbered migrations of the MongoDB store. Append only. They run under a store lock, one daemon
+ * at a time (mongo.store.ts), but every step must still be idempotent: a daemon that dies midway
+ * leaves a step done and not recorded, which the next start redoes. No TTL indexes: retention is
+ * an explicit job.
  */
 export interface MongoMigration {
   id: number;

@@ -1,6 +1,9 @@
 import { MongoClient } from 'mongodb';
 import type { Store } from '../store.types.js';
+import type { MongoMigration } from './mongo-migration.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
+import { withLocks } from './locks.mongo.js';
+import { createCollectionIfMissing } from './query.mongo.js';
 import { mongoOutbox, mongoPush, mongoReports } from './notify.mongo.js';
 import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
@@ -23,8 +26,20 @@ import { mongoRollups } from './rollups.mongo.js';
 import { mongoLeases } from './leases.mongo.js';
 import { mongoApiKeys } from './api-keys.mongo.js';
 
-/** Opens the MongoDB store (the production store); migrations create the indexes. */
-export async function openMongoStore(uri: string, dbName: string): Promise<Store> {
+/** The store lock migrations run under: one daemon migrates, the others wait for it. */
+const MIGRATION_LOCK = 'schema_migrations';
+/**
+ * How long a daemon waits for another one's migrations. The lock's lease is renewed while they
+ * run (and runs out within seconds when their daemon dies), so this bounds only a migration that
+ * really runs that long, e.g. one rewriting every event of a big store.
+ */
+const MIGRATION_LOCK_WAIT_MS = 30 * 60_000;
+
+/**
+ * Opens the MongoDB store (the production store); migrations create the indexes. `migrations`:
+ * the numbered migrations to apply (all of them; a test hands in counted copies).
+ */
+export async function openMongoStore(uri: string, dbName: string, migrations: readonly MongoMigration[] = MONGO_MIGRATIONS): Promise<Store> {
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: 5000,
     connectTimeoutMS: 5000,
@@ -67,19 +82,30 @@ export async function openMongoStore(uri: string, dbName: string): Promise<Store
     feed: mongoFeed(db),
     async migrate() {
       const records = db.collection<{ _id: number; name: string; applied_ms: number }>('schema_migrations');
+      const pending = async () => {
+        const done = new Set((await records.find({}, { projection: { _id: 1 } }).toArray()).map((r) => r._id));
+        return [...migrations].sort((a, b) => a.id - b.id).filter((m) => !done.has(m.id));
+      };
+      // A start on an up-to-date store takes no lock.
+      if ((await pending()).length === 0) return [];
       const applied: number[] = [];
-      for (const m of [...MONGO_MIGRATIONS].sort((a, b) => a.id - b.id)) {
-        if (await records.findOne({ _id: m.id })) continue;
-        // Every migration step is idempotent (createIndex of an existing index is a no-op), so a
-        // second daemon racing through the same step is harmless; the record is written once.
-        await m.up(db);
-        const res = await records.updateOne(
-          { _id: m.id },
-          { $setOnInsert: { name: m.name, applied_ms: Date.now() } },
-          { upsert: true },
-        );
-        if (res.upsertedCount === 1) applied.push(m.id);
-      }
+      await createCollectionIfMissing(db, 'locks');
+      // Under one store lock, so two daemons starting together do not both run a migration: the
+      // second waits, then finds every migration recorded. Should the holder die midway, its lease
+      // runs out and the next daemon redoes the unrecorded step, which is why each step stays
+      // idempotent (createIndex of an existing index is a no-op).
+      await withLocks(
+        db,
+        [MIGRATION_LOCK],
+        async () => {
+          for (const m of await pending()) {
+            await m.up(db);
+            const res = await records.updateOne({ _id: m.id }, { $setOnInsert: { name: m.name, applied_ms: Date.now() } }, { upsert: true });
+            if (res.upsertedCount === 1) applied.push(m.id);
+          }
+        },
+        { waitMs: MIGRATION_LOCK_WAIT_MS, busyWaitMs: MIGRATION_LOCK_WAIT_MS },
+      );
       return applied;
     },
     async appliedMigrations() {
