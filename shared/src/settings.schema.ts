@@ -85,6 +85,9 @@ export const CorrelationSettingsSchema = z.strictObject({
   window_minutes: decimalMinutes(10_080).default(60),
 });
 
+/** One or more PEM certificate blocks and nothing else. */
+const PEM_CERTIFICATES = /^(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/;
+
 export const WindowsAdminSettingsSchema = z.strictObject({
   /** WinRM account, e.g. `DOMAIN\\svc-sac` or `svc-sac@corp.example`. */
   username: userName.nullable().default(null),
@@ -92,6 +95,15 @@ export const WindowsAdminSettingsSchema = z.strictObject({
   transport: z.enum(['http', 'https']).default('https'),
   port: z.number().int().min(1).max(65535).nullable().default(null),
   verify_tls: z.boolean().default(true),
+  /**
+   * CA certificates (PEM) that WinRM HTTPS certificates are verified against instead of the
+   * system store, e.g. the corporate CA; empty = the system store.
+   */
+  ca_pem: z
+    .string()
+    .max(65_536)
+    .refine((v) => v.trim() === '' || PEM_CERTIFICATES.test(v.trim()), 'must be one or more PEM certificates (-----BEGIN CERTIFICATE-----)')
+    .default(''),
   /** OEM code page of the hosts' console output: cp437 (English Windows) or cp866 (Russian Windows). */
   codepage: z.enum(['cp437', 'cp866']).default('cp437'),
 });

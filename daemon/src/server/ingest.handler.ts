@@ -126,7 +126,7 @@ export function createIngestHandler(deps: {
         return;
       }
 
-      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId });
+      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip });
       if (outcome === 'created') {
         metrics.inc('sac_ingest_created_total', 'Events stored');
         sendJson(res, 201, { event_id: event.event_id, status: 'created' });

@@ -167,4 +167,14 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
+  {
+    id: 45,
+    name: 'hosts: observed agent address, pinned action address and WinRM name',
+    async up(db) {
+      const hosts = db.collection('hosts');
+      for (const field of ['observed_ip', 'pinned_address', 'pinned_winrm_name']) {
+        await hosts.updateMany({ [field]: { $exists: false } }, { $set: { [field]: null } });
+      }
+    },
+  },
 ];

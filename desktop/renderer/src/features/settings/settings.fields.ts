@@ -21,8 +21,8 @@ export type FieldKind =
   | 'policies'
   | 'json';
 
-/** Fields whose text spans lines: a PEM key and an OpenSSH known_hosts file. */
-const MULTILINE = new Set(['ssh_admin.private_key', 'ssh_admin.known_hosts']);
+/** Fields whose text spans lines: a PEM key or certificates and an OpenSSH known_hosts file. */
+const MULTILINE = new Set(['ssh_admin.private_key', 'ssh_admin.known_hosts', 'windows_admin.ca_pem']);
 
 export interface FieldSpec {
   key: string;
