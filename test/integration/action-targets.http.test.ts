@@ -56,6 +56,7 @@ describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (ki
 
   it('sends no NTLM AUTHENTICATE when an agent claims another host’s address, and tells the operator why', async () => {
     const res = await api(t, 'POST', `/api/v1/events/${gatewayEvent}/actions/sessions`, { token: monitor });
+    expect(recorder.legs).not.toContain('AUTHENTICATE');
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('action/target_ambiguous');
     expect(res.body.error.message).toContain('ATTACKER-WS');
