@@ -32,6 +32,8 @@ describe.each([
     await setWindowsAdmin(t, { username: ADMIN_USER, password: ADMIN_PASSWORD, transport, port: peer.port, verify_tls: false, codepage });
     // The workstation: its NetBIOS name does not resolve here, so SAC goes on to its address.
     ws = await hostIdOf(t, await ingestEvent(t, { host: { hostname: 'WS-LAB', os_family: 'windows', ipv4: '127.0.0.1' }, source: { agent_instance_id: 'ws-agent' } }));
+    // Every agent here connects from loopback, which identifies none of them: an admin pins WS-LAB.
+    expect((await api(t, 'PUT', `/api/v1/hosts/${ws}/action-address`, { token: await adminToken(t), body: { address: '127.0.0.1' } })).status).toBe(200);
     gatewayEvent = await ingestEvent(t, {
       type: 'rdg.connection.success',
       category: 'network',
