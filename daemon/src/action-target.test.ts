@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionTargetOf, isTargetAddress, urlHost } from './action-target.js';
+import { createWinRmClient } from './winrm/index.js';
 
 type Fields = Parameters<typeof actionTargetOf>[0];
 
@@ -61,5 +62,12 @@ describe('action targets', () => {
     const a = host({ id: 'a', hostname: 'WS-A', ipv4: '192.0.2.1', observed_ip: '192.0.2.1' });
     const b = host({ id: 'b', hostname: 'WS-B', ipv4: '10.0.0.8', observed_ip: '192.0.2.1' });
     expect(actionTargetOf(a, [a, b])).toEqual({ verified: false, reason: 'the agents of WS-A, WS-B all connect from 192.0.2.1' });
+  });
+
+  it('lets the WinRM client build no URL for a target that is not a host name or IP literal', async () => {
+    const client = createWinRmClient({ username: 'CORP\\svc', password: 'pw', transport: 'http', port: 1 });
+    await expect(client.run('evil.example/#', 'whoami')).rejects.toMatchObject({ code: 'winrm/invalid_target' });
+    await expect(client.run(['ws-01', 'evil.example:80'], 'whoami')).rejects.toMatchObject({ code: 'winrm/invalid_target' });
+    await expect(client.run({ address: '10.0.0.5', name: 'evil.example/#' }, 'whoami')).rejects.toMatchObject({ code: 'winrm/invalid_target' });
   });
 });
