@@ -53,15 +53,15 @@ describe('action targets', () => {
 
   it('leaves a host unverified when the agent reports an address it does not connect from, or none was seen', () => {
     const claimer = host({ hostname: 'ATTACKER-WS', ipv4: '10.0.0.20', observed_ip: '10.0.0.66' });
-    expect(actionTargetOf(claimer, [claimer])).toEqual({ verified: false, reason: expect.stringMatching(/connects from 10\.0\.0\.66 but reports 10\.0\.0\.20/) });
+    expect(actionTargetOf(claimer, [claimer])).toEqual({ verified: false, reason_code: 'mismatch', reason: expect.stringMatching(/connects from 10\.0\.0\.66 but reports 10\.0\.0\.20/) });
     const unseen = host({ ipv4: '10.0.0.20' });
-    expect(actionTargetOf(unseen, [unseen])).toMatchObject({ verified: false });
+    expect(actionTargetOf(unseen, [unseen])).toMatchObject({ verified: false, reason_code: 'unseen' });
   });
 
   it('leaves hosts unverified whose agents connect from one shared address (NAT, an unconfigured proxy)', () => {
     const a = host({ id: 'a', hostname: 'WS-A', ipv4: '192.0.2.1', observed_ip: '192.0.2.1' });
     const b = host({ id: 'b', hostname: 'WS-B', ipv4: '10.0.0.8', observed_ip: '192.0.2.1' });
-    expect(actionTargetOf(a, [a, b])).toEqual({ verified: false, reason: 'the agents of WS-A, WS-B all connect from 192.0.2.1' });
+    expect(actionTargetOf(a, [a, b])).toEqual({ verified: false, reason_code: 'shared', reason: 'the agents of WS-A, WS-B all connect from 192.0.2.1' });
   });
 
   it('lets the WinRM client build no URL for a target that is not a host name or IP literal', async () => {

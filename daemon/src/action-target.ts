@@ -33,7 +33,7 @@ export function urlHost(host: string): string {
  */
 export type ActionTarget =
   | { verified: true; source: 'pinned' | 'observed'; address: string; name: string }
-  | { verified: false; reason: string };
+  | { verified: false; reason_code: 'unseen' | 'mismatch' | 'shared'; reason: string };
 
 type TargetFields = Pick<Host, 'id' | 'hostname' | 'ipv4' | 'ips' | 'observed_ip' | 'pinned_address' | 'pinned_winrm_name'>;
 
@@ -49,17 +49,18 @@ export const lower = (v: string | null | undefined): string | null => v?.trim().
 export function actionTargetOf(host: TargetFields, hosts: readonly TargetFields[]): ActionTarget {
   if (host.pinned_address) return { verified: true, source: 'pinned', address: host.pinned_address, name: host.pinned_winrm_name ?? host.pinned_address };
   const observed = host.observed_ip;
-  if (!observed) return { verified: false, reason: 'SAC has not yet seen this host’s agent connect' };
+  if (!observed) return { verified: false, reason_code: 'unseen', reason: 'SAC has not yet seen this host’s agent connect' };
   const reported = [host.ipv4, ...host.ips].map(lower);
   if (!reported.includes(observed.toLowerCase())) {
     return {
       verified: false,
+      reason_code: 'mismatch',
       reason: `the agent connects from ${observed} but reports ${host.ipv4 ?? 'no address'}`,
     };
   }
   const sharing = hosts.filter((h) => h.id !== host.id && h.observed_ip === observed).map((h) => h.hostname);
   if (sharing.length > 0) {
-    return { verified: false, reason: `the agents of ${[host.hostname, ...sharing].sort().join(', ')} all connect from ${observed}` };
+    return { verified: false, reason_code: 'shared', reason: `the agents of ${[host.hostname, ...sharing].sort().join(', ')} all connect from ${observed}` };
   }
   return { verified: true, source: 'observed', address: observed, name: observed };
 }

@@ -234,7 +234,8 @@ export type HostPinInput = z.input<typeof HostPinSchema>;
 /** Where remote actions with administrator credentials go for a host, and why (see README, Security). */
 export type ActionTargetView =
   | { verified: true; source: 'pinned' | 'observed'; address: string; name: string }
-  | { verified: false; reason: string };
+  /** `unseen`: no agent connection seen yet; `mismatch`: seen from an address the agent does not report; `shared`: several hosts' agents connect from it. */
+  | { verified: false; reason_code: 'unseen' | 'mismatch' | 'shared'; reason: string };
 
 export interface HostDetailView extends HostView {
   /** The address SAC saw this host's agent connect from (after trusted proxies); null before any. */

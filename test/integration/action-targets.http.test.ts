@@ -138,6 +138,7 @@ describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (ki
     expect((await from('10.1.2.9', '10.1.2.50')).status).toBe(201);
     expect((await api(t, 'GET', `/api/v1/hosts/${id}`, { token: monitor })).body.action_target).toEqual({
       verified: false,
+      reason_code: 'mismatch',
       reason: 'the agent connects from 10.1.2.9 but reports 10.1.2.50',
     });
   });
