@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, api, userToken } from '../helpers/auth.js';
+import { adminToken, api, hostIdOf, userToken } from '../helpers/auth.js';
 import { ingestEvent, postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
-import { buildEvent } from '../helpers/events.js';
+import { buildEvent, rdGatewayEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startNtlmRecorder, type NtlmRecorder } from '../peers/ntlm-recorder.peer.js';
 import { trpc } from '../peers/trpc.js';
 
 const VICTIM_IP = '10.0.0.20';
-
-async function hostIdOf(t: TestSac, eventId: string): Promise<string> {
-  return (await api(t, 'GET', `/api/v1/events/${eventId}`, { token: await adminToken(t) })).body.host_id;
-}
 
 describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (kind) => {
   let t: TestSac;
@@ -40,14 +36,7 @@ describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (ki
     const claim = buildEvent({ host: { hostname: 'ATTACKER-WS', os_family: 'windows', ipv4: VICTIM_IP, fqdn: '127.0.0.1' }, source: { agent_instance_id: 'attacker-agent' } });
     expect((await postEvent(t.url, bound.body.key, claim)).status).toBe(201);
     attacker = await hostIdOf(t, claim.event_id);
-    gatewayEvent = await ingestEvent(t, {
-      type: 'rdg.connection.success',
-      category: 'network',
-      severity: 'info',
-      host: { hostname: 'RDG01', os_family: 'windows', ipv4: '10.0.0.1' },
-      source: { agent_instance_id: 'gateway-agent' },
-      details: { user: 'CORP\\jdoe', external_ip: '203.0.113.9', internal_ip: VICTIM_IP, protocol: 'HTTP', event_id_windows: 302, generated_by: 'agent' },
-    });
+    gatewayEvent = await ingestEvent(t, rdGatewayEvent(VICTIM_IP));
   });
   afterAll(async () => {
     await t?.close();
@@ -95,12 +84,7 @@ describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (ki
 
     // Every agent here connects from loopback, so all of them claim 127.0.0.1; the pin decides. The
     // credentials go to the pinned host (the recorder stands in for it): NTLM runs, and is refused.
-    const toPinned = await ingestEvent(t, {
-      type: 'rdg.connection.success',
-      category: 'network',
-      host: { hostname: 'RDG01', os_family: 'windows', ipv4: '10.0.0.1' },
-      details: { user: 'CORP\\jdoe', internal_ip: '127.0.0.1', event_id_windows: 302, generated_by: 'agent' },
-    });
+    const toPinned = await ingestEvent(t, rdGatewayEvent('127.0.0.1'));
     const res = await api(t, 'POST', `/api/v1/events/${toPinned}/actions/sessions`, { token: monitor });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('winrm/auth_failed');

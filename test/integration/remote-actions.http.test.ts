@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
+import { adminToken, api, createUser, hostIdOf, login, userToken } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
 
 const ADMIN_USER = 'CORP\\admin';
 const ADMIN_PASSWORD = 'Adm1n-pass';
-
-async function hostIdOf(t: TestSac, eventId: string): Promise<string> {
-  return (await api(t, 'GET', `/api/v1/events/${eventId}`, { token: await adminToken(t) })).body.host_id;
-}
 
 async function setWindowsAdmin(t: TestSac, values: Record<string, unknown>): Promise<void> {
   const res = await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: await adminToken(t), body: values });
