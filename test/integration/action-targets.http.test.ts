@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, hostIdOf, userToken } from '../helpers/auth.js';
 import { ingestEvent, postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
@@ -125,5 +129,65 @@ describe.each(STORE_KINDS)('remote actions reach only verified targets: %s', (ki
       reason_code: 'mismatch',
       reason: 'the agent connects from 10.1.2.9 but reports 10.1.2.50',
     });
+  });
+});
+
+/** A throw-away CA and a certificate it issued for `name`, made with openssl. */
+function issue(name: string): { ca: string; key: string; cert: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sac-ca-'));
+  const ssl = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'];
+    ssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Corp Test CA']);
+    ssl(['req', '-x509', ...ec, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-keyout', 'host.key', '-out', 'host.pem', '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`]);
+    const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
+    return { ca: read('ca.pem'), key: read('host.key'), cert: read('host.pem') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('WinRM over HTTPS checks the certificate for the pinned name against the admin’s CA', () => {
+  let t: TestSac;
+  let recorder: NtlmRecorder;
+  let admin: string;
+  let monitor: string;
+  let ws: string;
+  const pki = issue('ws-tls.corp.example');
+  const pin = async (winrm_name: string) =>
+    expect((await api(t, 'PUT', `/api/v1/hosts/${ws}/action-address`, { token: admin, body: { address: '127.0.0.1', winrm_name } })).status).toBe(200);
+  const settings = async (values: Record<string, unknown>) => expect((await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: admin, body: values })).status).toBe(200);
+
+  beforeAll(async () => {
+    recorder = await startNtlmRecorder({ key: pki.key, cert: pki.cert });
+    t = await startTestSac('sqlite');
+    admin = await adminToken(t);
+    monitor = await userToken(t, 'monitor');
+    await settings({ username: 'CORP\\admin', password: 'Adm1n-pass', transport: 'https', port: recorder.port, verify_tls: true, ca_pem: pki.ca });
+    ws = await hostIdOf(t, await ingestEvent(t, { host: { hostname: 'WS-TLS', os_family: 'windows', ipv4: '127.0.0.1' } }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.stop();
+  });
+
+  it('authenticates only to a certificate valid for the pinned name and issued by the configured CA', async () => {
+    const test = async () => (await api(t, 'POST', `/api/v1/hosts/${ws}/actions/winrm-test`, { token: monitor })).body;
+    await pin('other.corp.example');
+    expect(await test()).toMatchObject({ ok: false, detail: expect.stringMatching(/not trusted for other\.corp\.example \(ERR_TLS_CERT_ALTNAME_INVALID\)/) });
+
+    await pin('ws-tls.corp.example');
+    await settings({ ca_pem: '', password: 'Adm1n-pass' });
+    expect(await test()).toMatchObject({ ok: false, detail: expect.stringMatching(/not trusted for ws-tls\.corp\.example \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/) });
+    expect(recorder.requests).toBe(0);
+
+    await settings({ ca_pem: pki.ca, password: 'Adm1n-pass' });
+    expect(await test()).toMatchObject({ ok: false, detail: expect.stringMatching(/rejected the credentials/) });
+    expect(recorder.legs).toEqual(['NEGOTIATE', 'AUTHENTICATE']);
+  });
+
+  it('refuses a CA field that is not PEM certificates', async () => {
+    const res = await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: admin, body: { ca_pem: 'not a certificate', password: 'Adm1n-pass' } });
+    expect(res.status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { closeServer, listen, readBody } from './util.js';
 
@@ -29,14 +30,14 @@ function challenge(): Buffer {
 }
 
 /**
- * An attacker's WinRM stand-in: answers every request 401 with `WWW-Authenticate: Negotiate` (and a
+ * An attacker's WinRM stand-in (over HTTPS with `tls`): answers every request 401 with `WWW-Authenticate: Negotiate` (and a
  * challenge to a NEGOTIATE), and records the NTLM messages it receives. An AUTHENTICATE here is a
  * NetNTLMv2 response of the administrator that could be cracked offline or relayed.
  */
-export async function startNtlmRecorder(): Promise<NtlmRecorder> {
+export async function startNtlmRecorder(tls?: { key: string; cert: string }): Promise<NtlmRecorder> {
   const legs: NtlmLeg[] = [];
   let requests = 0;
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     void readBody(req).then(() => {
       requests++;
       const auth = /^(?:Negotiate|NTLM)\s+([A-Za-z0-9+/=]+)$/i.exec(String(req.headers.authorization ?? ''));
@@ -46,7 +47,8 @@ export async function startNtlmRecorder(): Promise<NtlmRecorder> {
       res.writeHead(401, { 'WWW-Authenticate': type === 1 ? `Negotiate ${challenge().toString('base64')}` : 'Negotiate', 'Content-Length': '0' });
       res.end();
     });
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
   await listen(server);
   return {
     port: (server.address() as AddressInfo).port,

@@ -246,7 +246,7 @@ export class WinRmConnection {
     const code = String((err as { code?: unknown }).code ?? '');
     if (UNREACHABLE_CODES.has(code)) return winrmError('winrm/unreachable', `WinRM on ${host}:${this.endpoint.port} is unreachable (${code})`, { host, port: this.endpoint.port, reason: code }, err);
     if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
-      return winrmError('winrm/unreachable', `The TLS certificate of ${host} is not trusted (${code})`, { host, port: this.endpoint.port, reason: code }, err);
+      return winrmError('winrm/unreachable', `The TLS certificate of ${host} is not trusted for ${this.name} (${code})`, { host, port: this.endpoint.port, reason: code }, err);
     }
     return winrmError('winrm/unreachable', `WinRM on ${host}:${this.endpoint.port} failed: ${err instanceof Error ? err.message : String(err)}`, { host, port: this.endpoint.port, reason: code || 'error' }, err);
   }
