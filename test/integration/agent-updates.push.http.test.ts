@@ -93,4 +93,14 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     const again = await api(sac, 'POST', `/api/v1/agent-updates/${job.id}/push`, { token });
     expect(again.status).toBe(409);
   });
+
+  it('pushes nothing to a host whose address is unverified; the job says an admin must pin it', async () => {
+    await sendFrom('WS-UNPINNED', 'agent.heartbeat', '2.1.7-SAC');
+    for (const h of (await api(sac, 'GET', '/api/v1/hosts', { token })).body.items) hostIds[h.hostname] = h.id;
+    expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-UNPINNED']}/agent-update`, { token })).status).toBe(201);
+    const before = winrm.recordedScripts().length;
+    const pushed = await api(sac, 'POST', `/api/v1/agent-updates/${(await jobOf('WS-UNPINNED')).id}/push`, { token });
+    expect(pushed.body).toMatchObject({ state: 'failed', output: expect.stringMatching(/address of WS-UNPINNED is unverified .*an admin must pin/) });
+    expect(winrm.recordedScripts()).toHaveLength(before);
+  });
 });
