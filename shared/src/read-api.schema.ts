@@ -221,7 +221,30 @@ export interface HostView {
   activity: number[];
 }
 
+/**
+ * An admin's pin of where remote actions reach a host: an IP literal or DNS name, and optionally
+ * the name the WinRM HTTPS certificate carries (the daemon checks both are host names or IPs).
+ */
+export const HostPinSchema = z.strictObject({
+  address: z.string().trim().min(1).max(253),
+  winrm_name: z.string().trim().min(1).max(253).nullable().default(null),
+});
+export type HostPinInput = z.input<typeof HostPinSchema>;
+
+/** Where remote actions with administrator credentials go for a host, and why (see README, Security). */
+export type ActionTargetView =
+  | { verified: true; source: 'pinned' | 'observed'; address: string; name: string }
+  /** `unseen`: no agent connection seen yet; `mismatch`: seen from an address the agent does not report; `shared`: several hosts' agents connect from it. */
+  | { verified: false; reason_code: 'unseen' | 'mismatch' | 'shared'; reason: string };
+
 export interface HostDetailView extends HostView {
+  /** The address SAC saw this host's agent connect from (after trusted proxies); null before any. */
+  observed_ip: string | null;
+  /** The action address an admin pinned, and the WinRM HTTPS name with it; null when not pinned. */
+  pinned_address: string | null;
+  pinned_winrm_name: string | null;
+  /** The address remote actions use, or why there is none. */
+  action_target: ActionTargetView;
   timezone: string | null;
   agent_instance_ids: string[];
   inventory: Record<string, unknown> | null;

@@ -86,6 +86,9 @@ export const CorrelationSettingsSchema = z.strictObject({
   window_minutes: decimalMinutes(10_080).default(60),
 });
 
+/** One or more PEM certificate blocks and nothing else. */
+const PEM_CERTIFICATES = /^(?:-----BEGIN CERTIFICATE-----\r?\n[A-Za-z0-9+/=\r\n]+-----END CERTIFICATE-----\s*)+$/;
+
 export const WindowsAdminSettingsSchema = z.strictObject({
   /** WinRM account, e.g. `DOMAIN\\svc-sac` or `svc-sac@corp.example`. */
   username: userName.nullable().default(null),
@@ -93,6 +96,15 @@ export const WindowsAdminSettingsSchema = z.strictObject({
   transport: z.enum(['http', 'https']).default('https'),
   port: z.number().int().min(1).max(65535).nullable().default(null),
   verify_tls: z.boolean().default(true),
+  /**
+   * CA certificates (PEM) that WinRM HTTPS certificates are verified against instead of the
+   * system store, e.g. the corporate CA; empty = the system store.
+   */
+  ca_pem: z
+    .string()
+    .max(65_536)
+    .refine((v) => v.trim() === '' || PEM_CERTIFICATES.test(v.trim()), 'must be one or more PEM certificates (-----BEGIN CERTIFICATE-----)')
+    .default(''),
   /** OEM code page of the hosts' console output: cp437 (English Windows) or cp866 (Russian Windows). */
   codepage: z.enum(['cp437', 'cp866']).default('cp437'),
 });
@@ -269,16 +281,13 @@ export interface SecretDestinationRule {
   secrets: readonly string[];
 }
 
-/**
- * The WinRM fields that say where and how the Windows administrator password is sent.
- * `ca_pem` (the corporate CA bundle of issue 26, deliverable 1) belongs in this list once the
- * `windows_admin` schema has it.
- */
+/** The WinRM fields that say where and how the Windows administrator password is sent (the CA bundle decides which server is believed). */
 export const WINDOWS_ADMIN_DESTINATION_FIELDS: readonly (keyof z.input<typeof WindowsAdminSettingsSchema>)[] = [
   'username',
   'transport',
   'port',
   'verify_tls',
+  'ca_pem',
 ];
 
 /** Destination fields per category and the secrets they guard (git repository rows: `SETTINGS_SECRET_ROW_DESTINATIONS`). */

@@ -36,6 +36,29 @@ test('a monitor sees hosts and inventory but no delete and no admin pages', asyn
   await expect(page).toHaveURL(`${sac.url}/`);
 });
 
+test('the host page shows where actions connect, and an admin pins the address', async ({ page }) => {
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.nav(/hosts/i).click();
+  await page.locator('tr[data-host="RDS01"]').click();
+  const target = page.getByTestId('action-target');
+  await expect(target.getByTestId('target-observed')).toHaveText('127.0.0.1');
+  await expect(target.getByTestId('target-pinned')).toHaveText('—');
+  // The fixture agents post from loopback but report their LAN addresses.
+  await expect(target.getByTestId('target-reported')).toContainText('10.0.0.21');
+  await expect(target.getByTestId('target-used')).toContainText('unverified');
+  await expect(target.getByTestId('target-why')).toHaveText('The agent connects from 127.0.0.1 but reports 10.0.0.21. An admin must pin the address before credentials go to this host.');
+  await target.getByTestId('pin-address').fill('127.0.0.1');
+  await target.getByTestId('pin-name').fill('rds01.corp.example');
+  await target.getByTestId('pin-save').click();
+  await expect(target.getByTestId('target-pinned')).toHaveText('127.0.0.1 · rds01.corp.example');
+  await expect(target.getByTestId('target-used')).toHaveText(/127\.0\.0\.1\s*pinned/);
+  await target.scrollIntoViewIfNeeded();
+  await app.screenshot('host-action-target');
+  await target.getByTestId('pin-remove').click();
+  await expect(target.getByTestId('target-used')).toContainText('unverified');
+});
+
 test('an admin deletes a host after confirming', async ({ page }) => {
   const app = new ConsolePage(page, sac.url);
   await app.login();

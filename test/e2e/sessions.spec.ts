@@ -50,6 +50,10 @@ test.beforeAll(async () => {
   // Not reachable over WinRM (nothing listens on 127.0.0.2): its commands go to its agent.
   const remote = await sac.ingest({ host: { hostname: 'WS-REMOTE', os_family: 'windows', display_name: 'WS-REMOTE', ipv4: '127.0.0.2' }, source: { agent_instance_id: AGENT } });
   hostIds.remote = await hostId(admin, remote.event_id);
+  // Every agent here posts from loopback, which identifies none of them: an admin pins both hosts.
+  for (const [id, address] of [[hostIds.lab, '127.0.0.1'], [hostIds.remote, '127.0.0.2']]) {
+    expect((await sac.api('PUT', `/api/v1/hosts/${id}/action-address`, { token: admin, body: { address } })).status).toBe(200);
+  }
   // An RD Gateway connection whose target is WS-LAB: its session actions run on WS-LAB over WinRM.
   await sac.ingest({
     type: 'rdg.connection.success',

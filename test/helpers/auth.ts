@@ -85,3 +85,8 @@ export async function userToken(t: TestSac, role: Role): Promise<string> {
   const { user, password } = await createUser(t, role);
   return tokenFor(t, user.username, password);
 }
+
+/** The id of the host an ingested event was filed under. */
+export async function hostIdOf(t: TestSac, eventId: string): Promise<string> {
+  return (await api(t, 'GET', `/api/v1/events/${eventId}`, { token: await adminToken(t) })).body.host_id;
+}

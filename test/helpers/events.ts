@@ -61,3 +61,15 @@ export function agentLifecycleEvent(
     details: { generated_by: 'agent', ...details },
   };
 }
+
+/** An RD Gateway connection event of gateway RDG01 to the workstation `internalIp` (an address or a name). */
+export function rdGatewayEvent(internalIp: string, type = 'rdg.connection.success'): Parameters<typeof buildEvent>[0] {
+  return {
+    type,
+    category: 'network',
+    severity: 'info',
+    host: { hostname: 'RDG01', os_family: 'windows', ipv4: '10.0.0.1' },
+    source: { agent_instance_id: 'gateway-agent' },
+    details: { user: 'CORP\\jdoe', external_ip: '203.0.113.9', internal_ip: internalIp, protocol: 'HTTP', event_id_windows: type === 'rdg.connection.success' ? 302 : 303, generated_by: 'agent' },
+  };
+}

@@ -41,6 +41,11 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     await sendFrom('WS-MANUAL', 'agent.heartbeat', '2.1.7-SAC');
     for (const h of (await api(sac, 'GET', '/api/v1/hosts', { token })).body.items) hostIds[h.hostname] = h.id;
   });
+  // Both hosts' agents connect from loopback, which identifies neither: an admin pins the one pushed to.
+  const pin = async (hostname: string) => {
+    for (const id of Object.values(hostIds)) await api(sac, 'DELETE', `/api/v1/hosts/${id}/action-address`, { token });
+    expect((await api(sac, 'PUT', `/api/v1/hosts/${hostIds[hostname]}/action-address`, { token, body: { address: '127.0.0.1' } })).status).toBe(200);
+  };
   afterAll(async () => {
     await sac?.close();
     await winrm?.stop();
@@ -48,6 +53,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
   });
 
   it('waits for the agent, then pushes the bundle over WinRM; the stand-in is told to download a bundle whose hash matches', async () => {
+    await pin('WS-SILENT');
     const started = await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-SILENT']}/agent-update`, { token });
     expect(started.status).toBe(201);
     const before = winrm.recordedScripts().length;
@@ -76,6 +82,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
   });
 
   it('pushes at once when an admin asks, and a push that cannot reach the host leaves the job failed with the reason', async () => {
+    await pin('WS-MANUAL');
     await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-MANUAL']}/agent-update`, { token });
     await api(sac, 'PATCH', '/api/v1/settings/windows_admin', { token, body: { password: 'wrong-password' } });
     const job = await jobOf('WS-MANUAL');
@@ -85,5 +92,15 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     expect(pushed.body.output).toMatch(/authentication|password|credentials/i);
     const again = await api(sac, 'POST', `/api/v1/agent-updates/${job.id}/push`, { token });
     expect(again.status).toBe(409);
+  });
+
+  it('pushes nothing to a host whose address is unverified; the job says an admin must pin it', async () => {
+    await sendFrom('WS-UNPINNED', 'agent.heartbeat', '2.1.7-SAC');
+    for (const h of (await api(sac, 'GET', '/api/v1/hosts', { token })).body.items) hostIds[h.hostname] = h.id;
+    expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-UNPINNED']}/agent-update`, { token })).status).toBe(201);
+    const before = winrm.recordedScripts().length;
+    const pushed = await api(sac, 'POST', `/api/v1/agent-updates/${(await jobOf('WS-UNPINNED')).id}/push`, { token });
+    expect(pushed.body).toMatchObject({ state: 'failed', output: expect.stringMatching(/address of WS-UNPINNED is unverified .*an admin must pin/) });
+    expect(winrm.recordedScripts()).toHaveLength(before);
   });
 });

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
+import { adminToken, api, createUser, hostIdOf, login, userToken } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { startWinRmPeer, type WinRmPeer } from '../peers/winrm/winrm-peer.js';
 
 const ADMIN_USER = 'CORP\\admin';
 const ADMIN_PASSWORD = 'Adm1n-pass';
-
-async function hostIdOf(t: TestSac, eventId: string): Promise<string> {
-  return (await api(t, 'GET', `/api/v1/events/${eventId}`, { token: await adminToken(t) })).body.host_id;
-}
 
 async function setWindowsAdmin(t: TestSac, values: Record<string, unknown>): Promise<void> {
   const res = await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: await adminToken(t), body: values });
@@ -32,6 +28,8 @@ describe.each([
     await setWindowsAdmin(t, { username: ADMIN_USER, password: ADMIN_PASSWORD, transport, port: peer.port, verify_tls: false, codepage });
     // The workstation: its NetBIOS name does not resolve here, so SAC goes on to its address.
     ws = await hostIdOf(t, await ingestEvent(t, { host: { hostname: 'WS-LAB', os_family: 'windows', ipv4: '127.0.0.1' }, source: { agent_instance_id: 'ws-agent' } }));
+    // Every agent here connects from loopback, which identifies none of them: an admin pins WS-LAB.
+    expect((await api(t, 'PUT', `/api/v1/hosts/${ws}/action-address`, { token: await adminToken(t), body: { address: '127.0.0.1' } })).status).toBe(200);
     gatewayEvent = await ingestEvent(t, {
       type: 'rdg.connection.success',
       category: 'network',

@@ -14,7 +14,7 @@ import { openFreshStore, STORE_KINDS, storeEnv, tempDir } from '../helpers/store
 
 const T0 = Date.parse('2026-06-03T00:00:00Z');
 
-function observed(hostname: string, instance: string | undefined, receivedMs: number): NewEvent {
+function observed(hostname: string, instance: string | undefined, receivedMs: number, clientIp?: string): NewEvent {
   const payload = buildEvent({ host: { hostname }, source: { agent_instance_id: instance } });
   if (instance === undefined) delete payload.source.agent_instance_id;
   const parsed = parseEvent(payload);
@@ -22,7 +22,7 @@ function observed(hostname: string, instance: string | undefined, receivedMs: nu
   const { event } = parsed;
   return {
     event,
-    host: hostObservation(event, receivedMs),
+    host: hostObservation(event, receivedMs, clientIp),
     occurred_ms: Date.parse(event.occurred_at),
     received_ms: receivedMs,
     actor_user: null,
@@ -53,6 +53,24 @@ describe.each(STORE_KINDS)('hosts contract: %s', (kind) => {
     const host = await store.hosts.byId(id);
     expect(host?.agent_instance_id).toBe('inst-b');
     expect(host?.agent_instance_ids).toEqual(['inst-a', 'inst-b', 'inst-old']);
+  });
+
+  it('keeps the latest observed address without writing the host for an unchanged one, and pins and unpins apart from ingest', async () => {
+    store = await openFreshStore(kind);
+    const id = await hostIdOf(store, observed('WS-OBS', 'inst', T0, '10.0.0.5'));
+    expect(await store.hosts.byId(id)).toMatchObject({ observed_ip: '10.0.0.5', pinned_address: null, pinned_winrm_name: null });
+    await store.events.insertBatch([observed('WS-OBS', 'inst', T0 + 1_000, '10.0.0.6'), observed('WS-OBS', 'inst', T0 - 1_000, '10.0.0.1')]);
+    expect((await store.hosts.byId(id))?.observed_ip).toBe('10.0.0.6');
+    // An event without an address (not from the HTTP front) keeps the last one seen.
+    await store.events.insertBatch([observed('WS-OBS', 'inst', T0 + 2_000)]);
+    expect((await store.hosts.byId(id))?.observed_ip).toBe('10.0.0.6');
+
+    expect(await store.hosts.setPin(id, { address: '10.0.0.20', winrm_name: 'ws-obs.corp.example' })).toBe(true);
+    await store.events.insertBatch([observed('WS-OBS', 'inst', T0 + 60_000, '10.0.0.7')]);
+    expect(await store.hosts.byId(id)).toMatchObject({ observed_ip: '10.0.0.7', pinned_address: '10.0.0.20', pinned_winrm_name: 'ws-obs.corp.example' });
+    expect(await store.hosts.setPin(id, null)).toBe(true);
+    expect(await store.hosts.byId(id)).toMatchObject({ pinned_address: null, pinned_winrm_name: null });
+    expect(await store.hosts.setPin('missing', null)).toBe(false);
   });
 
   it('files a deleted host’s next events under a new host once its refresh is due, also when another connection deleted it', async () => {

@@ -20,6 +20,9 @@ function host(overrides: Partial<Host>): Host {
     agent_version: '2.1.7-SAC',
     agent_instance_id: null,
     agent_instance_ids: [],
+    observed_ip: null,
+    pinned_address: null,
+    pinned_winrm_name: null,
     ssh_admin_ok: null,
     ssh_admin_checked_at: null,
     first_seen_ms: 0,
@@ -46,19 +49,33 @@ describe('remote action rules', () => {
     expect(gatewayTarget(raw === undefined ? {} : { internal_ip: raw })).toBe(target);
   });
 
-  it('maps a target to a registered Windows host by address first, then by name, newest first', () => {
+  it('maps a target to the one Windows host that claims it, by address or name', () => {
     const hosts = [
-      host({ id: 'old', hostname: 'WS-01', ips: ['10.0.0.5'], last_seen_ms: 1 }),
-      host({ id: 'new', hostname: 'WS-01B', ipv4: '10.0.0.5', ips: ['10.0.0.5'], last_seen_ms: 2 }),
-      host({ id: 'named', hostname: 'WS-02', fqdn: 'ws-02.corp.local' }),
+      host({ id: 'ws01', hostname: 'WS-01', ipv4: '10.0.0.5', ips: ['10.0.0.4', '10.0.0.5'] }),
+      host({ id: 'named', hostname: 'WS-02', fqdn: 'ws-02.corp.local', observed_ip: '10.0.0.6' }),
       host({ id: 'linux', hostname: 'web', os_family: 'linux', ipv4: '10.0.0.9' }),
     ];
-    expect(hostForTarget(hosts, '10.0.0.5')?.id).toBe('new');
-    expect(hostForTarget(hosts, 'ws-02')?.id).toBe('named');
-    expect(hostForTarget(hosts, 'WS-02.corp.local')?.id).toBe('named');
-    expect(hostForTarget(hosts, 'ws-02.other.domain')?.id).toBe('named');
-    expect(hostForTarget(hosts, '10.0.0.9')).toBeNull();
-    expect(hostForTarget(hosts, '10.0.0.77')).toBeNull();
+    const found = (target: string) => hostForTarget(hosts, target).found?.id ?? null;
+    expect(found('10.0.0.5')).toBe('ws01');
+    expect(found('10.0.0.6')).toBe('named');
+    expect(found('ws-02')).toBe('named');
+    expect(found('WS-02.corp.local')).toBe('named');
+    expect(found('ws-02.other.domain')).toBe('named');
+    // An address the host reported once but no longer does is no claim (DHCP moves on).
+    expect(found('10.0.0.4')).toBeNull();
+    expect(found('10.0.0.9')).toBeNull();
+    expect(hostForTarget(hosts, '10.0.0.77')).toEqual({ found: null, claimants: [] });
+  });
+
+  it('never picks between hosts that claim one target, however recently seen; a pin decides', () => {
+    const victim = host({ id: 'victim', hostname: 'WS-VICTIM', ipv4: '10.0.0.20', observed_ip: '10.0.0.20', last_seen_ms: 1 });
+    const attacker = host({ id: 'attacker', hostname: 'ATTACKER-WS', ipv4: '10.0.0.20', fqdn: 'ws-victim', observed_ip: '10.0.0.66', last_seen_ms: 2 });
+    const byAddress = hostForTarget([victim, attacker], '10.0.0.20');
+    expect(byAddress.found).toBeNull();
+    expect(byAddress.found === null && byAddress.claimants.map((h) => h.hostname).sort()).toEqual(['ATTACKER-WS', 'WS-VICTIM']);
+    expect(hostForTarget([victim, attacker], 'ws-victim').found).toBeNull();
+    const pinned = { ...victim, pinned_address: '10.0.0.20' };
+    expect(hostForTarget([pinned, attacker], '10.0.0.20').found?.id).toBe('victim');
   });
 
   it('takes the session an event names, as the agent writes it (strings), refusing session 0', () => {

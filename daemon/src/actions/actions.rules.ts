@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { lower } from '../action-target.js';
 import { presentAddress } from '../ssh/index.js';
 import type { Host } from '../store/index.js';
 
@@ -32,23 +34,27 @@ export function eventSessionId(details: Record<string, unknown> | undefined): nu
   return null;
 }
 
+export type TargetMatch = { found: Host } | { found: null; claimants: Host[] };
+
 /**
- * The registered Windows host an RD Gateway target names: by address (current or any reported
- * IPv4), else by host name or FQDN (case-insensitive; a short name matches an FQDN's first label).
- * Several matches: the most recently seen.
+ * The Windows host an RD Gateway target (an address or a name) names. A host an admin pinned to it
+ * wins (pins are unique). Otherwise every host that claims it — by observed or reported address,
+ * host name, FQDN or its first label — is a claimant; exactly one is the answer, several are
+ * refused by the caller naming them (never "the most recently seen": any agent may report any
+ * address for itself).
  */
-export function hostForTarget(hosts: readonly Host[], target: string): Host | null {
+export function hostForTarget(hosts: readonly Host[], target: string): TargetMatch {
   const t = target.trim().toLowerCase();
-  const short = t.split('.')[0];
+  const short = isIP(t) === 0 ? t.split('.')[0] : null;
   const windows = hosts.filter((h) => h.os_family === 'windows');
-  const byAddress = windows.filter((h) => h.ipv4 === t || h.ips.includes(t));
-  const byName = windows.filter((h) => {
-    const name = h.hostname.toLowerCase();
-    const fqdn = h.fqdn?.toLowerCase() ?? null;
-    return name === t || fqdn === t || (!/^\d+\.\d+\.\d+\.\d+$/.test(t) && (name === short || fqdn?.split('.')[0] === t));
+  const pinned = windows.filter((h) => lower(h.pinned_address) === t || lower(h.pinned_winrm_name) === t);
+  if (pinned.length === 1) return { found: pinned[0] };
+  const claimants = windows.filter((h) => {
+    const names = [lower(h.hostname), lower(h.fqdn), lower(h.pinned_winrm_name)];
+    const addresses = [lower(h.ipv4), lower(h.observed_ip), lower(h.pinned_address)];
+    return addresses.includes(t) || names.some((n) => n !== null && (n === t || n === short || n.split('.')[0] === t));
   });
-  const found = byAddress.length > 0 ? byAddress : byName;
-  return found.sort((a, b) => b.last_seen_ms - a.last_seen_ms)[0] ?? null;
+  return claimants.length === 1 ? { found: claimants[0] } : { found: null, claimants };
 }
 
 /** A sliding-window limiter: at most `limit` actions per user within any `windowMs`. */

@@ -9,7 +9,8 @@ import type { Host, Store } from '../store/index.js';
 import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
 import { sshTargets, type probeSshAdmin } from '../ssh/index.js';
-import { winRmOptionsFromSettings, winRmTargetsOf, type WinRmClient, type WinRmClientOptions } from '../winrm/index.js';
+import { winRmOptionsFromSettings, type WinRmClient, type WinRmClientOptions, type WinRmHostTarget } from '../winrm/index.js';
+import { verifiedTarget } from '../action-target.js';
 
 export interface RemoteActionsDeps {
   store: Store;
@@ -84,8 +85,9 @@ export class RemoteActionsService {
   async winrmTest(hostId: string, actor: Actor): Promise<AccessTestResult> {
     this.throttle(actor);
     const host = await this.windowsHost(hostId);
+    const target = await verifiedTarget(this.deps.store, host);
     const client = await this.winrmClient();
-    const r = await client.test(winRmTargetsOf(host));
+    const r = await client.test(target);
     const result = { ok: r.ok, detail: r.detail, duration_ms: r.durationMs };
     await this.record('actions.winrm_tested', actor, host, r.ok ? 'ok' : 'failed', { detail: r.detail, ...(r.code ? { code: r.code } : {}) });
     return result;
@@ -143,13 +145,19 @@ export class RemoteActionsService {
         details: { event_id: eventId, type },
       });
     }
-    const host = hostForTarget(await this.deps.store.hosts.list(), target);
-    if (!host) {
+    const match = hostForTarget(await this.deps.store.hosts.list(), target);
+    if (match.found) return { host: match.found, viaGateway: true };
+    if (match.claimants.length === 0) {
       throw new AppError('host/not_found_for_target', `No registered Windows host matches the RD Gateway target ${target}`, {
         details: { event_id: eventId, target },
       });
     }
-    return { host, viaGateway: true };
+    const names = match.claimants.map((h) => h.hostname).sort();
+    throw new AppError(
+      'action/target_ambiguous',
+      `The RD Gateway target ${target} is claimed by several hosts (${names.join(', ')}); an admin must pin the address to one of them`,
+      { details: { event_id: eventId, target, hosts: match.claimants.map((h) => ({ id: h.id, hostname: h.hostname })) } },
+    );
   }
 
   private async winrmConfigured(): Promise<boolean> {
@@ -169,13 +177,15 @@ export class RemoteActionsService {
   private async choosePath<T>(
     host: Host,
     agentAllowed: boolean,
-    viaWinRm: (client: WinRmClient) => Promise<T>,
+    viaWinRm: (client: WinRmClient, target: WinRmHostTarget) => Promise<T>,
     viaAgent: (agentInstanceId: string) => Promise<T>,
   ): Promise<T> {
     const agent = agentAllowed ? host.agent_instance_id : null;
     if (!agentAllowed || (await this.winrmConfigured())) {
       try {
-        return await viaWinRm(await this.winrmClient());
+        // The target is checked before the client is built: no credentials for an unverified host.
+        const target = await verifiedTarget(this.deps.store, host);
+        return await viaWinRm(await this.winrmClient(), target);
       } catch (err) {
         if (!agent || !(err instanceof AppError) || !NOT_ANSWERING.has(err.code)) throw err;
         this.deps.logger.info({ host_id: host.id, code: err.code }, 'WinRM did not answer; queuing to the agent');
@@ -193,8 +203,8 @@ export class RemoteActionsService {
     return this.choosePath<Answer<SessionsAnswer>>(
       host,
       agentAllowed,
-      async (client) => {
-        const r = await client.listSessions(winRmTargetsOf(host));
+      async (client, target) => {
+        const r = await client.listSessions(target);
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, sessions: r.sessions, raw: r.raw, duration_ms: r.durationMs } };
       },
       async (agent) => {
@@ -208,8 +218,8 @@ export class RemoteActionsService {
     return this.choosePath<Answer<LogoffAnswer>>(
       host,
       agentAllowed,
-      async (client) => {
-        const r = await client.logoff(winRmTargetsOf(host), sessionId);
+      async (client, target) => {
+        const r = await client.logoff(target, sessionId);
         const output = [r.stdout, r.stderr].filter((s) => s.trim()).join('\n');
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, session_id: sessionId, output, duration_ms: r.durationMs } };
       },

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
-import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostSortKey, type HostView } from '../../../shared/src/index.js';
+import { actionTargetOf, isTargetAddress, lower } from '../action-target.js';
+import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostPinInput, type HostSortKey, type HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
-import { AppError } from '../errors.js';
+import { AppError, invalidParameter } from '../errors.js';
 import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
 import { isOutdated } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
@@ -121,10 +122,13 @@ export class HostsService {
   async byId(id: string): Promise<HostDetailView> {
     const host = await this.store.hosts.byId(id);
     if (!host) throw hostNotFound(id);
-    const [view] = await this.views([host]);
-    const state = await this.store.hostState.byHost(id);
+    const [[view], state, all] = await Promise.all([this.views([host]), this.store.hostState.byHost(id), this.store.hosts.list()]);
     return {
       ...view,
+      observed_ip: host.observed_ip,
+      pinned_address: host.pinned_address,
+      pinned_winrm_name: host.pinned_winrm_name,
+      action_target: actionTargetOf(host, all),
       timezone: host.timezone,
       agent_instance_ids: host.agent_instance_ids,
       inventory: state?.inventory ?? null,
@@ -139,6 +143,38 @@ export class HostsService {
     if (byId) return [byId.id];
     const name = hostOrId.toLowerCase();
     return (await this.store.hosts.list()).filter((h) => h.hostname.toLowerCase() === name).map((h) => h.id);
+  }
+
+  /**
+   * Pins where remote actions reach a host (admin): an IP literal or DNS name, not pinned by another
+   * host (a pin must name one host), and optionally the name its WinRM HTTPS certificate carries.
+   */
+  async pin(id: string, input: Required<HostPinInput>, actor: Actor): Promise<HostDetailView> {
+    const host = await this.store.hosts.byId(id);
+    if (!host) throw hostNotFound(id);
+    for (const [field, value] of [['address', input.address], ['winrm_name', input.winrm_name]] as const) {
+      if (value !== null && !isTargetAddress(value)) throw invalidParameter(field, 'must be a host name (RFC 1123) or an IP address');
+    }
+    const taken = (await this.store.hosts.list()).filter(
+      (h) => h.id !== id && [input.address, input.winrm_name].some((v) => v !== null && [lower(h.pinned_address), lower(h.pinned_winrm_name)].includes(lower(v))),
+    );
+    if (taken.length > 0) {
+      throw new AppError('host/pin_conflict', `${input.address} is already pinned to ${taken.map((h) => h.hostname).join(', ')}; unpin it there first`, {
+        details: { hosts: taken.map((h) => ({ id: h.id, hostname: h.hostname })) },
+      });
+    }
+    const pin = { address: input.address, winrm_name: input.winrm_name };
+    if (!(await this.store.hosts.setPin(id, pin))) throw hostNotFound(id);
+    await this.audit.record({ action: 'host.address_pinned', actor, target: `host:${id}`, details: { hostname: host.hostname, ...pin } });
+    return this.byId(id);
+  }
+
+  /** Removes a host's pin (admin); actions then go only to a verified observed address. */
+  async unpin(id: string, actor: Actor): Promise<HostDetailView> {
+    const host = await this.store.hosts.byId(id);
+    if (!host || !(await this.store.hosts.setPin(id, null))) throw hostNotFound(id);
+    await this.audit.record({ action: 'host.address_unpinned', actor, target: `host:${id}`, details: { hostname: host.hostname, address: host.pinned_address } });
+    return this.byId(id);
   }
 
   /** Removes the host with its events and problems; the next event from it recreates the host. */

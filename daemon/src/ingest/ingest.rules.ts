@@ -16,7 +16,8 @@ export function hostKey(event: Event): string {
   return `${event.host.hostname.toLowerCase()}|${event.host.os_family}`;
 }
 
-export function hostObservation(event: Event, receivedMs: number): HostObservation {
+/** What an event says about its host; `observedIp` is where SAC saw the request come from. */
+export function hostObservation(event: Event, receivedMs: number, observedIp?: string): HostObservation {
   return {
     key: hostKey(event),
     hostname: event.host.hostname,
@@ -29,6 +30,7 @@ export function hostObservation(event: Event, receivedMs: number): HostObservati
     agent_product: event.source.product,
     agent_version: event.source.product_version,
     agent_instance_id: event.source.agent_instance_id,
+    ...(observedIp ? { observed_ip: observedIp } : {}),
     seen_ms: receivedMs,
   };
 }

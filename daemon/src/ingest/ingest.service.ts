@@ -10,6 +10,8 @@ import { actorUser, hostObservation } from './ingest.rules.js';
 export interface IngestContext {
   keyPrefix: string;
   requestId: string;
+  /** The request's address after `SAC_TRUSTED_PROXIES`: recorded as the host's observed address. */
+  clientIp?: string;
 }
 
 interface Pending {
@@ -92,7 +94,7 @@ export class IngestService {
     const received = this.clock.now();
     const item: NewEvent = {
       event,
-      host: hostObservation(event, received),
+      host: hostObservation(event, received, ctx.clientIp),
       occurred_ms: Date.parse(event.occurred_at.toUpperCase()),
       received_ms: received,
       actor_user: actorUser(event),

@@ -127,7 +127,7 @@ export function createIngestHandler(deps: {
         return;
       }
 
-      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId });
+      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip });
       // Before the answer: the agent polls right after its first delivered event, and must not be refused.
       await keyAgents.sent(key, event);
       if (outcome === 'created') {

@@ -7,6 +7,7 @@ import {
   EventListQuerySchema,
   EventSchema,
   HostListQuerySchema,
+  HostPinSchema,
   LoginRequestSchema,
   PasswordChangeSchema,
   ProblemActionBodySchema,
@@ -193,6 +194,10 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
       '/api/v1/hosts/{id}': {
         get: op({ summary: 'One host', role: 'operator', path: Id, ok: ['200', 'The host'] }),
         delete: op({ summary: 'Delete a host with its events and problems', role: 'admin', path: Id, ok: ['204', 'Deleted'] }),
+      },
+      '/api/v1/hosts/{id}/action-address': {
+        put: op({ summary: 'Pin where remote actions reach a host (address, WinRM HTTPS name)', role: 'admin', path: Id, body: HostPinSchema, ok: ['200', 'The host'], errors: { '409': 'The address is pinned to another host' } }),
+        delete: op({ summary: 'Unpin a host’s action address', role: 'admin', path: Id, ok: ['200', 'The host'] }),
       },
       ...problemPaths('/problems'),
       ...problemPaths('/api/v1/problems'),

@@ -64,6 +64,7 @@ export function foldObservations(observations: readonly HostObservation[]): Map<
           os_version: meaningful(obs.os_version),
           timezone: meaningful(obs.timezone),
           agent_instance_id: meaningful(obs.agent_instance_id),
+          observed_ip: obs.observed_ip,
         }),
       };
     }

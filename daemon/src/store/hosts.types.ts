@@ -14,7 +14,17 @@ export interface HostObservation {
   agent_product: string;
   agent_version: string;
   agent_instance_id?: string;
+  /** The address SAC saw the event's request come from (TCP peer after `SAC_TRUSTED_PROXIES`). */
+  observed_ip?: string;
   seen_ms: number;
+}
+
+/** An admin's pin of where remote actions reach a host; null fields are not pinned. */
+export interface HostPin {
+  /** The IP literal or DNS name actions connect to. */
+  address: string;
+  /** The name the WinRM HTTPS certificate must carry (and the NTLM SPN); null: the address. */
+  winrm_name: string | null;
 }
 
 export interface Host {
@@ -35,6 +45,12 @@ export interface Host {
   agent_instance_id: string | null;
   /** Every agent instance id seen from this host, oldest first. */
   agent_instance_ids: string[];
+  /** The address the most recent events of this host came from, as SAC saw it (not as the agent said); null before any. */
+  observed_ip: string | null;
+  /** The action address an admin pinned; null when not pinned. */
+  pinned_address: string | null;
+  /** The WinRM HTTPS name an admin pinned with the address; null: the address itself. */
+  pinned_winrm_name: string | null;
   /** Result of the last SSH administrator access probe; null until a probe has run. */
   ssh_admin_ok: boolean | null;
   /** When that probe ran (epoch ms); null until a probe has run. */
@@ -54,6 +70,8 @@ export interface HostsRepo {
   hostByAgentInstance(agentInstanceId: string): Promise<Host | null>;
   /** Records an SSH administrator access probe result; false when the host does not exist. */
   setSshAdminOk(hostId: string, ok: boolean, atMs: number): Promise<boolean>;
+  /** Pins (or with null unpins) a host's action address; false when the host does not exist. */
+  setPin(hostId: string, pin: HostPin | null): Promise<boolean>;
   /** Deletes a host with its events (and their counters), problems, timelines, marks and state. False when unknown. */
   delete(hostId: string): Promise<boolean>;
 }

@@ -9,7 +9,8 @@ import type { Fence } from '../jobs/index.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
 import { connectSshAdmin, SshFailure, sshTargets } from '../ssh/index.js';
-import { createWinRmClient, winRmOptionsFromSettings, winRmTargetsOf } from '../winrm/index.js';
+import { createWinRmClient, winRmOptionsFromSettings } from '../winrm/index.js';
+import { verifiedTarget } from '../action-target.js';
 import { LINUX_UPLOAD_COMMAND, linuxPushScript, readBackVersion, uploadDirOf, windowsPushScript } from './agent-push.rules.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';
@@ -267,12 +268,13 @@ export class AgentUpdatesService {
   /** Runs the deploy PowerShell over WinRM; the host downloads the bundle from `SAC_PUBLIC_URL`. */
   private async pushWindows(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
     if (!this.deps.publicUrl) throw new AppError('update/no_public_url', 'SAC_PUBLIC_URL is not set, so the host has no address to download the bundle from');
+    const target = await verifiedTarget(this.deps.store, host);
     const options = winRmOptionsFromSettings(await this.deps.windowsAdmin(), { timeoutMs: PUSH_TIMEOUT_MS });
     const bundle = await this.bundleFor(job);
     const token = randomBytes(32).toString('base64url');
     await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: this.deps.clock.now() + BUNDLE_TOKEN_TTL_MS });
     const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
-    const result = await createWinRmClient(options).runPowerShell(winRmTargetsOf(host), script);
+    const result = await createWinRmClient(options).runPowerShell(target, script);
     const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
     return { failure: result.exitCode !== 0 ? `Deploy exited with ${result.exitCode}` : null, output, installed: false };
   }

@@ -1,3 +1,4 @@
+import { isTargetAddress } from '../action-target.js';
 import { AppError } from '../errors.js';
 import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';
@@ -24,11 +25,18 @@ export interface WinRmClientOptions {
   timeoutMs?: number;
 }
 
+/** A verified host: connect to `address`; the HTTPS certificate and the NTLM service name are checked for `name`. */
+export interface WinRmHostTarget {
+  address: string;
+  name: string;
+}
+
 /**
- * A host to reach: one address, or candidates tried in order (FQDN, host name, IP) where the
- * next is tried only while the previous ones are unreachable.
+ * A host to reach: one address, or candidates tried in order where the next is tried only while
+ * the previous ones are unreachable, or a verified target. Every address and name must be a DNS
+ * name or an IP literal (`winrm/invalid_target` otherwise) before any URL is built.
  */
-export type WinRmTarget = string | readonly string[];
+export type WinRmTarget = string | readonly string[] | WinRmHostTarget;
 
 export interface WinRmResult {
   stdout: string;
@@ -74,9 +82,17 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 const MAX_ENCODED_SCRIPT = 32_000;
 
 
-function candidates(target: WinRmTarget): string[] {
-  const list = (typeof target === 'string' ? [target] : [...target]).map((h) => h.trim()).filter(Boolean);
-  return [...new Set(list)];
+function candidates(target: WinRmTarget): WinRmHostTarget[] {
+  const list: WinRmHostTarget[] =
+    typeof target === 'string' || Array.isArray(target)
+      ? [...new Set((typeof target === 'string' ? [target] : (target as readonly string[])).map((h) => h.trim()).filter(Boolean))].map((h) => ({ address: h, name: h }))
+      : [target as WinRmHostTarget];
+  for (const t of list) {
+    for (const value of [t.address, t.name]) {
+      if (!isTargetAddress(value)) throw winrmError('winrm/invalid_target', `"${value.slice(0, 100)}" is not a host name or an IP address`, { target: value.slice(0, 100) });
+    }
+  }
+  return list;
 }
 
 export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
@@ -88,8 +104,9 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
   // budget, so a long command is polled several times and never holds a request past the budget.
   const OPERATION_TIMEOUT_S = Math.min(20, Math.max(1, Math.floor(timeoutMs / 3000)));
 
-  async function runOn(host: string, command: string, args: readonly string[], skipCmdShell: boolean, signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
-    const endpoint: WinRmEndpoint = { host, port, https: opts.transport === 'https', verifyTls: opts.verifyTls ?? true, ca: opts.ca };
+  async function runOn(target: WinRmHostTarget, command: string, args: readonly string[], skipCmdShell: boolean, signal: AbortSignal): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number }> {
+    const host = target.address;
+    const endpoint: WinRmEndpoint = { host, name: target.name, port, https: opts.transport === 'https', verifyTls: opts.verifyTls ?? true, ca: opts.ca };
     const conn = new WinRmConnection(endpoint, { username: opts.username, password: opts.password }, signal);
     const to = conn.url;
     const call = async (xml: string, step: string): Promise<string> => {
@@ -138,13 +155,14 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
 
   async function execute(target: WinRmTarget, command: string, args: readonly string[], skipCmdShell: boolean): Promise<WinRmResult> {
     const hosts = candidates(target);
-    if (hosts.length === 0) throw winrmError('winrm/unreachable', 'The host has no address to reach it by', { hosts });
+    if (hosts.length === 0) throw winrmError('winrm/unreachable', 'The host has no address to reach it by', { hosts: [] });
     const started = performance.now();
     const signal = AbortSignal.timeout(timeoutMs);
     let lastError: unknown = null;
-    for (const host of hosts) {
+    for (const candidate of hosts) {
+      const host = candidate.address;
       try {
-        const out = await runOn(host, command, args, skipCmdShell, signal);
+        const out = await runOn(candidate, command, args, skipCmdShell, signal);
         return {
           stdout: decodeOem(out.stdout, codepage),
           stderr: decodeOem(out.stderr, codepage),
@@ -162,7 +180,8 @@ export function createWinRmClient(opts: WinRmClientOptions): WinRmClient {
       }
     }
     if (hosts.length === 1) throw lastError as Error;
-    throw winrmError('winrm/unreachable', `WinRM is unreachable on every address of the host (${hosts.join(', ')})`, { hosts }, lastError);
+    const addresses = hosts.map((h) => h.address);
+    throw winrmError('winrm/unreachable', `WinRM is unreachable on every address of the host (${addresses.join(', ')})`, { hosts: addresses }, lastError);
   }
 
   function run(target: WinRmTarget, command: string, args: readonly string[] = []): Promise<WinRmResult> {

@@ -4,11 +4,9 @@
  * `qwinsta`. Failures are `AppError`s with the `winrm/*` codes of {@link WinRmErrorCode}.
  */
 export { createWinRmClient } from './client.js';
-export type { SessionList, WinRmClient, WinRmClientOptions, WinRmResult, WinRmTarget, WinRmTestResult } from './client.js';
+export type { SessionList, WinRmClient, WinRmClientOptions, WinRmHostTarget, WinRmResult, WinRmTarget, WinRmTestResult } from './client.js';
 export { decodeOem } from './codepages.js';
 export type { OemCodePage } from './codepages.js';
 export { parseQwinsta } from './qwinsta.js';
 export type { WinRmErrorCode } from './winrm.errors.js';
 export { winRmOptionsFromSettings } from './winrm.settings.js';
-export { winRmTargetsOf } from './targets.js';
-export type { HostAddresses } from './targets.js';

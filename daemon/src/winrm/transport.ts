@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { NtlmClient, NtlmError, type NtlmSessionSecurity } from './ntlm.js';
+import { isIP } from 'node:net';
+import { urlHost } from '../action-target.js';
 import { certificateBindingHash } from './tls-binding.js';
 import { winrmError } from './winrm.errors.js';
 
@@ -14,7 +16,10 @@ import { winrmError } from './winrm.errors.js';
  */
 
 export interface WinRmEndpoint {
+  /** The address connected to. */
   host: string;
+  /** The name the HTTPS certificate is verified for and the NTLM service is named by; default `host`. */
+  name?: string;
   port: number;
   https: boolean;
   /** Verify the server certificate against the system CAs (and `ca`); false trusts any. */
@@ -111,13 +116,17 @@ export class WinRmConnection {
   ) {
     const options = { keepAlive: true, maxSockets: 1 };
     this.agent = endpoint.https
-      ? new https.Agent({ ...options, rejectUnauthorized: endpoint.verifyTls, ca: endpoint.ca, servername: isIp(endpoint.host) ? undefined : endpoint.host })
+      ? // Node checks the certificate against `servername` when set, else against the address connected to.
+        new https.Agent({ ...options, rejectUnauthorized: endpoint.verifyTls, ca: endpoint.ca, servername: isIP(this.name) === 0 ? this.name : undefined })
       : new http.Agent(options);
   }
 
   get url(): string {
-    const host = this.endpoint.host.includes(':') ? `[${this.endpoint.host}]` : this.endpoint.host;
-    return `${this.endpoint.https ? 'https' : 'http'}://${host}:${this.endpoint.port}/wsman`;
+    return `${this.endpoint.https ? 'https' : 'http'}://${urlHost(this.endpoint.host)}:${this.endpoint.port}/wsman`;
+  }
+
+  private get name(): string {
+    return this.endpoint.name ?? this.endpoint.host;
   }
 
   close(): void {
@@ -182,7 +191,7 @@ export class WinRmConnection {
     let security: NtlmSessionSecurity;
     try {
       ({ token, security } = ntlm.authenticate(challenge, {
-        spn: `HTTP/${this.endpoint.host}`,
+        spn: `HTTP/${this.name}`,
         certHash: this.endpoint.https && first.certDer ? certificateBindingHash(first.certDer) : null,
         requireSealing: !this.endpoint.https,
       }));
@@ -237,12 +246,8 @@ export class WinRmConnection {
     const code = String((err as { code?: unknown }).code ?? '');
     if (UNREACHABLE_CODES.has(code)) return winrmError('winrm/unreachable', `WinRM on ${host}:${this.endpoint.port} is unreachable (${code})`, { host, port: this.endpoint.port, reason: code }, err);
     if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
-      return winrmError('winrm/unreachable', `The TLS certificate of ${host} is not trusted (${code})`, { host, port: this.endpoint.port, reason: code }, err);
+      return winrmError('winrm/unreachable', `The TLS certificate of ${host} is not trusted for ${this.name} (${code})`, { host, port: this.endpoint.port, reason: code }, err);
     }
     return winrmError('winrm/unreachable', `WinRM on ${host}:${this.endpoint.port} failed: ${err instanceof Error ? err.message : String(err)}`, { host, port: this.endpoint.port, reason: code || 'error' }, err);
   }
-}
-
-function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':');
 }

@@ -8,6 +8,8 @@ export type WinRmErrorCode =
   | 'winrm/command_failed'
   | 'winrm/timeout'
   | 'winrm/not_configured'
+  | 'winrm/invalid_target'
+  | 'winrm/bad_ca'
   | 'winrm/bad_response';
 
 export function winrmError(code: WinRmErrorCode, message: string, details?: Record<string, unknown>, cause?: unknown): AppError {

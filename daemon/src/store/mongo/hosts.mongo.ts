@@ -35,6 +35,9 @@ function newHost(change: HostChange): Host {
     agent_version: change.latest.agent_version,
     agent_instance_id: change.latest.agent_instance_id ?? null,
     agent_instance_ids: change.agent_instance_ids,
+    observed_ip: change.latest.observed_ip ?? null,
+    pinned_address: null,
+    pinned_winrm_name: null,
     ssh_admin_ok: null,
     ssh_admin_checked_at: null,
     first_seen_ms: change.first_seen_ms,
@@ -198,6 +201,10 @@ export function mongoHosts(db: Db, cache: HostCache): HostsRepo {
     },
     async setSshAdminOk(hostId, ok, atMs) {
       const res = await hosts.updateOne({ id: hostId }, { $set: { ssh_admin_ok: ok, ssh_admin_checked_at: atMs } });
+      return res.matchedCount === 1;
+    },
+    async setPin(hostId, pin) {
+      const res = await hosts.updateOne({ id: hostId }, { $set: { pinned_address: pin?.address ?? null, pinned_winrm_name: pin?.winrm_name ?? null } });
       return res.matchedCount === 1;
     },
     async delete(hostId) {

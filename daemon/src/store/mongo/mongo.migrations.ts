@@ -168,6 +168,16 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
       ]);
     },
   },
+  {
+    id: 45,
+    name: 'hosts: observed agent address, pinned action address and WinRM name',
+    async up(db) {
+      const hosts = db.collection('hosts');
+      for (const field of ['observed_ip', 'pinned_address', 'pinned_winrm_name']) {
+        await hosts.updateMany({ [field]: { $exists: false } }, { $set: { [field]: null } });
+      }
+    },
+  },
   API_KEY_AGENTS_MONGO_MIGRATION,
   LOGIN_FAILURES_MONGO_MIGRATION,
 ];

@@ -23,6 +23,9 @@ export interface HostRow {
   agent_version: string;
   agent_instance_id: string | null;
   agent_instance_ids: string;
+  observed_ip: string | null;
+  pinned_address: string | null;
+  pinned_winrm_name: string | null;
   ssh_admin_ok: number | null;
   ssh_admin_checked_at: number | null;
   first_seen_ms: number;
@@ -46,13 +49,13 @@ export function hostFromRow(row: HostRow): Host {
 export function hostUpserter(db: Db): (observations: HostObservation[]) => Map<string, string> {
   const hostByKey = db.prepare<[string], HostRow>('SELECT * FROM hosts WHERE key = ?');
   const insertHost = db.prepare(`INSERT INTO hosts (id, key, hostname, os_family, display_name, fqdn, ipv4, ips,
-      os_version, timezone, agent_product, agent_version, agent_instance_id, agent_instance_ids, first_seen_ms, last_seen_ms)
+      os_version, timezone, agent_product, agent_version, agent_instance_id, agent_instance_ids, observed_ip, first_seen_ms, last_seen_ms)
     VALUES (@id, @key, @hostname, @os_family, @display_name, @fqdn, @ipv4, @ips, @os_version, @timezone,
-      @agent_product, @agent_version, @agent_instance_id, @agent_instance_ids, @first_seen_ms, @last_seen_ms)`);
+      @agent_product, @agent_version, @agent_instance_id, @agent_instance_ids, @observed_ip, @first_seen_ms, @last_seen_ms)`);
   const updateHost = db.prepare(`UPDATE hosts SET hostname = @hostname, display_name = @display_name, fqdn = @fqdn,
       ipv4 = @ipv4, ips = @ips, os_version = @os_version, timezone = @timezone, agent_product = @agent_product,
       agent_version = @agent_version, agent_instance_id = @agent_instance_id, agent_instance_ids = @agent_instance_ids,
-      first_seen_ms = @first_seen_ms,
+      observed_ip = @observed_ip, first_seen_ms = @first_seen_ms,
       last_seen_ms = @last_seen_ms WHERE id = @id`);
   return (observations) => {
     const hostIds = new Map<string, string>();
@@ -75,6 +78,7 @@ export function hostUpserter(db: Db): (observations: HostObservation[]) => Map<s
           agent_version: change.latest.agent_version,
           agent_instance_id: change.latest.agent_instance_id ?? null,
           agent_instance_ids: JSON.stringify(change.agent_instance_ids),
+          observed_ip: change.latest.observed_ip ?? null,
           first_seen_ms: change.first_seen_ms,
           last_seen_ms: change.last_seen_ms,
         });
@@ -98,6 +102,7 @@ export function hostUpserter(db: Db): (observations: HostObservation[]) => Map<s
         agent_instance_ids: JSON.stringify(
           appendUnique(JSON.parse(existing.agent_instance_ids) as string[], change.agent_instance_ids),
         ),
+        observed_ip: pick('observed_ip'),
         first_seen_ms: Math.min(existing.first_seen_ms, change.first_seen_ms),
         last_seen_ms: Math.max(existing.last_seen_ms, change.last_seen_ms),
       };
@@ -110,7 +115,7 @@ export function hostUpserter(db: Db): (observations: HostObservation[]) => Map<s
 
 type HostChangeLatest = Pick<
   Host,
-  'display_name' | 'fqdn' | 'ipv4' | 'os_version' | 'timezone' | 'agent_product' | 'agent_version' | 'agent_instance_id'
+  'display_name' | 'fqdn' | 'ipv4' | 'os_version' | 'timezone' | 'agent_product' | 'agent_version' | 'agent_instance_id' | 'observed_ip'
 >;
 
 export function sqliteHosts(db: Db): HostsRepo {
@@ -154,6 +159,12 @@ export function sqliteHosts(db: Db): HostsRepo {
     async setSshAdminOk(hostId, ok, atMs) {
       return (
         db.prepare('UPDATE hosts SET ssh_admin_ok = ?, ssh_admin_checked_at = ? WHERE id = ?').run(ok ? 1 : 0, atMs, hostId)
+          .changes === 1
+      );
+    },
+    async setPin(hostId, pin) {
+      return (
+        db.prepare('UPDATE hosts SET pinned_address = ?, pinned_winrm_name = ? WHERE id = ?').run(pin?.address ?? null, pin?.winrm_name ?? null, hostId)
           .changes === 1
       );
     },

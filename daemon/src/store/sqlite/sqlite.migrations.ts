@@ -419,6 +419,17 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'free-text index rows written by the event insert, not by a trigger',
     sql: `DROP TRIGGER events_fts_insert;`,
   },
+  {
+    id: 45,
+    // Remote actions reach a host at an address SAC saw its agent use, or one an admin pinned —
+    // never at one only the agent reported (issue 26).
+    name: 'hosts: observed agent address, pinned action address and WinRM name',
+    sql: `
+      ALTER TABLE hosts ADD COLUMN observed_ip TEXT;
+      ALTER TABLE hosts ADD COLUMN pinned_address TEXT;
+      ALTER TABLE hosts ADD COLUMN pinned_winrm_name TEXT;
+    `,
+  },
   API_KEY_AGENTS_SQLITE_MIGRATION,
   AGENT_VERSIONS_REASON_SQLITE_MIGRATION,
 ];

@@ -1,6 +1,6 @@
 import { call, trpc } from '../../api/trpc';
 import type { RouterOutputs } from '../../api/types';
-import type { HostSortKey } from '../../../../../shared/src/read-api.schema';
+import type { HostPinInput, HostSortKey } from '../../../../../shared/src/read-api.schema';
 
 export type HostRow = RouterOutputs['hosts']['list']['items'][number];
 export type HostDetail = RouterOutputs['hosts']['byId'];
@@ -9,4 +9,6 @@ export const hostsApi = {
   list: (q: string, sort?: HostSortKey, dir?: 'asc' | 'desc') => call(() => trpc.hosts.list.query({ ...(q ? { q } : {}), sort, dir })),
   byId: (id: string) => call(() => trpc.hosts.byId.query({ id })),
   remove: (id: string) => call(() => trpc.hosts.delete.mutate({ id })),
+  pin: (id: string, pin: HostPinInput) => call(() => trpc.hosts.pinAddress.mutate({ id, pin })),
+  unpin: (id: string) => call(() => trpc.hosts.unpinAddress.mutate({ id })),
 };

@@ -21,8 +21,8 @@ export type FieldKind =
   | 'policies'
   | 'json';
 
-/** Fields whose text spans lines: a PEM key and OpenSSH known_hosts and allowed_signers files. */
-const MULTILINE = new Set(['ssh_admin.private_key', 'ssh_admin.known_hosts', 'git_repos.allowed_signers']);
+/** Fields whose text spans lines: a PEM key or certificates and OpenSSH known_hosts and allowed_signers files. */
+const MULTILINE = new Set(['ssh_admin.private_key', 'ssh_admin.known_hosts', 'windows_admin.ca_pem', 'git_repos.allowed_signers']);
 
 export interface FieldSpec {
   key: string;
