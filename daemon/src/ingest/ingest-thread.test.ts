@@ -110,7 +110,7 @@ describe('IngestThread', () => {
     const h = harness();
     const thread = await h.start();
     expect(thread.problem).toBeNull();
-    await expect(thread.commit([item('crash')])).rejects.toMatchObject({ code: 'ingest/thread_failed' });
+    await expect(thread.commit([item('crash')])).rejects.toMatchObject({ code: 'ingest/thread_lost' });
     expect(thread.problem).toBe('the ingest thread is restarting');
     expect(h.restarts()).toBe(1);
     // A batch submitted during the restart waits for the new thread instead of failing.
