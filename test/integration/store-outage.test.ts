@@ -17,7 +17,10 @@ describe('store outage: MongoDB (FerretDB) stopped under load', () => {
     await ferret?.stop();
   });
 
-  it('answers 503 with Retry-After (never 500), reports degraded health, loses nothing acknowledged and recovers without a restart', async () => {
+  it('answers 503 with Retry-After (never 500), reports degraded health, loses nothing acknowledged and recovers without a restart', async ({ onTestFailed }) => {
+    // The daemon's last log lines but the stored events, to tell a stalled ingest from a slow machine when this fails.
+    // eslint-disable-next-line no-console -- printed only for a failure
+    onTestFailed(() => console.log(sac?.logs.filter((l) => !/"msg":"event (created|duplicate)"/.test(l)).slice(-80).join('\n')));
     ferret = await startFerretDb({ logLevel: 'error' });
     // The daemon reaches FerretDB through a port that stays the same when FerretDB comes back on another.
     front = await stablePort(ferret.port);
