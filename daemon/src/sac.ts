@@ -430,7 +430,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     version: SAC_VERSION,
     startedMs,
     now: () => clock.now(),
-    ingestProblem: () => committer.problem ?? ingest.problem,
+    ingestProblem: () => ingest.problem,
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,

@@ -1,11 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { parseEvent } from '../../../shared/src/index.js';
+import { buildEvent } from '../../../test/helpers/events.js';
 import { Bus } from '../bus.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
+import { actorUser, hostObservation } from './ingest.rules.js';
 import { applyBatchEffects } from './pipeline.js';
 
 /**
@@ -36,7 +42,7 @@ parentPort.postMessage({ kind: 'ready' });
 
 const item = (id: string) => ({ event: { event_id: id } }) as unknown as NewEvent;
 
-function harness() {
+function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -50,10 +56,10 @@ function harness() {
   const logger = pino({ level: 'info' }, sink);
   let restarts = 0;
   let spawned = 0;
-  const start = () =>
+  const start = (file = 'unused') =>
     IngestThread.start(
       {
-        file: 'unused',
+        file,
         logger,
         context: async () => ({
           now_ms: 1_000,
@@ -63,10 +69,12 @@ function harness() {
         apply: (effects) => applyBatchEffects(effects, { bus, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),
         onRestart: () => restarts++,
       },
-      () => {
-        spawned++;
-        return new Worker(STAND_IN, { eval: true });
-      },
+      spawn === 'real'
+        ? undefined
+        : () => {
+            spawned++;
+            return new Worker(STAND_IN, { eval: true });
+          },
     );
   return { start, lines, published, restarts: () => restarts, spawned: () => spawned };
 }
@@ -102,7 +110,7 @@ describe('IngestThread', () => {
     const h = harness();
     const thread = await h.start();
     expect(thread.problem).toBeNull();
-    await expect(thread.commit([item('crash')])).rejects.toMatchObject({ code: 'ingest/thread_failed' });
+    await expect(thread.commit([item('crash')])).rejects.toMatchObject({ code: 'ingest/thread_lost' });
     expect(thread.problem).toBe('the ingest thread is restarting');
     expect(h.restarts()).toBe(1);
     // A batch submitted during the restart waits for the new thread instead of failing.
@@ -113,5 +121,41 @@ describe('IngestThread', () => {
     expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'ingest thread restarted' }));
     await thread.close();
     await expect(thread.commit([item('late')])).rejects.toMatchObject({ code: 'ingest/thread_failed' });
+  });
+});
+
+/** A valid event as ingest hands it to the thread. */
+function newEvent(receivedMs: number): NewEvent {
+  const parsed = parseEvent(buildEvent());
+  if (!parsed.ok) throw new Error('invalid test event');
+  const event = parsed.event;
+  return {
+    event,
+    host: hostObservation(event, receivedMs),
+    occurred_ms: Date.parse(event.occurred_at),
+    received_ms: receivedMs,
+    actor_user: actorUser(event),
+    agent_version: event.source.product_version,
+  };
+}
+
+describe('IngestThread on the real ingest thread and store', () => {
+  it('keeps the thread when a batch fails while the batch before it is still syncing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sac-ingest-thread-'));
+    const h = harness('real');
+    const thread = await h.start(path.join(dir, 'sac.db'));
+    try {
+      // Posted together: the second fails on the store's write (no host observation, as a full
+      // disk fails a commit) while the first still waits for the sync of its WAL.
+      const first = thread.commit([newEvent(1_000)]);
+      const second = thread.commit([{ ...newEvent(1_000), host: undefined } as unknown as NewEvent]);
+      await expect(first).resolves.toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
+      await expect(second).rejects.toMatchObject({ code: 'ingest/thread_failed', message: expect.not.stringMatching(/ingest thread (failed|exited)/) });
+      expect(await thread.commit([newEvent(2_000)])).toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
+      expect([h.restarts(), thread.problem]).toEqual([0, null]);
+    } finally {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

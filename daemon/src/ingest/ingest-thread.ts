@@ -48,6 +48,11 @@ function threadFailed(message: string): AppError {
   return new AppError('ingest/thread_failed', message, { kind: 'unexpected' });
 }
 
+/** The batches of a thread that died: they say nothing about the store (`IngestService.problem`). */
+function threadLost(message: string): AppError {
+  return new AppError('ingest/thread_lost', message, { kind: 'unexpected' });
+}
+
 /**
  * Commits ingest batches on a worker thread with its own SQLite connection: the thread runs the
  * ingest pipeline (`createIngestPipeline`, the same as on the main thread), so a batch's events
@@ -122,7 +127,8 @@ export class IngestThread implements BatchCommitter {
   private attach(worker: Worker): Worker {
     this.worker = worker;
     worker.on('message', (msg: FromIngestThread) => this.received(msg));
-    worker.on('error', (err) => this.lost(worker, `the ingest thread failed: ${err.message}`));
+    // A driver's error crosses the thread as a plain object: its code, not its message, survives.
+    worker.on('error', (err) => this.lost(worker, `the ingest thread failed: ${err.message ?? JSON.stringify(err)}`));
     worker.on('exit', (code) => this.lost(worker, `the ingest thread exited (code ${code})`));
     return worker;
   }
@@ -134,7 +140,7 @@ export class IngestThread implements BatchCommitter {
   private lost(worker: Worker, message: string): void {
     if (worker !== this.worker) return;
     this.worker = null;
-    const failure = threadFailed(message);
+    const failure = threadLost(message);
     for (const waiting of this.pending.values()) waiting.reject(failure);
     this.pending.clear();
     if (this.closing) return;

@@ -100,3 +100,28 @@ describe('IngestService: answering a batch', () => {
     expect(other).toBeLessThan(300);
   });
 });
+
+describe('IngestService: what /health reports', () => {
+  /** A committer failing every batch with what `fail` returns; its own problem is settable. */
+  function failing(fail: () => Error) {
+    return { problem: null as string | null, commit: async (): Promise<InsertOutcome[]> => Promise.reject(fail()), async close() {} };
+  }
+  const diskFull = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  const threadLost = () => new AppError('ingest/thread_lost', 'the ingest thread exited (code 1)', { kind: 'unexpected' });
+
+  it('keeps the disk reason while the ingest thread is replaced, and reports the restart alone when the store gave none', async () => {
+    let fault = diskFull;
+    const c = failing(() => fault());
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    expect((await submitTogether(service, ['a'])).map(codeOf)).toEqual(['store/unavailable']);
+    expect(service.problem).toBe("events cannot be stored: the store's disk is full");
+    c.problem = 'the ingest thread is restarting';
+    fault = threadLost;
+    expect((await submitTogether(service, ['b'])).map(codeOf)).toEqual(['store/unavailable']);
+    expect(service.problem).toBe("events cannot be stored: the store's disk is full");
+
+    const fresh = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    expect((await submitTogether(fresh, ['c'])).map(codeOf)).toEqual(['store/unavailable']);
+    expect(fresh.problem).toBe('the ingest thread is restarting');
+  });
+});

@@ -72,12 +72,14 @@ export class IngestService {
   }
 
   /**
-   * Set while events cannot be stored (the latest batch failed on the store: disk full or
-   * read-only, server gone); `/health` reports it. Cleared by the next batch stored — agents
-   * re-send every Retry-After, so that is within seconds of the store writing again.
+   * Why events cannot be stored right now (`/health` reports it), or null. The store's reason while
+   * the latest batch failed on the store (disk full or read-only, server gone) — cleared by the next
+   * batch stored: agents re-send every Retry-After, so that is within seconds of the store writing
+   * again — else the committer's own (its thread being replaced). A thread replaced while the disk
+   * is full still reports the disk.
    */
   get problem(): string | null {
-    return this.storeFailure === null ? null : `events cannot be stored: ${this.storeFailure}`;
+    return this.storeFailure === null ? this.committer.problem : `events cannot be stored: ${this.storeFailure}`;
   }
 
   /** True while the queue is full: new submissions are refused until it drains. */
@@ -176,7 +178,8 @@ export class IngestService {
 
   private failure(err: unknown, events: number): AppError {
     if (isEventFault(err)) return err instanceof AppError ? err : unprocessableEvent(err);
-    this.storeFailure = storageFault(err) ?? 'the store failed the write';
+    // The batches of a lost ingest thread say nothing about the store: the reason it gave last stands.
+    if (!(err instanceof AppError && err.code === 'ingest/thread_lost')) this.storeFailure = storageFault(err) ?? 'the store failed the write';
     this.logger.warn({ err: errorSummary(err instanceof AppError ? (err.cause ?? err) : err), reason: this.storeFailure, batch: events }, 'ingest batch not stored');
     return err instanceof AppError && err.code === 'store/unavailable' ? err : storeUnavailable(err);
   }

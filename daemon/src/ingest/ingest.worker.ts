@@ -31,21 +31,22 @@ port.on('message', (msg: ToIngestThread) => {
       });
     return;
   }
-  const stored = pipeline.commit(msg.items, () => msg.context);
-  answered = answered.then(() =>
-    stored.then(
-      ({ outcomes, effects }) => send({ kind: 'done', id: msg.id, outcomes, effects }),
-      (err: unknown) =>
-        send({
-          kind: 'failed',
-          id: msg.id,
-          error: err instanceof Error ? err.message : String(err),
-          code: typeof (err as { code?: unknown } | null)?.code === 'string' ? (err as { code: string }).code : null,
-          eventFault: isEventFault(err),
-          logs: [{ scope: 'ingest', level: 'error', msg: 'ingest batch failed on the ingest thread', fields: { err: errorSummary(err), events: msg.items.length } }],
-        }),
-    ),
+  // The answer is made as soon as the batch settles, and only its sending waits for the batches
+  // before it. A batch failing while an earlier one still syncs (the disk filling up under load)
+  // is then handled at once: a rejection left waiting for the earlier answer was unhandled, and an
+  // unhandled rejection kills the thread.
+  const answer = pipeline.commit(msg.items, () => msg.context).then(
+    ({ outcomes, effects }): FromIngestThread => ({ kind: 'done', id: msg.id, outcomes, effects }),
+    (err: unknown): FromIngestThread => ({
+      kind: 'failed',
+      id: msg.id,
+      error: err instanceof Error ? err.message : String(err),
+      code: typeof (err as { code?: unknown } | null)?.code === 'string' ? (err as { code: string }).code : null,
+      eventFault: isEventFault(err),
+      logs: [{ scope: 'ingest', level: 'error', msg: 'ingest batch failed on the ingest thread', fields: { err: errorSummary(err), events: msg.items.length } }],
+    }),
   );
+  answered = answered.then(() => answer).then(send);
 });
 
 send({ kind: 'ready' });
