@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { restrictFiles } from '../../secret-files.js';
 import type { Store } from '../store.types.js';
-import { openWalSync } from './wal-sync.sqlite.js';
+import { openWalSync, WAL_LIMIT_BYTES } from './wal-sync.sqlite.js';
 import { SQLITE_MIGRATIONS } from './sqlite.migrations.js';
 import { sqliteOutbox, sqlitePush, sqliteReports } from './notify.sqlite.js';
 import { sqliteAudit } from './audit.sqlite.js';
@@ -31,9 +31,9 @@ type Db = Database.Database;
 /**
  * Opens (creating if needed) the embedded store: one SQLite file in WAL mode. One connection per
  * file runs the checkpoints; another connection to the same file (the ingest thread's) opens with
- * `checkpoints: false`.
+ * `checkpoints: false`. `walLimitBytes` (tests make it small) bounds the WAL file (wal-sync.sqlite.ts).
  */
-export function openSqliteStore(file: string, opts: { checkpoints: boolean } = { checkpoints: true }): Store {
+export function openSqliteStore(file: string, opts: { checkpoints: boolean; walLimitBytes?: number } = { checkpoints: true }): Store {
   if (file !== ':memory:') {
     mkdirSync(path.dirname(file), { recursive: true });
     // Created owner-only before SQLite opens it: SQLite gives its -wal and -shm files the same mode.
@@ -55,7 +55,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean } = {
 
   // Statements are prepared against the schema, so migrations run before the repositories exist.
   applyMigrations(db);
-  const walSync = openWalSync(db, file, opts);
+  const walSync = openWalSync(db, file, { checkpoints: opts.checkpoints, walLimitBytes: opts.walLimitBytes ?? WAL_LIMIT_BYTES });
   return {
     kind: 'sqlite',
     events: sqliteEvents(db, walSync),

@@ -13,6 +13,22 @@ type Db = Database.Database;
 const CHECKPOINT_INTERVAL_MS = 200;
 
 /**
+ * Size of the WAL's content above which the checkpoint thread restarts the WAL from its beginning,
+ * and the size a restarted WAL file is truncated back to (`journal_size_limit`). PASSIVE checkpoints
+ * alone never restart it under steady ingest: SQLite writes from the WAL's start again only when a
+ * transaction begins after a checkpoint has copied every frame, and commits keep landing while a
+ * checkpoint copies and syncs, so the file grew by gigabytes (docs/performance.md, Soak).
+ */
+export const WAL_LIMIT_BYTES = 64 * 2 ** 20;
+
+/**
+ * How long a RESTART checkpoint may wait for the write lock and for readers of old frames before it
+ * gives up until the next turn. It holds the write lock while it waits for readers, so this bounds
+ * the stall it can cause ingest.
+ */
+const RESTART_BUSY_TIMEOUT_MS = 100;
+
+/**
  * Durability for commits made with `synchronous = NORMAL`, with the fsync and the checkpoints taken
  * off the event loop.
  *
@@ -33,16 +49,24 @@ export interface WalSync {
   close(): Promise<void>;
 }
 
-// Runs in the worker (CommonJS, eval): one connection, a PASSIVE checkpoint per request.
+// Runs in the worker (CommonJS, eval): one connection, a PASSIVE checkpoint per request — it copies
+// without blocking anyone — then, when the WAL holds more than the limit, a RESTART checkpoint: it
+// takes the write lock, copies the few frames committed since, waits for readers of old frames, and
+// so makes the next transaction write from the WAL's start (journal_size_limit then truncates the
+// file). Busy after its timeout, it has done what a PASSIVE one does; the next turn tries again.
 const CHECKPOINT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+const frameBytes = db.pragma('page_size', { simple: true }) + 24;
 parentPort.on('message', (msg) => {
   if (msg === 'close') { db.close(); process.exit(0); }
-  try { parentPort.postMessage({ ok: db.pragma('wal_checkpoint(PASSIVE)')[0] }); }
-  catch (err) { parentPort.postMessage({ error: String(err && err.message || err) }); }
+  try {
+    const passive = db.pragma('wal_checkpoint(PASSIVE)')[0];
+    const restart = passive.log * frameBytes > workerData.walLimitBytes ? db.pragma('wal_checkpoint(RESTART)')[0] : null;
+    parentPort.postMessage({ ok: restart ?? passive });
+  } catch (err) { parentPort.postMessage({ error: String(err && err.message || err) }); }
 });
 `;
 
@@ -51,15 +75,18 @@ function warn(message: string): void {
   process.emitWarning(`SQLite checkpoint thread: ${message}`, 'SacStoreWarning');
 }
 
-export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean }): WalSync {
+export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean; walLimitBytes: number }): WalSync {
   // An in-memory database has nothing to sync.
   if (file === ':memory:') return { durable: async () => undefined, close: async () => undefined };
   // No connection checkpoints on commit (that would block its thread for a copy and two fsyncs):
   // the checkpoint thread of the connection opened with `checkpoints` does it.
   db.pragma('wal_autocheckpoint = 0');
+  // The first commit after the WAL restarted truncates the file to this size (it never shrinks otherwise).
+  db.pragma(`journal_size_limit = ${opts.walLimitBytes}`);
   let walFd: number | null = null;
   const durable = (): Promise<void> => {
-    // The WAL exists once the first transaction has been written to it and stays while a connection is open.
+    // The WAL exists once the first transaction has been written to it and stays while a connection
+    // is open; restarting and truncating it keep the same file, so this descriptor stays the WAL's.
     walFd ??= openSync(`${file}-wal`, 'r');
     const fd = walFd;
     return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
@@ -72,7 +99,12 @@ export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean }
 
   const worker = new Worker(CHECKPOINT_WORKER, {
     eval: true,
-    workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file },
+    workerData: {
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      file,
+      walLimitBytes: opts.walLimitBytes,
+      busyTimeoutMs: RESTART_BUSY_TIMEOUT_MS,
+    },
     // It allocates next to nothing; small heap limits keep its memory small.
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
   });
