@@ -90,18 +90,19 @@ if [ "$(id -u)" = 0 ] && ! command -v mkfs.ext4 >/dev/null && command -v apt-get
 fi
 
 # Deploy recipes (deploy-recipes.test.ts, metrics.http.test.ts): nginx for `nginx -t` and a private
-# nginx in front of a test daemon, promtool (Debian's prometheus package) for the metrics and rules.
+# nginx in front of a test daemon, promtool (Debian's prometheus package) for the metrics and rules,
+# systemd-analyze (Debian's systemd package) for the unit file.
 # policy-rc.d keeps the packages from starting the system nginx and Prometheus while they install.
-if [ ! -x /usr/sbin/nginx ] || ! command -v promtool >/dev/null; then
+if [ ! -x /usr/sbin/nginx ] || ! command -v promtool >/dev/null || ! command -v systemd-analyze >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     added_policy=0
     if [ ! -e /usr/sbin/policy-rc.d ]; then
       printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && added_policy=1
     fi
     apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx prometheus >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx prometheus systemd >/dev/null
     if [ "$added_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
   else
-    echo "Missing Debian packages nginx and prometheus (promtool): the deploy recipe tests skip their checks (install them with apt-get as root)" >&2
+    echo "Missing Debian packages nginx, prometheus (promtool) or systemd (systemd-analyze): the deploy recipe tests skip their checks (install them with apt-get as root)" >&2
   fi
 fi
