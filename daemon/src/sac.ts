@@ -128,7 +128,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const metrics = new Metrics();
   const bus = new Bus((err, message) => logger.error({ err: errorSummary(err), type: message.type }, 'bus listener failed'));
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
-  const keyAgents = new KeyAgents(store.apiKeys, clock);
+  const keyAgents = new KeyAgents(store.apiKeys, store.hosts, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
   if (generated) writeSecretFile(apiKeyFile, `${generated}\n`);

@@ -88,6 +88,18 @@ describe.each(STORE_KINDS)('an agent key speaks only for its own host: %s', (kin
     expect(JSON.stringify(audit.body)).not.toContain(keys.victim.key);
   });
 
+  it("grants a hostname-bound key nothing through its own host's events naming another host's installation", async () => {
+    const agent = agentCalls(t);
+    const thief = await createKey('ws-thief', { hostname: 'WS-THIEF' });
+    // Its own host name, so the event is accepted; the installation id is the victim's (shown on the host page).
+    await send(thief.key, 'WS-THIEF', AGENT_V);
+    const asked = await api(t, 'GET', `/api/v1/hosts/${victimHost}/sessions`, { token: monitor });
+    expect(asked.status).toBe(202);
+    expect(await refusal(await agent.commands(thief.key, AGENT_V))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+    expect(await refusal(await agent.poll(thief.key, AGENT_V))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+    expect(await refusal(await agent.result(thief.key, asked.body.command.id, `?agent_instance_id=${AGENT_V}`))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+  });
+
   it('lets an unbound key poll only for installations it has itself sent events for, from the first 201 on', async () => {
     const agent = agentCalls(t);
     const branch = await createKey('branch office');
