@@ -234,3 +234,29 @@ describe.each(STORE_KINDS)('an RD Gateway target only a host’s agent reports s
     expect(recorder.requests).toBe(0);
   });
 });
+
+describe.each(STORE_KINDS)('an event a bound key sends, flagged, for another host does not move that host’s action target: %s', (kind) => {
+  let t: TestSac;
+
+  beforeAll(async () => {
+    t = await startTestSac(kind, { SAC_TRUSTED_PROXIES: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('keeps the address SAC observed the host’s own agent use', async () => {
+    const admin = await adminToken(t);
+    const victim = buildEvent({ host: { hostname: 'WS-FLAGGED', os_family: 'windows', ipv4: '10.0.0.30' }, source: { agent_instance_id: 'flagged-victim' } });
+    expect((await postEvent(t.url, t.apiKey, victim, { 'X-Forwarded-For': '10.0.0.30' })).status).toBe(201);
+    const id = await hostIdOf(t, victim.event_id);
+    const flag = await api(t, 'POST', '/api/v1/api-keys', { token: admin, body: { label: 'attacker-ws, flag', hostname: 'ATTACKER-WS', on_mismatch: 'flag' } });
+    // Accepted and flagged: the admin chose to keep such events, not to let them say where the host is.
+    const forged = buildEvent({ host: { hostname: 'WS-FLAGGED', os_family: 'windows', ipv4: '127.0.0.1' }, source: { agent_instance_id: 'flagged-victim' } });
+    expect((await postEvent(t.url, flag.body.key, forged)).status).toBe(201);
+    expect((await api(t, 'GET', `/api/v1/hosts/${id}`, { token: admin })).body).toMatchObject({
+      observed_ip: '10.0.0.30',
+      action_target: { verified: true, source: 'observed', address: '10.0.0.30' },
+    });
+  });
+});

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { parseEvent, type ValidationIssue } from '../../../shared/src/index.js';
-import type { ApiKeyService, KeyAgents, KeyBindingGuard } from '../apikeys/index.js';
+import { type ApiKeyService, bindingMismatch, type KeyAgents, type KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
@@ -127,7 +127,9 @@ export function createIngestHandler(deps: {
         return;
       }
 
-      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip });
+      // A flagged event (a bound key speaking for another host) says nothing about where that host is.
+      const observed = bindingMismatch(key, event) === null ? ip : undefined;
+      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: observed });
       // Before the answer: the agent polls right after its first delivered event, and must not be refused.
       await keyAgents.sent(key, event);
       if (outcome === 'created') {
