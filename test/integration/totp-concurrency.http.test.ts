@@ -83,6 +83,31 @@ describe.each(STORE_KINDS)('TOTP sign-in step under concurrency: %s', (kind) => 
     expect(right.status, JSON.stringify(right.body)).toBe(429);
   }, 60_000);
 
+  it('evaluates at most 3 of 40 parallel wrong codes that would turn the second factor off from a (stolen) session', async () => {
+    const clock = new TestClock();
+    const t = await startTestSac(kind, { SAC_LOGIN_ADDRESS_MAX_FAILURES: '100000' }, { clock });
+    daemons.push(t);
+    const { user, password } = await createUser(t, 'monitor');
+    const session = (await login(t, user.username, password)).body.token as string;
+    const enroll = await api(t, 'POST', '/api/v1/auth/totp/enroll', { token: session });
+    const totp = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(enroll.body.secret) });
+    expect((await api(t, 'POST', '/api/v1/auth/totp/confirm', { token: session, body: { code: totp.generate({ timestamp: clock.now() }) } })).status).toBe(200);
+    clock.advance(30_000);
+    const right = totp.generate({ timestamp: clock.now() });
+    const wrong = right === '000000' ? '000001' : '000000';
+    slow.on = true;
+    let answers: { status: number; body: any }[];
+    try {
+      answers = await Promise.all(Array.from({ length: 40 }, () => api(t, 'POST', '/api/v1/auth/totp/disable', { token: session, body: { code: wrong } })));
+    } finally {
+      slow.on = false;
+    }
+    expect(answers.filter((a) => a.body.error?.code === 'auth/wrong_code')).toHaveLength(3);
+    expect(answers.filter((a) => a.body.error?.code === 'auth/too_many_attempts')).toHaveLength(37);
+    // The name is locked now: even the right code does not turn the factor off.
+    expect((await api(t, 'POST', '/api/v1/auth/totp/disable', { token: session, body: { code: right } })).status).toBe(429);
+  }, 60_000);
+
   it('evaluates at most the address bound of 40 parallel wrong codes from one address', async () => {
     const clock = new TestClock();
     const t = await startTestSac(kind, { SAC_LOGIN_ADDRESS_MAX_FAILURES: '2', SAC_LOGIN_MAX_FAILURES: '100' }, { clock });
