@@ -466,7 +466,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
-    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), keyAgents, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock, store.hosts), keyAgents, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
     timeRequest: (req, ingestRoute) => metrics.requestStarted(req, ingestRoute),
   });
   await new Promise<void>((resolve, reject) => {

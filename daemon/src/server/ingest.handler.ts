@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { parseEvent, type ValidationIssue } from '../../../shared/src/index.js';
-import { type ApiKeyService, bindingMismatch, type KeyAgents, type KeyBindingGuard } from '../apikeys/index.js';
+import type { ApiKeyService, KeyAgents, KeyBindingGuard } from '../apikeys/index.js';
 import { AppError, errorSummary } from '../errors.js';
 import { overloaded, type IngestService } from '../ingest/index.js';
 import type { Metrics } from '../metrics.js';
@@ -120,7 +120,8 @@ export function createIngestHandler(deps: {
         });
         return;
       }
-      if ((await keyBinding.check(key, event, ip)) === 'refuse') {
+      const binding = await keyBinding.check(key, event, ip);
+      if (binding === 'refuse') {
         logger.warn({ ...log, event_id: event.event_id, hostname: event.host.hostname }, 'event refused: key bound to another host');
         const refused = mapError(new AppError('apikey/host_mismatch', 'This API key is bound to another host or agent installation'));
         reject(res, 'host_mismatch', refused.status, refused.body);
@@ -128,7 +129,7 @@ export function createIngestHandler(deps: {
       }
 
       // A flagged event (a bound key speaking for another host) says nothing about where that host is.
-      const observed = bindingMismatch(key, event) === null ? ip : undefined;
+      const observed = binding === 'accept' ? ip : undefined;
       const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: observed });
       // Before the answer: the agent polls right after its first delivered event, and must not be refused.
       await keyAgents.sent(key, event);
