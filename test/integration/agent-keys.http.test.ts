@@ -113,6 +113,20 @@ describe.each(STORE_KINDS)('an agent key speaks only for its own host: %s', (kin
     expect(taken.commands.map((c) => c.id)).not.toContain(asked.body.command.id);
   });
 
+  it("gives a flagging key no other host's commands through a flagged event naming its own installation", async () => {
+    const agent = agentCalls(t);
+    const flagging = await createKey('flagging thief', { hostname: 'WS-FLAGGER', on_mismatch: 'flag' });
+    const instance = randomUUID();
+    await send(flagging.key, 'WS-FLAGGER', instance);
+    // Stored and flagged: the victim's host must keep its own installation.
+    await send(flagging.key, 'WS-VICTIM', instance);
+    const asked = await api(t, 'GET', `/api/v1/hosts/${victimHost}/sessions`, { token: monitor });
+    expect(asked.status).toBe(202);
+    expect(asked.body.command.agent_instance_id).toBe(AGENT_V);
+    const taken = (await (await agent.commands(flagging.key, instance)).json()) as { commands: { id: string }[] };
+    expect(taken.commands.map((c) => c.id)).not.toContain(asked.body.command.id);
+  });
+
   it('lets an unbound key poll only for installations it has itself sent events for, from the first 201 on', async () => {
     const agent = agentCalls(t);
     const branch = await createKey('branch office');

@@ -128,9 +128,7 @@ export function createIngestHandler(deps: {
         return;
       }
 
-      // A flagged event (a bound key speaking for another host) says nothing about where that host is.
-      const observed = binding === 'accept' ? ip : undefined;
-      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: observed });
+      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip, flagged: binding === 'flag' });
       // Before the answer: the agent polls right after its first delivered event, and must not be refused.
       await keyAgents.sent(key, event);
       if (outcome === 'created') {
