@@ -128,7 +128,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const metrics = new Metrics();
   const bus = new Bus((err, message) => logger.error({ err: errorSummary(err), type: message.type }, 'bus listener failed'));
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
-  const keyAgents = new KeyAgents(store.apiKeys, clock);
+  const keyAgents = new KeyAgents(store.apiKeys, store.hosts, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
   const { generated } = await apiKeys.ensureBootstrapKey(config.bootstrapApiKey);
   if (generated) writeSecretFile(apiKeyFile, `${generated}\n`);
@@ -466,7 +466,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     basePath: config.basePath,
     allowHost: hostAllowList(config.http.allowedHosts, config.host),
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
-    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock), keyAgents, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
+    ingest: createIngestHandler({ apiKeys, keyBinding: new KeyBindingGuard(audit, clock, store.hosts), keyAgents, ingest, metrics, logger: logger.child({ scope: 'ingest' }) }),
     timeRequest: (req, ingestRoute) => metrics.requestStarted(req, ingestRoute),
   });
   await new Promise<void>((resolve, reject) => {

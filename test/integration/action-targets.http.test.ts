@@ -191,3 +191,72 @@ describe('WinRM over HTTPS checks the certificate for the pinned name against th
     expect(res.status).toBe(400);
   });
 });
+
+describe.each(STORE_KINDS)('an RD Gateway target only a host’s agent reports sends it no credentials: %s', (kind) => {
+  let t: TestSac;
+  let recorder: NtlmRecorder;
+  let monitor: string;
+  let key: string;
+  // The gateway's agent connects from its own address, so only the attacker connects from loopback.
+  const gateway = async (target: string) => {
+    const event = buildEvent(rdGatewayEvent(target));
+    expect((await postEvent(t.url, t.apiKey, event, { 'X-Forwarded-For': '10.0.0.1' })).status).toBe(201);
+    return event.event_id;
+  };
+  const claim = async (host: Record<string, string>) =>
+    expect((await postEvent(t.url, key, buildEvent({ host: { hostname: 'ATTACKER-WS', os_family: 'windows', ...host }, source: { agent_instance_id: 'attacker-agent' } }))).status).toBe(201);
+
+  beforeAll(async () => {
+    recorder = await startNtlmRecorder();
+    t = await startTestSac(kind, { SAC_TRUSTED_PROXIES: '127.0.0.1' });
+    const admin = await adminToken(t);
+    monitor = await userToken(t, 'monitor');
+    await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: admin, body: { username: 'CORP\\admin', password: 'Adm1n-pass', transport: 'http', port: recorder.port } });
+    key = (await api(t, 'POST', '/api/v1/api-keys', { token: admin, body: { label: 'attacker-ws only', hostname: 'ATTACKER-WS', on_mismatch: 'refuse' } })).body.key;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await recorder?.stop();
+  });
+
+  it('refuses a target claimed by a reported FQDN or address that is not where the host is verified', async () => {
+    // The attacker's host is verified at its own address (loopback, the recorder) and reports the
+    // victim workstation's FQDN, which no other host claims (the victim runs no agent).
+    await claim({ ipv4: '127.0.0.1', fqdn: 'ws-victim.corp.example' });
+    const byName = await api(t, 'POST', `/api/v1/events/${await gateway('ws-victim.corp.example')}/actions/sessions`, { token: monitor });
+    expect(byName.body.error).toMatchObject({ code: 'action/target_unverified', message: expect.stringContaining('ATTACKER-WS') });
+    expect(byName.status).toBe(409);
+
+    // Then it reports the victim's address; the address it connects from stays among its earlier ones.
+    await claim({ ipv4: '10.0.0.77' });
+    const byAddress = await api(t, 'POST', `/api/v1/events/${await gateway('10.0.0.77')}/actions/logoff`, { token: monitor, body: { session_id: 2 } });
+    expect(byAddress.body.error.code).toBe('action/target_unverified');
+    expect(recorder.requests).toBe(0);
+  });
+});
+
+describe.each(STORE_KINDS)('an event a bound key sends, flagged, for another host does not move that host’s action target: %s', (kind) => {
+  let t: TestSac;
+
+  beforeAll(async () => {
+    t = await startTestSac(kind, { SAC_TRUSTED_PROXIES: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('keeps the address SAC observed the host’s own agent use', async () => {
+    const admin = await adminToken(t);
+    const victim = buildEvent({ host: { hostname: 'WS-FLAGGED', os_family: 'windows', ipv4: '10.0.0.30' }, source: { agent_instance_id: 'flagged-victim' } });
+    expect((await postEvent(t.url, t.apiKey, victim, { 'X-Forwarded-For': '10.0.0.30' })).status).toBe(201);
+    const id = await hostIdOf(t, victim.event_id);
+    const flag = await api(t, 'POST', '/api/v1/api-keys', { token: admin, body: { label: 'attacker-ws, flag', hostname: 'ATTACKER-WS', on_mismatch: 'flag' } });
+    // Accepted and flagged: the admin chose to keep such events, not to let them say where the host is.
+    const forged = buildEvent({ host: { hostname: 'WS-FLAGGED', os_family: 'windows', ipv4: '127.0.0.1' }, source: { agent_instance_id: 'flagged-victim' } });
+    expect((await postEvent(t.url, flag.body.key, forged)).status).toBe(201);
+    expect((await api(t, 'GET', `/api/v1/hosts/${id}`, { token: admin })).body).toMatchObject({
+      observed_ip: '10.0.0.30',
+      action_target: { verified: true, source: 'observed', address: '10.0.0.30' },
+    });
+  });
+});

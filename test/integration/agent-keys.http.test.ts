@@ -88,6 +88,45 @@ describe.each(STORE_KINDS)('an agent key speaks only for its own host: %s', (kin
     expect(JSON.stringify(audit.body)).not.toContain(keys.victim.key);
   });
 
+  it("grants a hostname-bound key nothing through its own host's events naming another host's installation", async () => {
+    const agent = agentCalls(t);
+    const thief = await createKey('ws-thief', { hostname: 'WS-THIEF' });
+    // Its own host name, so the event is accepted; the installation id is the victim's (shown on the host page).
+    await send(thief.key, 'WS-THIEF', AGENT_V);
+    const asked = await api(t, 'GET', `/api/v1/hosts/${victimHost}/sessions`, { token: monitor });
+    expect(asked.status).toBe(202);
+    expect(await refusal(await agent.commands(thief.key, AGENT_V))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+    expect(await refusal(await agent.poll(thief.key, AGENT_V))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+    expect(await refusal(await agent.result(thief.key, asked.body.command.id, `?agent_instance_id=${AGENT_V}`))).toEqual({ status: 403, code: 'apikey/host_mismatch' });
+  });
+
+  it("gives a key bound to one installation no other host's commands by naming that host", async () => {
+    const agent = agentCalls(t);
+    const instance = randomUUID();
+    const bound = await createKey('installation only', { agent_instance_id: instance });
+    // WS-VICTIM runs another installation: the event is refused like one naming another host.
+    const named = await postEvent(t.url, bound.key, buildEvent({ host: { hostname: 'WS-VICTIM', os_family: 'windows' }, source: { agent_instance_id: instance } }));
+    expect(named.body.error?.code).toBe('apikey/host_mismatch');
+    const asked = await api(t, 'GET', `/api/v1/hosts/${victimHost}/sessions`, { token: monitor });
+    expect(asked.status).toBe(202);
+    const taken = (await (await agent.commands(bound.key, instance)).json()) as { commands: { id: string }[] };
+    expect(taken.commands.map((c) => c.id)).not.toContain(asked.body.command.id);
+  });
+
+  it("gives a flagging key no other host's commands through a flagged event naming its own installation", async () => {
+    const agent = agentCalls(t);
+    const flagging = await createKey('flagging thief', { hostname: 'WS-FLAGGER', on_mismatch: 'flag' });
+    const instance = randomUUID();
+    await send(flagging.key, 'WS-FLAGGER', instance);
+    // Stored and flagged: the victim's host must keep its own installation.
+    await send(flagging.key, 'WS-VICTIM', instance);
+    const asked = await api(t, 'GET', `/api/v1/hosts/${victimHost}/sessions`, { token: monitor });
+    expect(asked.status).toBe(202);
+    expect(asked.body.command.agent_instance_id).toBe(AGENT_V);
+    const taken = (await (await agent.commands(flagging.key, instance)).json()) as { commands: { id: string }[] };
+    expect(taken.commands.map((c) => c.id)).not.toContain(asked.body.command.id);
+  });
+
   it('lets an unbound key poll only for installations it has itself sent events for, from the first 201 on', async () => {
     const agent = agentCalls(t);
     const branch = await createKey('branch office');

@@ -86,7 +86,8 @@ describe.each(STORE_KINDS)('agent API keys over REST on %s', (kind) => {
     const instance = 'inst-7f3a';
     const bound = await api(sac, 'POST', '/api/v1/api-keys', { token, body: { label: 'one agent', agent_instance_id: instance } });
     const boundKey = bound.body.key as string;
-    expect((await postEvent(sac.url, boundKey, buildEvent({ source: { agent_instance_id: instance } }))).status).toBe(201);
+    // Its own host (one that runs no other installation).
+    expect((await postEvent(sac.url, boundKey, buildEvent({ host: { hostname: 'INST-HOST' }, source: { agent_instance_id: instance } }))).status).toBe(201);
     expect((await postEvent(sac.url, boundKey, buildEvent({ source: { agent_instance_id: 'other' } }))).status).toBe(403);
     const noInstance = buildEvent();
     delete (noInstance.source as { agent_instance_id?: string }).agent_instance_id;

@@ -38,14 +38,20 @@ vi.mock('../../daemon/src/store/index.js', async (importOriginal) => {
 
 const count = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
-/** A user with TOTP on and a ticket of the password step: what 40 parallel code guesses start from. */
-async function ticketWithTotp(t: TestSac, clock: TestClock): Promise<{ ticket: string; totp: OTPAuth.TOTP }> {
+/** A signed-in user who has just turned TOTP on (the clock moved to the next step). */
+async function enrolledSession(t: TestSac, clock: TestClock) {
   const { user, password } = await createUser(t, 'monitor');
   const session = (await login(t, user.username, password)).body.token as string;
   const enroll = await api(t, 'POST', '/api/v1/auth/totp/enroll', { token: session });
   const totp = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(enroll.body.secret) });
   expect((await api(t, 'POST', '/api/v1/auth/totp/confirm', { token: session, body: { code: totp.generate({ timestamp: clock.now() }) } })).status).toBe(200);
   clock.advance(30_000);
+  return { user, password, session, totp };
+}
+
+/** A user with TOTP on and a ticket of the password step: what 40 parallel code guesses start from. */
+async function ticketWithTotp(t: TestSac, clock: TestClock): Promise<{ ticket: string; totp: OTPAuth.TOTP }> {
+  const { user, password, totp } = await enrolledSession(t, clock);
   const challenge = await login(t, user.username, password);
   expect(challenge.body.second_factor).toBe('totp');
   return { ticket: challenge.body.ticket as string, totp };
@@ -81,6 +87,26 @@ describe.each(STORE_KINDS)('TOTP sign-in step under concurrency: %s', (kind) => 
     clock.advance(30_000);
     const right = await api(t, 'POST', '/api/v1/auth/login/totp', { body: { ticket, code: totp.generate({ timestamp: clock.now() }) } });
     expect(right.status, JSON.stringify(right.body)).toBe(429);
+  }, 60_000);
+
+  it('evaluates at most 3 of 40 parallel wrong codes that would turn the second factor off from a (stolen) session', async () => {
+    const clock = new TestClock();
+    const t = await startTestSac(kind, { SAC_LOGIN_ADDRESS_MAX_FAILURES: '100000' }, { clock });
+    daemons.push(t);
+    const { session, totp } = await enrolledSession(t, clock);
+    const right = totp.generate({ timestamp: clock.now() });
+    const wrong = right === '000000' ? '000001' : '000000';
+    slow.on = true;
+    let answers: { status: number; body: any }[];
+    try {
+      answers = await Promise.all(Array.from({ length: 40 }, () => api(t, 'POST', '/api/v1/auth/totp/disable', { token: session, body: { code: wrong } })));
+    } finally {
+      slow.on = false;
+    }
+    expect(answers.filter((a) => a.body.error?.code === 'auth/wrong_code')).toHaveLength(3);
+    expect(answers.filter((a) => a.body.error?.code === 'auth/too_many_attempts')).toHaveLength(37);
+    // The name is locked now: even the right code does not turn the factor off.
+    expect((await api(t, 'POST', '/api/v1/auth/totp/disable', { token: session, body: { code: right } })).status).toBe(429);
   }, 60_000);
 
   it('evaluates at most the address bound of 40 parallel wrong codes from one address', async () => {

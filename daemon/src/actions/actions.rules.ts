@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { lower } from '../action-target.js';
+import { type ActionTarget, lower } from '../action-target.js';
 import { presentAddress } from '../ssh/index.js';
 import type { Host } from '../store/index.js';
 
@@ -55,6 +55,20 @@ export function hostForTarget(hosts: readonly Host[], target: string): TargetMat
     return addresses.includes(t) || names.some((n) => n !== null && (n === t || n === short || n.split('.')[0] === t));
   });
   return claimants.length === 1 ? { found: claimants[0] } : { found: null, claimants };
+}
+
+/**
+ * True when an RD Gateway `target` names `host` by what its agent cannot choose alone: its host
+ * name (or that name's first label; a bound key's host name is the admin's) or the address or name
+ * its actions are verified to use. A target the host is matched to only by a reported FQDN or
+ * address would send the credentials to the host's own address, not to the workstation the
+ * gateway connected to.
+ */
+export function gatewayTargetConfirmed(host: Pick<Host, 'hostname'>, verified: ActionTarget, target: string): boolean {
+  const t = target.trim().toLowerCase();
+  const hostname = host.hostname.trim().toLowerCase();
+  if (isIP(t) === 0 && (t === hostname || t.split('.')[0] === hostname)) return true;
+  return verified.verified && [verified.address, verified.name].some((v) => v.toLowerCase() === t);
 }
 
 /** A sliding-window limiter: at most `limit` actions per user within any `windowMs`. */

@@ -6,11 +6,11 @@ import { AppError } from '../errors.js';
 import { hostNotFound } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { Host, Store } from '../store/index.js';
-import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
+import { ActionRateLimiter, eventSessionId, gatewayTarget, gatewayTargetConfirmed, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
 import { sshTargets, type probeSshAdmin } from '../ssh/index.js';
 import { winRmOptionsFromSettings, type WinRmClient, type WinRmClientOptions, type WinRmHostTarget } from '../winrm/index.js';
-import { verifiedTarget } from '../action-target.js';
+import { actionTargetOf, verifiedTarget } from '../action-target.js';
 
 export interface RemoteActionsDeps {
   store: Store;
@@ -145,8 +145,20 @@ export class RemoteActionsService {
         details: { event_id: eventId, type },
       });
     }
-    const match = hostForTarget(await this.deps.store.hosts.list(), target);
-    if (match.found) return { host: match.found, viaGateway: true };
+    const hosts = await this.deps.store.hosts.list();
+    const match = hostForTarget(hosts, target);
+    if (match.found) {
+      const host = match.found;
+      const verified = actionTargetOf(host, hosts);
+      if (verified.verified && !gatewayTargetConfirmed(host, verified, target)) {
+        throw new AppError(
+          'action/target_unverified',
+          `Only the agent of ${host.hostname} reports the RD Gateway target ${target}, and SAC acts on that host at ${verified.address}; an admin must pin ${target} to the host before SAC sends credentials there`,
+          { details: { event_id: eventId, target, host_id: host.id, hostname: host.hostname } },
+        );
+      }
+      return { host, viaGateway: true };
+    }
     if (match.claimants.length === 0) {
       throw new AppError('host/not_found_for_target', `No registered Windows host matches the RD Gateway target ${target}`, {
         details: { event_id: eventId, target },

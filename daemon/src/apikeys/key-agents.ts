@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Event } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, storeUnavailable } from '../errors.js';
-import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
+import type { ApiKeyRecord, ApiKeysRepo, HostsRepo } from '../store/index.js';
 import { bindingMismatch } from './key-binding.js';
 
 /** The key an agent route's authentication verified (`res.locals.agentKey`). */
@@ -17,7 +17,8 @@ const MEMORY = 100_000;
  * Which agent installations a key speaks for on the agent channel (command poll, command result,
  * agent poll). A key bound to an installation speaks for that one; any other key only for the
  * installations it has itself sent accepted events for — as its own host, when it is bound to a
- * hostname (a flagged mismatch grants nothing). Ingest records each (key, installation) pair once
+ * hostname (a flagged mismatch grants nothing, nor does an installation another host's agent
+ * reports: a host-bound key cannot take over a host's commands by naming its installation). Ingest records each (key, installation) pair once
  * in the store before it answers 201/409, so the agent's next poll, on any daemon, is allowed.
  * Revocation needs nothing here: a revoked key no longer authenticates.
  */
@@ -27,6 +28,7 @@ export class KeyAgents {
 
   constructor(
     private readonly repo: Pick<ApiKeysRepo, 'recordAgent' | 'spokeFor'>,
+    private readonly hosts: Pick<HostsRepo, 'list'>,
     private readonly clock: Clock,
   ) {}
 
@@ -36,6 +38,7 @@ export class KeyAgents {
     if (!instance || bindingMismatch(key, event) !== null) return;
     const pair = `${key.id}\n${instance}`;
     if (this.known.has(pair)) return;
+    if (key.bound_hostname !== null && (await this.hosts.list()).some((h) => h.agent_instance_id?.trim() === instance && h.hostname.trim().toLowerCase() !== key.bound_hostname)) return;
     await this.repo.recordAgent({ key_id: key.id, agent_instance_id: instance, hostname: event.host.hostname.trim().toLowerCase(), first_ms: this.clock.now() });
     this.remember(pair);
   }

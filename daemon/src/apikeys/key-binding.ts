@@ -1,7 +1,7 @@
 import type { Event } from '../../../shared/src/index.js';
 import type { AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
-import type { ApiKeyRecord } from '../store/index.js';
+import type { ApiKeyRecord, HostsRepo } from '../store/index.js';
 
 /** Which bound identity an event contradicts, or null when the key may send it. */
 export function bindingMismatch(key: ApiKeyRecord, event: Pick<Event, 'host' | 'source'>): 'hostname' | 'agent_instance_id' | null {
@@ -21,17 +21,24 @@ const AUDIT_MEMORY = 1000;
  */
 export class KeyBindingGuard {
   private readonly audited = new Map<string, number>();
+  /** `key id \n hostname|os`: whether that host runs another installation than the key's (one host list per pair and daemon). */
+  private readonly otherInstallation = new Map<string, boolean>();
 
   constructor(
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    private readonly hosts: Pick<HostsRepo, 'list'>,
   ) {}
 
-  /** `accept` for an unbound key, a matching event, or a flagged mismatch; `refuse` otherwise. */
-  async check(key: ApiKeyRecord, event: Pick<Event, 'host' | 'source'>, ip: string | undefined): Promise<'accept' | 'refuse'> {
-    const field = bindingMismatch(key, event);
+  /**
+   * `accept` for an unbound key or a matching event; `flag` for a mismatch stored flagged; `refuse` otherwise. A key
+   * bound to an installation alone does not name a host that SAC knows runs another installation:
+   * that host's commands would then go to the key's installation.
+   */
+  async check(key: ApiKeyRecord, event: Pick<Event, 'host' | 'source'>, ip: string | undefined): Promise<'accept' | 'flag' | 'refuse'> {
+    const field = bindingMismatch(key, event) ?? ((await this.namesAnotherInstallation(key, event)) ? 'hostname' : null);
     if (field === null) return 'accept';
-    const outcome = key.on_mismatch === 'flag' ? 'accept' : 'refuse';
+    const outcome = key.on_mismatch === 'flag' ? 'flag' : 'refuse';
     const claimed = field === 'hostname' ? event.host.hostname : (event.source.agent_instance_id ?? '');
     const memo = `${key.id}|${field}|${claimed.toLowerCase()}|${outcome}`;
     const now = this.clock.now();
@@ -48,5 +55,19 @@ export class KeyBindingGuard {
       });
     }
     return outcome;
+  }
+
+  private async namesAnotherInstallation(key: ApiKeyRecord, event: Pick<Event, 'host' | 'source'>): Promise<boolean> {
+    if (key.bound_hostname !== null || key.bound_instance_id === null) return false;
+    const hostname = event.host.hostname.trim().toLowerCase();
+    const memo = `${key.id}\n${hostname}|${event.host.os_family}`;
+    const known = this.otherInstallation.get(memo);
+    if (known !== undefined) return known;
+    const other = (await this.hosts.list()).some(
+      (h) => h.hostname.trim().toLowerCase() === hostname && h.os_family === event.host.os_family && h.agent_instance_id != null && h.agent_instance_id !== key.bound_instance_id,
+    );
+    if (this.otherInstallation.size >= AUDIT_MEMORY) this.otherInstallation.clear();
+    this.otherInstallation.set(memo, other);
+    return other;
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LoginRequest, LoginResponse, LoginResult, PasswordChange, SessionUser, TotpEnrollment } from '../../../shared/src/index.js';
+import type { LoginRequest, LoginResponse, LoginResult, PasswordChange, SessionUser, TotpEnrollment, TotpStatus } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
@@ -202,6 +202,22 @@ export class AuthService implements Authenticator {
       if (!how) return this.secondStepFailed(attempt);
       await attempt.recheck();
       return this.secondStepSucceeded(user, ip, { second_factor: how });
+    });
+  }
+
+  /**
+   * Turns one's own second factor off after a valid code, checked under the sign-in reservation
+   * (per username and per address): a stolen session cannot guess its way past the second factor.
+   */
+  async disableSecondFactor(user: SessionUser, code: string, actor: Actor): Promise<TotpStatus> {
+    const totp = this.requireSecondFactor();
+    return this.reserved(user.username, actor.ip, async (attempt) => {
+      if (!(await totp.verify(user, code))) {
+        await attempt.failed('wrong_code');
+        throw new AppError('auth/wrong_code', 'Wrong or already used code');
+      }
+      await attempt.recheck();
+      return totp.disable(user, actor);
     });
   }
 

@@ -13,7 +13,7 @@ export function totpRouter(auth: AuthService, totp: TotpService) {
     status: operatorProcedure.query(({ ctx }) => totp.status(ctx.user)),
     enroll: operatorProcedure.mutation(({ ctx }) => totp.begin(ctx.user)),
     confirm: operatorProcedure.input(TotpCodeSchema).mutation(({ input, ctx }) => totp.confirm(ctx.user, input.code, ctx)),
-    disable: operatorProcedure.input(TotpDisableSchema).mutation(({ input, ctx }) => totp.disable(ctx.user, input.code, ctx)),
+    disable: operatorProcedure.input(TotpDisableSchema).mutation(({ input, ctx }) => auth.disableSecondFactor(ctx.user, input.code, ctx)),
     reset: adminProcedure.input(z.strictObject({ user_id: z.string().min(1).max(64) })).mutation(async ({ input, ctx }) => {
       await totp.reset(input.user_id, ctx);
       return { ok: true };

@@ -36,7 +36,7 @@ export function createTotpRoutes(auth: AuthService, totp: TotpService): express.
     sendJson(res, 200, await totp.confirm(currentUser(res), parseInput(TotpCodeSchema, req.body).code, restActor(req, res)));
   });
   r.post('/api/v1/auth/totp/disable', operator, async (req, res) => {
-    sendJson(res, 200, await totp.disable(currentUser(res), parseInput(TotpDisableSchema, req.body).code, restActor(req, res)));
+    sendJson(res, 200, await auth.disableSecondFactor(currentUser(res), parseInput(TotpDisableSchema, req.body).code, restActor(req, res)));
   });
   r.post('/api/v1/users/:id/totp/reset', admin, async (req, res) => {
     await totp.reset(parseInput(UserIdSchema, req.params.id), restActor(req, res));

@@ -150,9 +150,8 @@ export class TotpService {
     return (await this.deps.repo.useRecoveryCode(user.id, sha256(trimmed.toLowerCase()))) ? 'recovery' : null;
   }
 
-  /** Turns the second factor off after a valid code (own account). */
-  async disable(user: SessionUser, code: string, actor: Actor): Promise<TotpStatus> {
-    if (!(await this.verify(user, code))) throw new AppError('auth/wrong_code', 'Wrong or already used code');
+  /** Turns the second factor off (own account); the caller has checked a code under the sign-in throttle (`AuthService.disableSecondFactor`). */
+  async disable(user: SessionUser, actor: Actor): Promise<TotpStatus> {
     await this.deps.repo.remove(user.id);
     await this.deps.audit.record({ action: 'auth.totp_disabled', actor, target: `user:${user.id}` });
     return this.status(user);

@@ -16,8 +16,12 @@ export function hostKey(event: Event): string {
   return `${event.host.hostname.toLowerCase()}|${event.host.os_family}`;
 }
 
-/** What an event says about its host; `observedIp` is where SAC saw the request come from. */
-export function hostObservation(event: Event, receivedMs: number, observedIp?: string): HostObservation {
+/**
+ * What an event says about its host; `observedIp` is where SAC saw the request come from. A
+ * flagged event (its key is bound to another host) changes neither the host's agent installation
+ * (its commands would go to the key's) nor its observed address.
+ */
+export function hostObservation(event: Event, receivedMs: number, observedIp?: string, flagged = false): HostObservation {
   return {
     key: hostKey(event),
     hostname: event.host.hostname,
@@ -29,8 +33,8 @@ export function hostObservation(event: Event, receivedMs: number, observedIp?: s
     timezone: event.host.timezone,
     agent_product: event.source.product,
     agent_version: event.source.product_version,
-    agent_instance_id: event.source.agent_instance_id,
-    ...(observedIp ? { observed_ip: observedIp } : {}),
+    agent_instance_id: flagged ? undefined : event.source.agent_instance_id,
+    ...(observedIp && !flagged ? { observed_ip: observedIp } : {}),
     seen_ms: receivedMs,
   };
 }

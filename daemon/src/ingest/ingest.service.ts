@@ -12,6 +12,8 @@ export interface IngestContext {
   requestId: string;
   /** The request's address after `SAC_TRUSTED_PROXIES`: recorded as the host's observed address. */
   clientIp?: string;
+  /** The key is bound to another host and the admin chose to store such events flagged. */
+  flagged?: boolean;
 }
 
 interface Pending {
@@ -96,7 +98,7 @@ export class IngestService {
     const received = this.clock.now();
     const item: NewEvent = {
       event,
-      host: hostObservation(event, received, ctx.clientIp),
+      host: hostObservation(event, received, ctx.clientIp, ctx.flagged),
       occurred_ms: Date.parse(event.occurred_at.toUpperCase()),
       received_ms: received,
       actor_user: actorUser(event),

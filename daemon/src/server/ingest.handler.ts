@@ -120,14 +120,15 @@ export function createIngestHandler(deps: {
         });
         return;
       }
-      if ((await keyBinding.check(key, event, ip)) === 'refuse') {
+      const binding = await keyBinding.check(key, event, ip);
+      if (binding === 'refuse') {
         logger.warn({ ...log, event_id: event.event_id, hostname: event.host.hostname }, 'event refused: key bound to another host');
         const refused = mapError(new AppError('apikey/host_mismatch', 'This API key is bound to another host or agent installation'));
         reject(res, 'host_mismatch', refused.status, refused.body);
         return;
       }
 
-      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip });
+      const outcome = await ingest.submit(event, { keyPrefix: key.prefix, requestId, clientIp: ip, flagged: binding === 'flag' });
       // Before the answer: the agent polls right after its first delivered event, and must not be refused.
       await keyAgents.sent(key, event);
       if (outcome === 'created') {
