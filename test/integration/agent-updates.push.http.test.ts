@@ -4,6 +4,7 @@ import { freePort } from '../../scripts/free-port.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { aFullJobRun } from '../helpers/jobs.js';
 import { agentLifecycleEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
@@ -57,7 +58,7 @@ describe.each(STORE_KINDS)('agent update pushed over WinRM when the agent is sil
     const started = await api(sac, 'POST', `/api/v1/hosts/${hostIds['WS-SILENT']}/agent-update`, { token });
     expect(started.status).toBe(201);
     const before = winrm.recordedScripts().length;
-    await new Promise((r) => setTimeout(r, 600));
+    await aFullJobRun('agent_update_fallback', { url: sac.url, token });
     expect(winrm.recordedScripts()).toHaveLength(before);
     expect((await jobOf('WS-SILENT')).state).toBe('pending');
 

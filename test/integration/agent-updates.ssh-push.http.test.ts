@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { aFullJobRun } from '../helpers/jobs.js';
 import { agentLifecycleEvent } from '../helpers/events.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { sshdAvailable, startSshd, type SshdPeer } from '../peers/sshd.peer.js';
@@ -79,7 +80,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   it('waits for the silent agent, then uploads, checks, installs as root, restarts and reads the version back; the badge goes when the agent reports it', async () => {
     expect(await hostOf('LNX-SILENT')).toMatchObject({ agent_version: '1.1.2-ipset', latest_version: '1.1.3-ipset', outdated: true });
     expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-SILENT']}/agent-update`, { token })).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 600));
+    await aFullJobRun('agent_update_fallback', { url: sac.url, token });
     expect(installs()).toEqual([]);
     expect((await jobOf('LNX-SILENT')).state).toBe('pending');
 
@@ -135,7 +136,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
     expect(job.output).toMatch(/sudo/);
     expect(installs()).toHaveLength(2);
     clock.advance(31 * 60_000);
-    await new Promise((r) => setTimeout(r, 600));
+    await aFullJobRun('agent_update_fallback', { url: sac.url, token });
     expect((await jobOf('LNX-NOSUDO')).updated_at).toBe(job.updated_at);
     const text = sac.logs.join('\n');
     expect(text).not.toContain(sshd.clientKey.split('\n')[1]);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, createUser, login } from '../helpers/auth.js';
 import { TestClock } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { aFullJobRun } from '../helpers/jobs.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
@@ -161,7 +162,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     ]);
 
     clock.advance(14 * MIN);
-    await new Promise((r) => setTimeout(r, 600));
+    await aFullJobRun('escalation', { url: t.url, token });
     expect((await deliveries(t, token, problem.id)).filter((r) => r.topic === 'problem.escalated')).toEqual([]);
     clock.advance(MIN);
     const step1 = await waitFor('escalation step 1 sent', async () => {
@@ -177,7 +178,7 @@ describe.each(STORE_KINDS)('maintenance, escalation, Telegram acknowledge and TO
     const ack = await api(t, 'POST', `/api/v1/problems/${problem.id}/acknowledge`, { token, body: {} });
     expect(ack.status).toBe(200);
     clock.advance(30 * MIN);
-    await new Promise((r) => setTimeout(r, 800));
+    await aFullJobRun('escalation', { url: t.url, token });
     expect((await deliveries(t, token, problem.id)).filter((r) => r.topic === 'problem.escalated')).toHaveLength(2);
     await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: {} } });
   }, 90_000);

@@ -4,10 +4,16 @@ import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
-const BURST = 200;
+/**
+ * Six times the queue. Not more: every refused event is re-sent and stored one commit at a time,
+ * and 190 of those took more than the test's 30 s on FerretDB beside two busy processes.
+ */
+const BURST = 50;
+/** Bursts sent at most until one is refused in part. */
+const MAX_BURSTS = 8;
 
 /**
- * A burst far beyond a deliberately tiny ingest queue (8 events, one event per commit): the
+ * A burst well beyond a deliberately tiny ingest queue (8 events, one event per commit): the
  * excess is refused with 503 + Retry-After — never 200 or 500 — and every event that got its 201
  * is stored; the refused ones land when re-sent, as the agent's spool does. (How fast refusals
  * come back under load is measured by bench:ingest's overload phase.)
@@ -22,13 +28,17 @@ describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
   });
 
   it('refuses the excess with 503 and Retry-After quickly and loses no acknowledged event', async () => {
-    const events = Array.from({ length: BURST }, () => buildEvent());
-    const results = await Promise.all(
-      events.map(async (event) => ({ event, res: await postEvent(sac.url, sac.apiKey, event) })),
-    );
+    // Whether a burst outruns the one-event commits depends on how the machine schedules the
+    // requests and the commits: bursts are sent until one did, a few at most. Every answer of
+    // every burst is checked.
+    const results: { event: EventInput; res: Awaited<ReturnType<typeof postEvent>> }[] = [];
+    for (let burst = 0; burst < MAX_BURSTS && !results.some((r) => r.res.status === 503); burst++) {
+      const events = Array.from({ length: BURST }, () => buildEvent());
+      results.push(...(await Promise.all(events.map(async (event) => ({ event, res: await postEvent(sac.url, sac.apiKey, event) })))));
+    }
     const created = results.filter((r) => r.res.status === 201);
     const refused = results.filter((r) => r.res.status === 503);
-    expect(created.length + refused.length).toBe(BURST);
+    expect(created.length + refused.length).toBe(results.length);
     expect(refused.length).toBeGreaterThan(0);
     expect(created.length).toBeGreaterThan(0);
     for (const r of refused) {
@@ -39,6 +49,6 @@ describe.each(STORE_KINDS)('ingest overload on %s', (kind) => {
 
     const retried: EventInput[] = refused.map((r) => r.event);
     for (const event of retried) expect((await postEvent(sac.url, sac.apiKey, event)).status).toBe(201);
-    expect(await sac.sac.store.events.count()).toBe(BURST);
+    expect(await sac.sac.store.events.count()).toBe(results.length);
   });
 });

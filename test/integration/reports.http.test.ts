@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { aFullJobRun } from '../helpers/jobs.js';
 import { buildEvent, loadFixtures } from '../helpers/events.js';
 import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
@@ -156,12 +157,16 @@ describe.each(STORE_KINDS)('scheduled daily report on %s', (kind) => {
         const res = await api(b, 'GET', '/api/v1/reports', { token: await adminToken(b) });
         return (res.body.reports as { trigger: string; day: string }[]).filter((r) => r.trigger === 'schedule');
       };
+      const leaders = [
+        { url: a.url, token },
+        { url: b.url, token: await adminToken(b) },
+      ];
       // The report time has passed but no agent has reported: no empty report is made.
-      await new Promise((r) => setTimeout(r, 600));
+      await aFullJobRun('daily_report', ...leaders);
       expect(await scheduled()).toEqual([]);
       for (const e of agentReports().slice(0, 1)) expect((await postEvent(a.url, a.apiKey, e)).status).toBe(201);
       await waitFor('the scheduled report', async () => (await scheduled()).length > 0);
-      await new Promise((r) => setTimeout(r, 600)); // several more checks of both daemons
+      await aFullJobRun('daily_report', ...leaders); // a later check, on whichever daemon leads
       const reports = await scheduled();
       expect(reports).toHaveLength(1);
       expect(reports[0].day).toBe(new Date().toISOString().slice(0, 10));

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../daemon/src/config.js';
-import { api, login } from '../helpers/auth.js';
-import { ManualClock } from '../helpers/clock.js';
+import { adminToken, api, login } from '../helpers/auth.js';
+import { ManualClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { jobRuns, twoRefusedTicks } from '../helpers/jobs.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
@@ -124,15 +125,16 @@ describe('retention job scheduling', () => {
   });
 
   it('runs on its interval only on the daemon holding the retention lease', async () => {
-    // This daemon leads once its first run (600 ms after start) has taken the lease.
-    await new Promise((r) => setTimeout(r, 1000));
-    await expect.poll(() => t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBeNull();
+    // This daemon leads once its first run has taken the lease.
+    const token = await adminToken(t);
+    await waitFor('the first retention run', async () => (await jobRuns({ url: t.url, token }, 'retention')) >= 1);
+    expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBeNull();
     // Its lease runs out (clock time); another daemon takes over: this one must not prune now.
     clock.advance(31_000);
     expect(await t.sac.store.leases.acquire('retention', 'another-daemon', clock.now(), 60_000)).toBe(2);
     const entry = { actor_id: null, actor_username: 'x', ip: null, action: 'test.entry', target: null, outcome: 'ok' as const, details: {}, id: 'old', at_ms: NOW - 100 * DAY };
     await t.sac.store.audit.insert(entry);
-    await new Promise((r) => setTimeout(r, 1500));
+    await twoRefusedTicks(t, 'retention');
     expect(await t.sac.store.audit.list({ action: 'test.entry', limit: 5 })).toHaveLength(1);
     await t.sac.store.leases.release('retention', 'another-daemon');
     await expect.poll(async () => (await t.sac.store.audit.list({ action: 'test.entry', limit: 5 })).length, { timeout: 5000 }).toBe(0);

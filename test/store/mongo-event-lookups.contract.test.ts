@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
 import { EVENT_LOOKUPS_MONGO_MIGRATION, mongoDetailLookups } from '../../daemon/src/store/mongo/detail-lookups.mongo.js';
 import type { EventDoc } from '../../daemon/src/store/mongo/event-doc.mongo.js';
+import { waitFor } from '../helpers/clock.js';
 import { buildEvent } from '../helpers/events.js';
 import { freshMongoDbPerTest } from '../helpers/stores.js';
 
@@ -35,10 +36,12 @@ describe('MongoDB event lookups (FerretDB)', () => {
     expect(await stored.countDocuments()).toBe(4);
     expect((await stored.findOne({ _id: recent[1].event_id }))?.details).toEqual({ user: 'CORP\\anna' });
     // Later batches' records prune in the background, at most one prune at a time, every 10 s.
-    for (let i = 0; i < 6 && (await stored.countDocuments()) > 2; i++) {
-      await lookups.record([], now + i * 10_000);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    // Each look records a later batch: a prune starts whenever the last one has ended.
+    let batches = 0;
+    await waitFor('the background prune', async () => {
+      await lookups.record([], now + batches++ * 10_000);
+      return (await stored.countDocuments()) <= 2;
+    });
     expect((await stored.find({}).toArray()).map((d) => d._id).sort()).toEqual(recent.map((e) => e.event_id).sort());
   });
 
