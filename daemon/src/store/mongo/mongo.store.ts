@@ -35,6 +35,54 @@ const MIGRATION_LOCK = 'schema_migrations';
  */
 const MIGRATION_LOCK_WAIT_MS = 30 * 60_000;
 
+const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * The longest a server check of the driver's monitor can take (a connect, then a hello, each
+ * bounded by connectTimeoutMS), with room for a busy event loop. A check running longer never ends:
+ * mongodb 6.22 writes the hello with `socket.write` and, when that returns false, waits for `drain`
+ * (or `error`) only — a socket destroyed by the server going away, whose `close` the connection had
+ * not yet seen, returns false and emits neither, so the check hangs and the server stays `Unknown`
+ * for ever (every operation then fails server selection, even after the server is back).
+ */
+const MONITOR_STALL_MS = 2 * CONNECT_TIMEOUT_MS + 1000;
+
+/**
+ * Closes and connects the client again when its server monitor stalls (see MONITOR_STALL_MS): a new
+ * topology starts a new monitor. Until it connects, operations fail at once (503); it is retried
+ * until the server answers. Returns the function that stops watching.
+ */
+function reconnectOnStalledMonitor(client: MongoClient): () => void {
+  let checkStarted: number | null = null;
+  let reconnecting = false;
+  let stopped = false;
+  client.on('serverHeartbeatStarted', () => (checkStarted = Date.now()));
+  client.on('serverHeartbeatSucceeded', () => (checkStarted = null));
+  client.on('serverHeartbeatFailed', () => (checkStarted = null));
+  const reconnect = async () => {
+    process.emitWarning('MongoDB server monitor stalled: reconnecting the client', 'SacStoreWarning');
+    await client.close().catch(() => undefined);
+    while (!stopped) {
+      try {
+        await client.connect();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (reconnecting || checkStarted === null || Date.now() - checkStarted < MONITOR_STALL_MS) return;
+    reconnecting = true;
+    checkStarted = null;
+    void reconnect().finally(() => (reconnecting = false));
+  }, 1000);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
 /**
  * Opens the MongoDB store (the production store); migrations create the indexes. `migrations`:
  * the numbered migrations to apply (all of them; a test hands in counted copies).
@@ -42,13 +90,14 @@ const MIGRATION_LOCK_WAIT_MS = 30 * 60_000;
 export async function openMongoStore(uri: string, dbName: string, migrations: readonly MongoMigration[] = MONGO_MIGRATIONS): Promise<Store> {
   const client = new MongoClient(uri, {
     serverSelectionTimeoutMS: 5000,
-    connectTimeoutMS: 5000,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
     // Room for the parallel writes of a batch (query.mongo.ts WRITES_IN_FLIGHT) beside reads and other work.
     maxPoolSize: 64,
     // Acknowledged by the majority and journaled before ingest answers 201.
     writeConcern: { w: 'majority', j: true },
   });
   await client.connect();
+  const stopWatching = reconnectOnStalledMonitor(client);
   const db = client.db(dbName);
   // Shared by ingest (which fills it) and host deletion (which empties it of the deleted host).
   const hostCache = newHostCache();
@@ -116,6 +165,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
       await db.command({ ping: 1 });
     },
     async close() {
+      stopWatching();
       await client.close();
     },
   };
