@@ -49,6 +49,7 @@ export function storageFault(err: unknown): string | null {
       if (code.startsWith('SQLITE_READONLY') || code === 'EROFS') return "the store's disk is read-only";
       if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'EIO') return "the store's disk fails to read or write";
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'the store is locked by another writer';
+      if (code === 'ETIMEDOUT') return 'the store does not answer';
     }
     if (/^Mongo(Network|NetworkTimeout|ServerSelection|TopologyClosed|NotConnected)Error$/.test(e.name)) return 'the store does not answer';
   }

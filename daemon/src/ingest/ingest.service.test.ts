@@ -125,3 +125,21 @@ describe('IngestService: what /health reports', () => {
     expect(fresh.problem).toBe('the ingest thread is restarting');
   });
 });
+
+describe('IngestService: a commit that never settles', () => {
+  it('answers its batch 503 at the deadline, reports the store as not answering, and answers the batches after it', async () => {
+    let calls = 0;
+    const c: BatchCommitter = {
+      problem: null,
+      // The first batch hangs for good (a write to a socket the server dropped); later ones are stored.
+      commit: (items: NewEvent[]) => (++calls === 1 ? new Promise<InsertOutcome[]>(() => {}) : Promise.resolve(items.map(() => ({ status: 'inserted' as const, host_id: 'h1' })))),
+      async close() {},
+    };
+    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000, commitDeadlineMs: 50 });
+    const first = submitTogether(service, ['a', 'b']);
+    expect((await first).map(codeOf)).toEqual(['store/unavailable', 'store/unavailable']);
+    expect(service.problem).toBe('events cannot be stored: the store does not answer');
+    expect((await submitTogether(service, ['c'])).map(codeOf)).toEqual(['created']);
+    expect(service.problem).toBeNull();
+  });
+});

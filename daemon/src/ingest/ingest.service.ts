@@ -40,6 +40,8 @@ const COMMITS_IN_FLIGHT = 2;
  * meanwhile — a 503 under overload too — waits behind them.
  */
 const ANSWER_SLICE = 64;
+/** How long a batch's commit may take before its requests are answered 503 (see `withinDeadline`). */
+const COMMIT_DEADLINE_MS = 30_000;
 
 /**
  * Stores each event exactly once. Requests are grouped into one store commit (group commit):
@@ -65,7 +67,7 @@ export class IngestService {
     private readonly committer: BatchCommitter,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly limits: { batchMax: number; queueLimit: number },
+    private readonly limits: { batchMax: number; queueLimit: number; commitDeadlineMs?: number },
   ) {}
 
   /** Events accepted for storage and not yet answered: waiting for a batch, or in one. */
@@ -161,7 +163,7 @@ export class IngestService {
    */
   private async commitIsolated(batch: Pending[]): Promise<(InsertOutcome | AppError)[]> {
     try {
-      const outcomes = await this.committer.commit(batch.map((p) => p.item));
+      const outcomes = await this.withinDeadline(this.committer.commit(batch.map((p) => p.item)));
       this.storeFailure = null;
       return outcomes;
     } catch (err) {
@@ -176,6 +178,22 @@ export class IngestService {
         ),
       );
     }
+  }
+
+  /**
+   * A commit that never settles must not hold every later answer: the MongoDB driver can wait
+   * forever on a write to a socket destroyed as the server went away (it waits for `drain`, which a
+   * destroyed socket never emits). Past the deadline the batch is answered 503 like any store
+   * failure; should the write still land, the agent's re-send is answered 409 — nothing is lost.
+   */
+  private withinDeadline<T>(commit: Promise<T>): Promise<T> {
+    const ms = this.limits.commitDeadlineMs ?? COMMIT_DEADLINE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`the store did not finish the batch within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+      timer.unref();
+    });
+    return Promise.race([commit, deadline]).finally(() => clearTimeout(timer));
   }
 
   private failure(err: unknown, events: number): AppError {
