@@ -247,7 +247,7 @@ async function main(): Promise<void> {
       const phase = await gen.run({ url: sac.url, apiKey, connections: STEADY_CONNECTIONS, mode: 'fresh', seconds: 60, rate, recordCreated: true });
       const reportRes = await report;
       const res = resources.stop();
-      created.push(...phase.created);
+      for (const id of phase.created) created.push(id); // not push(...): a minute at peak is more arguments than a call takes
       const probe = await readProbe(sac, probeFile, probeLines++);
       const stream = await streams.send<SseStats>({ cmd: 'stats' });
       await streams.send({ cmd: 'reset' });
