@@ -86,6 +86,16 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'update/finished': 409,
   'update/push_unsupported': 409,
   'update/no_public_url': 409,
+  // Backup and restore run as commands, not HTTP; mapped so that a scheduled backup's failure or a
+  // future route answers like every other user error.
+  'backup/no_database': 409,
+  'backup/target_exists': 409,
+  'backup/no_master_key': 409,
+  'backup/invalid': 400,
+  'backup/checksum_mismatch': 422,
+  'backup/too_new': 409,
+  'backup/data_dir_not_empty': 409,
+  'backup/wrong_master_key': 422,
   'maintenance/not_found': 404,
   'maintenance/invalid': 400,
   'maintenance/already_ended': 409,

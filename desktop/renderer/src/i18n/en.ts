@@ -510,6 +510,8 @@ const en = {
       settings_updated: 'Settings changed',
       settings_reset: 'Settings reset',
       host_deleted: 'Host deleted',
+      host_address_pinned: 'Action address pinned',
+      host_address_unpinned: 'Action address unpinned',
       problem_acknowledged: 'Problem acknowledged',
       problem_resolved: 'Problem resolved',
       problem_assigned: 'Problem assigned',

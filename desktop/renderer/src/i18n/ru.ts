@@ -512,6 +512,8 @@ const ru: Messages = {
       settings_updated: 'Настройки изменены',
       settings_reset: 'Настройки сброшены',
       host_deleted: 'Хост удалён',
+      host_address_pinned: 'Адрес для действий закреплён',
+      host_address_unpinned: 'Адрес для действий откреплён',
       problem_acknowledged: 'Проблема подтверждена',
       problem_resolved: 'Проблема решена',
       problem_assigned: 'Проблема назначена',
