@@ -49,8 +49,10 @@ test('API keys bound to a host or an agent installation: created from the consol
 
   expect(await send(hostKey, { host: { hostname: 'RDS01' } })).toBe(201);
   expect(await send(hostKey, { host: { hostname: 'intruder-02' } })).toBe(201);
-  expect(await send(instanceKey, { source: { agent_instance_id: instance } })).toBe(201);
-  expect(await send(instanceKey, { source: { agent_instance_id: '11111111-2222-4333-8444-555555555555' } })).toBe(403);
+  // Its own host: SAC refuses an installation-bound key writing as a host known to run another installation.
+  const kiosk = { hostname: 'WS-KIOSK-07' };
+  expect(await send(instanceKey, { host: kiosk, source: { agent_instance_id: instance } })).toBe(201);
+  expect(await send(instanceKey, { host: kiosk, source: { agent_instance_id: '11111111-2222-4333-8444-555555555555' } })).toBe(403);
 
   await page.reload();
   const row = (label: string) => page.locator('tbody tr', { hasText: label });
