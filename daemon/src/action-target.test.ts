@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionTargetOf, isTargetAddress, urlHost } from './action-target.js';
+import { actionTargetOf } from './action-target.js';
+import { isTargetAddress, urlHost } from './target-address.js';
 import { createWinRmClient } from './winrm/index.js';
 
 type Fields = Parameters<typeof actionTargetOf>[0];

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { actionTargetOf, isTargetAddress, lower } from '../action-target.js';
+import { actionTargetOf, lower } from '../action-target.js';
+import { isTargetAddress } from '../target-address.js';
 import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostPinInput, type HostSortKey, type HostView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';

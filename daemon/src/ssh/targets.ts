@@ -1,4 +1,4 @@
-import { isTargetAddress } from '../action-target.js';
+import { isTargetAddress } from '../target-address.js';
 import type { Host } from '../store/index.js';
 
 /** Placeholders the Windows agent writes instead of null. */

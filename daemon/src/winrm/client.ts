@@ -1,4 +1,4 @@
-import { isTargetAddress } from '../action-target.js';
+import { isTargetAddress } from '../target-address.js';
 import { AppError } from '../errors.js';
 import { clixmlToText } from './clixml.js';
 import { decodeOem, type OemCodePage } from './codepages.js';

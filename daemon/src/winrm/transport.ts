@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { NtlmClient, NtlmError, type NtlmSessionSecurity } from './ntlm.js';
 import { isIP } from 'node:net';
-import { urlHost } from '../action-target.js';
+import { urlHost } from '../target-address.js';
 import { certificateBindingHash } from './tls-binding.js';
 import { winrmError } from './winrm.errors.js';
 
