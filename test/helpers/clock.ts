@@ -1,7 +1,18 @@
-import type { Clock } from '../../daemon/src/clock.js';
+import { systemClock, type Clock } from '../../daemon/src/clock.js';
 
-/** A clock standing still at `startMs` until the test moves it (`advance`, `set`). */
+/** Real timers for the clocks a whole daemon runs on: its jobs and dispatchers keep running in real time. */
+const realTimers: Omit<Clock, 'now'> = { setTimeout: systemClock.setTimeout, setInterval: systemClock.setInterval, sleep: systemClock.sleep };
+
+/**
+ * A clock standing still at `startMs` until the test moves it (`advance`, `set`); its timers run
+ * in real time (for a daemon under HTTP test — a service test takes `FakeClock`, whose timers the
+ * test runs).
+ */
 export class ManualClock implements Clock {
+  readonly setTimeout = realTimers.setTimeout;
+  readonly setInterval = realTimers.setInterval;
+  readonly sleep = realTimers.sleep;
+
   constructor(private ms: number) {}
 
   now(): number {
@@ -17,8 +28,11 @@ export class ManualClock implements Clock {
   }
 }
 
-/** A clock that follows real time plus an offset the test moves forward (no sleeping). */
+/** A clock that follows real time plus an offset the test moves forward (no sleeping); real timers. */
 export class TestClock implements Clock {
+  readonly setTimeout = realTimers.setTimeout;
+  readonly setInterval = realTimers.setInterval;
+  readonly sleep = realTimers.sleep;
   private offsetMs = 0;
 
   now(): number {
