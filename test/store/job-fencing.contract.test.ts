@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../daemon/src/clock.js';
 import { loadConfig } from '../../daemon/src/config.js';
 import { JobRunner, type Job } from '../../daemon/src/jobs/index.js';
 import { openStore, type Store } from '../../daemon/src/store/index.js';
@@ -20,7 +21,7 @@ describe.each(STORE_KINDS)('leader jobs fenced by their lease token: %s', (kind)
     if (!result.ok) throw new Error(result.problems.join('; '));
     stores = [await openStore(result.config.store), await openStore(result.config.store)];
     let now = T0;
-    const clock = { now: () => now };
+    const clock = { ...systemClock, now: () => now };
     const logs: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
     const [a, b] = [new JobRunner(stores[0].leases, clock, logger, 'A'), new JobRunner(stores[1].leases, clock, logger, 'B')];

@@ -1,12 +1,13 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../clock.js';
 import { SessionTokens } from './tokens.js';
 
 const SECRET = 'a-test-secret-of-sufficient-length-000';
 
 describe('SessionTokens', () => {
   let nowMs = Date.UTC(2026, 0, 1);
-  const clock = { now: () => nowMs };
+  const clock = { ...systemClock, now: () => nowMs };
   const tokens = new SessionTokens(SECRET, 3_600_000, clock);
   const user = { id: 'u-1', token_version: 3 };
 

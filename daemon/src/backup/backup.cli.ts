@@ -16,7 +16,7 @@ export function runBackupCommand(
   command: BackupCommand,
   args: string[],
   config: Config,
-  io: { out: (text: string) => void; err: (text: string) => void; clock: Clock },
+  io: { out: (text: string) => void; err: (text: string) => void; clock: Pick<Clock, 'now'> },
 ): number {
   if (args.length < 1 || args.length > (command === 'restore' ? 2 : 1)) {
     io.err(`${USAGE}\n`);

@@ -90,7 +90,7 @@ export interface BackupResult {
  * the transaction's start. The work is done in `<target>.partial` and renamed at the end, so a
  * directory named `target` is always a complete backup.
  */
-export function createBackup(opts: { dataDir: string; target: string; masterKey: string | undefined; clock: Clock; saveMasterKey?: boolean }): BackupResult {
+export function createBackup(opts: { dataDir: string; target: string; masterKey: string | undefined; clock: Pick<Clock, 'now'>; saveMasterKey?: boolean }): BackupResult {
   const dir = path.resolve(opts.target);
   const source = path.join(opts.dataDir, DATA_DB_FILE);
   if (!existsSync(source)) throw new AppError('backup/no_database', `No embedded store at ${source}: is SAC_DATA_DIR right?`);

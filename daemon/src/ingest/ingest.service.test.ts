@@ -2,6 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseEvent, type Event } from '../../../shared/src/index.js';
 import { buildEvent } from '../../../test/helpers/events.js';
+import { systemClock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -45,7 +46,7 @@ const codeOf = (r: PromiseSettledResult<unknown>) => (r.status === 'fulfilled' ?
 describe('IngestService: a poisonous event in a batch', () => {
   it('refuses only the event whose content fails (422), storing the rest of its batch', async () => {
     const c = committer(() => new RangeError('Maximum call stack size exceeded'));
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     const results = await submitTogether(service, ['a', 'b', POISON, 'c']);
     expect(results.map(codeOf)).toEqual(['created', 'created', 'event/unprocessable', 'created']);
     // One batch of four, then each event alone.
@@ -54,14 +55,14 @@ describe('IngestService: a poisonous event in a batch', () => {
 
   it('answers a lone poisonous event 422 without retrying it', async () => {
     const c = committer(() => Object.assign(new Error('could not be cloned'), { name: 'DataCloneError' }));
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     expect((await submitTogether(service, [POISON])).map(codeOf)).toEqual(['event/unprocessable']);
     expect(c.batches).toEqual([1]);
   });
 
   it('fails the whole batch with 503 when the store is down, without retrying event by event', async () => {
     const c = committer(() => new Error('connection refused'));
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     const results = await submitTogether(service, ['a', POISON, 'b']);
     expect(results.map(codeOf)).toEqual(['store/unavailable', 'store/unavailable', 'store/unavailable']);
     expect(c.batches).toEqual([3]);
@@ -77,7 +78,7 @@ describe('IngestService: a poisonous event in a batch', () => {
       },
       async close() {},
     };
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     expect((await submitTogether(service, ['a', POISON, 'b'])).map(codeOf)).toEqual(['created', 'event/unprocessable', 'created']);
   });
 });
@@ -85,7 +86,7 @@ describe('IngestService: a poisonous event in a batch', () => {
 describe('IngestService: answering a batch', () => {
   it('answers a large batch in slices, so work arriving meanwhile runs between them, and in order', async () => {
     const c = committer(() => new Error('unused'));
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 500, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 500, queueLimit: 1000 });
     const ctx = { keyPrefix: 'sac_test', requestId: 'r' };
     const order: string[] = [];
     const all = Array.from({ length: 300 }, (_, i) => service.submit(event(`e${i}`), ctx).then(() => void order.push(`answer ${i}`)));
@@ -112,7 +113,7 @@ describe('IngestService: what /health reports', () => {
   it('keeps the disk reason while the ingest thread is replaced, and reports the restart alone when the store gave none', async () => {
     let fault = diskFull;
     const c = failing(() => fault());
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     expect((await submitTogether(service, ['a'])).map(codeOf)).toEqual(['store/unavailable']);
     expect(service.problem).toBe("events cannot be stored: the store's disk is full");
     c.problem = 'the ingest thread is restarting';
@@ -120,7 +121,7 @@ describe('IngestService: what /health reports', () => {
     expect((await submitTogether(service, ['b'])).map(codeOf)).toEqual(['store/unavailable']);
     expect(service.problem).toBe("events cannot be stored: the store's disk is full");
 
-    const fresh = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const fresh = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
     expect((await submitTogether(fresh, ['c'])).map(codeOf)).toEqual(['store/unavailable']);
     expect(fresh.problem).toBe('the ingest thread is restarting');
   });
@@ -135,7 +136,7 @@ describe('IngestService: a commit that never settles', () => {
       commit: (items: NewEvent[]) => (++calls === 1 ? new Promise<InsertOutcome[]>(() => {}) : Promise.resolve(items.map(() => ({ status: 'inserted' as const, host_id: 'h1' })))),
       async close() {},
     };
-    const service = new IngestService(c, { now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000, commitDeadlineMs: 50 });
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000, commitDeadlineMs: 50 });
     const first = submitTogether(service, ['a', 'b']);
     expect((await first).map(codeOf)).toEqual(['store/unavailable', 'store/unavailable']);
     expect(service.problem).toBe('events cannot be stored: the store does not answer');

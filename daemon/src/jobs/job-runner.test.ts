@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../clock.js';
 import type { LeasesRepo } from '../store/index.js';
 import { JobRunner } from './job-runner.js';
 
@@ -31,7 +32,7 @@ describe('JobRunner', () => {
   it('runs a job only on the runner holding its lease, and hands over when the lease expires', async () => {
     const leases = memoryLeases();
     let now = 1_000;
-    const clock = { now: () => now };
+    const clock = { ...systemClock, now: () => now };
     const ran: string[] = [];
     const a = new JobRunner(leases, clock, logger, 'A');
     const b = new JobRunner(leases, clock, logger, 'B');
@@ -51,7 +52,7 @@ describe('JobRunner', () => {
 
   it('never overlaps runs of one job and survives a failing run', async () => {
     const leases = memoryLeases();
-    const runner = new JobRunner(leases, { now: () => 0 }, logger, 'A');
+    const runner = new JobRunner(leases, { ...systemClock, now: () => 0 }, logger, 'A');
     let running = 0;
     let maxRunning = 0;
     let calls = 0;
@@ -83,7 +84,7 @@ describe('JobRunner', () => {
       return acquire(name, owner, now, ttl);
     };
     let now = 0;
-    const runner = new JobRunner(leases, { now: () => now }, logger, 'A');
+    const runner = new JobRunner(leases, { ...systemClock, now: () => now }, logger, 'A');
     let runs = 0;
     const job = { name: 'poll', intervalMs: 1000, run: async () => void runs++ };
     // The lease lasts 30 s (the shortest lease): ticks each second for 40 s.
@@ -96,7 +97,7 @@ describe('JobRunner', () => {
   it('tells its observer each run and each failed run, not a run stopped because another daemon took over', async () => {
     const leases = memoryLeases();
     const seen: string[] = [];
-    const runner = new JobRunner(leases, { now: () => 0 }, logger, 'A', { run: (job) => seen.push(`run ${job}`), failed: (job) => seen.push(`failed ${job}`) });
+    const runner = new JobRunner(leases, { ...systemClock, now: () => 0 }, logger, 'A', { run: (job) => seen.push(`run ${job}`), failed: (job) => seen.push(`failed ${job}`) });
     await runner.tick({ name: 'ok', intervalMs: 1000, run: async () => undefined });
     await runner.tick({ name: 'broken', intervalMs: 1000, run: async () => Promise.reject(new Error('disk gone')) });
     await runner.tick({
