@@ -36,7 +36,14 @@ export default tseslint.config(
   {
     files: ['daemon/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }],
+          // Timers go through the clock (see the daemon/src block below).
+          paths: ['timers', 'timers/promises', 'node:timers', 'node:timers/promises'].map((name) => ({ name, message: 'Use the injected clock, not Node timers.' })),
+        },
+      ],
     },
   },
   {
@@ -53,6 +60,20 @@ export default tseslint.config(
     rules: {
       'daemon-imports/folder-boundaries': 'error',
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // Time goes through the clock (daemon/src/clock.ts), so service tests drive timers with
+    // FakeClock. Exceptions: clock.ts itself (the system clock's timers) and tests (a fake
+    // slow job may really wait). The store and the SSH client, which are handed no clock, use
+    // `systemClock`'s timers by name.
+    files: ['daemon/src/**/*.ts'],
+    ignores: ['daemon/src/clock.ts', 'daemon/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'].map((name) => ({ name, message: 'Use the injected clock (clock.setTimeout/setInterval/sleep), not a raw timer.' })),
+      ],
     },
   },
   ...vue.configs['flat/recommended'].map((c) => ({ ...c, files: ['desktop/renderer/**/*.vue'] })),

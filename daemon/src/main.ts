@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     logger.info({ signal }, 'SAC stopping');
     void sac.close().then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
+    systemClock.setTimeout(() => process.exit(1), 10_000);
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

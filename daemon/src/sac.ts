@@ -163,7 +163,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
     : null;
   if (feed) await feed.start();
-  const stream = new StreamHub(feed ?? bus, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+  const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
     ...DEFAULT_STREAM_OPTIONS,
     ...config.stream,
   });
@@ -380,6 +380,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     config.store.kind === 'sqlite' && config.store.file !== ':memory:'
       ? await IngestThread.start({
           file: config.store.file,
+          clock,
           logger,
           context: batchContext,
           apply: applyEffects,
@@ -429,7 +430,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'http' }),
     version: SAC_VERSION,
     startedMs,
-    now: () => clock.now(),
+    clock,
     ingestProblem: () => ingest.problem,
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,

@@ -1,5 +1,5 @@
 import { hash, randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
 import { storeUnavailable } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import type { ApiKeyRecord, ApiKeysRepo } from '../store/index.js';
@@ -55,7 +55,7 @@ export class ApiKeyService {
   private readonly revokeListeners = new Set<() => void>();
   /** Uses not yet written: key id → time. */
   private readonly touches = new Map<string, number>();
-  private touchTimer: NodeJS.Timeout | null = null;
+  private touchTimer: Timer | null = null;
 
   constructor(
     private readonly repo: ApiKeysRepo,
@@ -122,14 +122,14 @@ export class ApiKeyService {
     if (record.last_used_ms === null || now - record.last_used_ms > TOUCH_INTERVAL_MS) {
       record.last_used_ms = now;
       this.touches.set(record.id, now);
-      this.touchTimer ??= setTimeout(() => void this.flushTouches(), TOUCH_FLUSH_MS).unref();
+      this.touchTimer ??= this.clock.setTimeout(() => void this.flushTouches(), TOUCH_FLUSH_MS);
     }
     return record;
   }
 
   /** Writes the uses recorded since the last write, in one store call (best effort: usage stats only). */
   async flushTouches(): Promise<void> {
-    if (this.touchTimer) clearTimeout(this.touchTimer);
+    this.touchTimer?.cancel();
     this.touchTimer = null;
     const touches = [...this.touches].map(([id, at_ms]) => ({ id, at_ms }));
     this.touches.clear();

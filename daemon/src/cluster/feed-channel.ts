@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { BusMessage } from '../bus.js';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import type { FeedRepo } from '../store/index.js';
@@ -80,7 +80,7 @@ export class FeedChannel {
   private writing: Promise<void> | null = null;
   private cursor = 0;
   private gapSinceMs: number | null = null;
-  private pollTimer: NodeJS.Timeout | null = null;
+  private pollTimer: Timer | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopped = false;
   /** Messages refused in a row because the queue was full. */
@@ -124,16 +124,16 @@ export class FeedChannel {
   /** Stops polling after writing what is queued (for at most `stopWaitMs`). */
   async stop(): Promise<void> {
     this.unsubscribe?.();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.opts.stopWaitMs)));
+    let timer: Timer | undefined;
+    const late = new Promise<boolean>((r) => (timer = this.deps.clock.setTimeout(() => r(true), this.opts.stopWaitMs)));
     if (await Promise.race([this.drain().then(() => false), late])) {
       this.deps.logger.error({ lost: this.queue.length }, 'feed messages not written before stop');
       this.queue = [];
       this.queuedAt = [];
     }
-    clearTimeout(timer);
+    timer?.cancel();
     this.stopped = true;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer?.cancel();
   }
 
   /** Resolves when every message published so far is in the feed (or could not be written). */
@@ -178,7 +178,7 @@ export class FeedChannel {
           continue;
         }
         this.deps.logger.warn({ err: errorSummary(err) }, 'feed write failed, retrying');
-        await new Promise((r) => setTimeout(r, 500));
+        await this.deps.clock.sleep(500);
       }
     }
   }
@@ -190,8 +190,7 @@ export class FeedChannel {
 
   private schedulePoll(delayMs: number): void {
     if (this.stopped) return;
-    this.pollTimer = setTimeout(() => void this.poll(), delayMs);
-    this.pollTimer.unref();
+    this.pollTimer = this.deps.clock.setTimeout(() => void this.poll(), delayMs);
   }
 
   private async poll(): Promise<void> {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../shared/src/index.js';
 import { buildEvent } from '../../../test/helpers/events.js';
 import { Bus } from '../bus.js';
+import { systemClock } from '../clock.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
@@ -60,6 +61,7 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
     IngestThread.start(
       {
         file,
+        clock: systemClock,
         logger,
         context: async () => ({
           now_ms: 1_000,

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
 import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -28,6 +29,7 @@ export interface IngestThreadInit {
 
 interface IngestThreadDeps {
   file: string;
+  clock: Clock;
   logger: Logger;
   /** What the next batch is correlated and notified with (cached by their services, so cheap). */
   context: () => Promise<BatchContext>;
@@ -120,7 +122,7 @@ export class IngestThread implements BatchCommitter {
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
     worker.postMessage({ kind: 'close' } satisfies ToIngestThread);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await Promise.race([exited, new Promise<void>((resolve) => this.deps.clock.setTimeout(resolve, 5000))]);
     await worker.terminate();
   }
 
@@ -154,7 +156,7 @@ export class IngestThread implements BatchCommitter {
     for (;;) {
       const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** this.restarts);
       this.restarts++;
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await this.deps.clock.sleep(delay);
       if (this.closing) throw threadFailed('ingest is stopping');
       try {
         const started = await whenReady(this.spawn());

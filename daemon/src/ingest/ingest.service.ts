@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Event } from '../../../shared/src/index.js';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
 import { AppError, errorSummary, isEventFault, storageFault, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
@@ -117,7 +117,7 @@ export class IngestService {
 
   /** Waits until everything queued so far has been committed (used at shutdown). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+    while (this.queue.length > 0 || this.inFlight > 0) await this.clock.sleep(5);
   }
 
   private schedule(): void {
@@ -188,12 +188,11 @@ export class IngestService {
    */
   private withinDeadline<T>(commit: Promise<T>): Promise<T> {
     const ms = this.limits.commitDeadlineMs ?? COMMIT_DEADLINE_MS;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`the store did not finish the batch within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
-      timer.unref();
+      timer = this.clock.setTimeout(() => reject(Object.assign(new Error(`the store did not finish the batch within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
     });
-    return Promise.race([commit, deadline]).finally(() => clearTimeout(timer));
+    return Promise.race([commit, deadline]).finally(() => timer?.cancel());
   }
 
   private failure(err: unknown, events: number): AppError {

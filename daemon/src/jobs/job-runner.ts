@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { LeasesRepo } from '../store/index.js';
 
@@ -31,7 +31,7 @@ const MIN_LEASE_MS = 30_000;
  * this job has not finished. Errors are logged; the next tick tries again.
  */
 export class JobRunner {
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers: Timer[] = [];
   private readonly running = new Map<string, Promise<void>>();
   /** Jobs this runner has tried to lead (their leases are given up at stop). */
   private readonly names = new Set<string>();
@@ -50,9 +50,7 @@ export class JobRunner {
 
   start(jobs: Job[]): void {
     for (const job of jobs) {
-      const timer = setInterval(() => void this.tick(job), job.intervalMs);
-      timer.unref();
-      this.timers.push(timer);
+      this.timers.push(this.clock.setInterval(() => void this.tick(job), job.intervalMs));
     }
   }
 
@@ -114,7 +112,7 @@ export class JobRunner {
   /** Stops the timers, waits for running jobs and gives up the leases. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) t.cancel();
     await Promise.all(this.running.values());
     await Promise.all([...this.names].map((n) => this.leases.release(n, this.owner).catch(() => undefined)));
   }

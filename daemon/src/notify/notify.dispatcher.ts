@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { OutboxRecord, Store } from '../store/index.js';
@@ -45,7 +45,7 @@ export interface AttemptOutcome {
 export class Dispatcher {
   private readonly inFlight: Record<NotifyChannel, number> = { telegram: 0, webhook: 0, smtp: 0, push: 0 };
   private readonly running = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private ticking = false;
   private again = false;
   private stopped = true;
@@ -72,7 +72,7 @@ export class Dispatcher {
   /** Stops claiming and waits for deliveries in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     await Promise.allSettled([...this.running]);
   }
@@ -86,8 +86,8 @@ export class Dispatcher {
 
   private schedule(ms: number): void {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer?.cancel();
+    this.timer = this.deps.clock.setTimeout(() => void this.tick(), ms);
   }
 
   private async tick(): Promise<void> {

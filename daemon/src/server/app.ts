@@ -3,6 +3,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
+import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
@@ -15,7 +16,7 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   startedMs: number;
-  now: () => number;
+  clock: Clock;
   /** This daemon's values /metrics reads when scraped (the store's counts are read here). */
   daemonMetrics: () => DaemonValues;
   /** Why ingest cannot commit right now (the ingest thread restarting), or null. */
@@ -39,16 +40,16 @@ const HEALTH_TIMEOUT_MS = 2000;
 const TRPC_MAX_BATCH = 16;
 const TRPC_MAX_BODY_BYTES = 1024 * 1024;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(clock: Clock, promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    const timer = clock.setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     promise.then(
       (v) => {
-        clearTimeout(timer);
+        timer.cancel();
         resolve(v);
       },
       (e: unknown) => {
-        clearTimeout(timer);
+        timer.cancel();
         reject(e instanceof Error ? e : new Error(String(e)));
       },
     );
@@ -65,10 +66,10 @@ export function createApp(deps: AppDeps): express.Express {
     const base = {
       version: deps.version,
       store: deps.store.kind,
-      uptime_s: Math.round((deps.now() - deps.startedMs) / 1000),
+      uptime_s: Math.round((deps.clock.now() - deps.startedMs) / 1000),
     };
     try {
-      await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
+      await withTimeout(deps.clock, deps.store.ping(), HEALTH_TIMEOUT_MS);
     } catch {
       sendJson(res, 503, { status: 'degraded', problem: 'the store does not answer', ...base }, { 'Retry-After': '5' });
       return;
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
           if (user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
         }
       }
-      const store = await withTimeout(readStoreCounts(deps.store), HEALTH_TIMEOUT_MS).catch(() => null);
+      const store = await withTimeout(deps.clock, readStoreCounts(deps.store), HEALTH_TIMEOUT_MS).catch(() => null);
       const text = await deps.metrics.render({ ...deps.daemonMetrics(), store });
       res.type(deps.metrics.contentType).send(text);
     } catch (err) {

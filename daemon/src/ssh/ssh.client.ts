@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Client, type ConnectConfig } from 'ssh2';
+import { systemClock } from '../clock.js';
 import { verifyHostKey, type HostKeyVerdict } from './known-hosts.rules.js';
 
 /** SSH administrator access (the `ssh_admin` settings, secrets in clear). */
@@ -63,11 +64,12 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
     const fail = (failure: SshFailure) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       conn.end();
       reject(failure);
     };
-    const timer = setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
+    // Deadlines on a real peer's socket: the system clock (its callers, actions and updates, hand no clock in).
+    const timer = systemClock.setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
     const config: ConnectConfig = {
       host,
       port: creds.port,
@@ -90,7 +92,7 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
     conn.on('ready', () => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       resolve(conn);
     });
     conn.on('error', (err: Error & { level?: string; code?: string }) => {
@@ -117,14 +119,14 @@ function execOn(conn: Client, command: string, options: { stdin?: Readable | Buf
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       conn.off('close', onClose);
       fn();
     };
     // A connection lost mid-command ends the wait at once, not at the timeout.
     const onClose = () => settle(() => reject(new SshFailure('the connection closed before the command finished', false)));
     conn.on('close', onClose);
-    const timer = setTimeout(
+    const timer = systemClock.setTimeout(
       () =>
         settle(() => {
           conn.end();

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { SessionUser, StreamCounters } from '../../../shared/src/index.js';
 import type { BusMessage } from '../bus.js';
+import type { Clock, Timer } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import { randomBase62 } from '../random.js';
 import { countersDelay, emptyCounters, foldCounters, isStreamMessage, replayFrom, sseFrame } from './stream.rules.js';
@@ -57,7 +58,7 @@ interface Client {
   /** The console session the stream belongs to (signing out ends it), or null. */
   sessionId: string | null;
   /** Ends the stream when its token expires. */
-  endTimer: NodeJS.Timeout | null;
+  endTimer: Timer | null;
   /** The newest seq `attach` replayed while later ones were still pending; 0 once caught up. */
   joinedAt: number;
 }
@@ -91,13 +92,13 @@ export class StreamHub {
   /** Frames not yet sent: exactly the ring's seqs `sentSeq + 1 … seq`. */
   private pending: Buffer[] = [];
   private sentSeq = 0;
-  private tickTimer: NodeJS.Timeout | null = null;
+  private tickTimer: Timer | null = null;
   private fanningOut = false;
   private heartbeatDue = false;
   private readonly counters: StreamCounters = emptyCounters();
   private countersDirty = false;
   private lastCountersMs: number | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private heartbeat: Timer | null = null;
   private unsubscribe: (() => void) | null = null;
   private dropped = 0;
   /** One listener shared by every client socket (`this` is the socket). */
@@ -109,6 +110,7 @@ export class StreamHub {
    */
   constructor(
     private readonly source: StreamSource,
+    private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly isActive: (userId: string) => Promise<boolean>,
     private readonly opts: StreamOptions = DEFAULT_STREAM_OPTIONS,
@@ -118,7 +120,7 @@ export class StreamHub {
     const clients = this.clients;
     this.onSocketClose = function onSocketClose(this: Socket) {
       const client = clients.get(this);
-      if (client?.endTimer) clearTimeout(client.endTimer);
+      client?.endTimer?.cancel();
       clients.delete(this);
     };
   }
@@ -142,22 +144,21 @@ export class StreamHub {
       this.scheduleTick();
       if (foldCounters(this.counters, message)) this.markCounters();
     });
-    this.heartbeat = setInterval(() => {
+    this.heartbeat = this.clock.setInterval(() => {
       // Rides on the next tick: no extra write per client, and fanned out in slices like the rest.
       this.heartbeatDue = true;
       if (this.clients.size > 0) this.scheduleTick();
       void this.revalidate();
     }, this.opts.heartbeatMs);
-    this.heartbeat.unref();
   }
 
   stop(): void {
     this.unsubscribe?.();
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.heartbeat?.cancel();
+    this.tickTimer?.cancel();
     this.tickTimer = null;
     for (const [socket, client] of this.clients) {
-      if (client.endTimer) clearTimeout(client.endTimer);
+      client.endTimer?.cancel();
       socket.end();
     }
     this.clients.clear();
@@ -215,8 +216,7 @@ export class StreamHub {
       joinedAt: this.seq > this.sentSeq ? this.seq : 0,
     };
     if (end) {
-      client.endTimer = setTimeout(() => this.drop(socket), Math.max(0, end.inMs));
-      client.endTimer.unref();
+      client.endTimer = this.clock.setTimeout(() => this.drop(socket), Math.max(0, end.inMs));
     }
     this.clients.set(socket, client);
     socket.on('close', this.onSocketClose);
@@ -241,7 +241,7 @@ export class StreamHub {
   }
 
   private forget(socket: Socket, client: Client): void {
-    if (client.endTimer) clearTimeout(client.endTimer);
+    client.endTimer?.cancel();
     this.clients.delete(socket);
   }
 
@@ -260,8 +260,7 @@ export class StreamHub {
 
   private scheduleTick(): void {
     if (this.tickTimer || this.fanningOut) return;
-    this.tickTimer = setTimeout(() => this.tick(), this.opts.batchMs);
-    this.tickTimer.unref();
+    this.tickTimer = this.clock.setTimeout(() => this.tick(), this.opts.batchMs);
   }
 
   /** Sends what the tick gathered (and the counters when they are due) as one buffer to all clients. */

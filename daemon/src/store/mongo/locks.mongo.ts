@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
+// The store is opened without the daemon's clock: its timers keep the database healthy in real
+// (wall) time, which daemons sharing it compare, whatever time a test gives the services.
+import { systemClock } from '../../clock.js';
 import type { MongoMigration } from './mongo-migration.js';
 import { createCollectionIfMissing, DUPLICATE_KEY, writeErrorsOf } from './query.mongo.js';
 
@@ -47,9 +50,9 @@ async function releaseLocks(locks: Collection<LockDoc>, filter: Filter<LockDoc>,
   } catch (err) {
     const retry = () => {
       if (Date.now() > expiresMs()) return;
-      locks.deleteMany(filter).catch(() => setTimeout(retry, RELEASE_RETRY_MS).unref());
+      locks.deleteMany(filter).catch(() => systemClock.setTimeout(retry, RELEASE_RETRY_MS));
     };
-    setTimeout(retry, RELEASE_RETRY_MS).unref();
+    systemClock.setTimeout(retry, RELEASE_RETRY_MS);
     throw err;
   }
 }
@@ -63,7 +66,7 @@ const RELEASE_RETRY_MS = 100;
  */
 async function whileRenewed(locks: Collection<LockDoc>, names: string[], token: string, expires: number, fn: () => Promise<void>): Promise<() => number> {
   let until = expires;
-  const timer = setInterval(() => {
+  const timer = systemClock.setInterval(() => {
     const next = Date.now() + LOCK_TTL_MS;
     locks.updateMany({ _id: { $in: names }, token }, { $set: { expires_ms: next } }).then(
       () => {
@@ -72,11 +75,10 @@ async function whileRenewed(locks: Collection<LockDoc>, names: string[], token: 
       () => undefined,
     );
   }, LOCK_RENEW_MS);
-  timer.unref();
   try {
     await fn();
   } finally {
-    clearInterval(timer);
+    timer.cancel();
   }
   return () => until;
 }
@@ -154,7 +156,7 @@ export async function withLocks(
     }
     if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired: held by one holder for ${limits.waitMs} ms, or busy for ${limits.busyWaitMs} ms`);
     // Growing with the wait: a hundred callers after one key must not keep the store busy refusing them.
-    await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(2 * (attempt + 1), 50)));
+    await systemClock.sleep(2 + Math.random() * Math.min(2 * (attempt + 1), 50));
   }
 }
 

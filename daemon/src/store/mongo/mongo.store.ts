@@ -1,4 +1,7 @@
 import { MongoClient } from 'mongodb';
+// The store is opened without the daemon's clock: its timers keep the database healthy in real
+// (wall) time, which daemons sharing it compare, whatever time a test gives the services.
+import { systemClock } from '../../clock.js';
 import type { Store } from '../store.types.js';
 import type { MongoMigration } from './mongo-migration.js';
 import { MONGO_MIGRATIONS } from './mongo.migrations.js';
@@ -66,20 +69,19 @@ function reconnectOnStalledMonitor(client: MongoClient): () => void {
         await client.connect();
         return;
       } catch {
-        await new Promise((r) => setTimeout(r, 500));
+        await systemClock.sleep(500);
       }
     }
   };
-  const timer = setInterval(() => {
+  const timer = systemClock.setInterval(() => {
     if (reconnecting || checkStarted === null || Date.now() - checkStarted < MONITOR_STALL_MS) return;
     reconnecting = true;
     checkStarted = null;
     void reconnect().finally(() => (reconnecting = false));
   }, 1000);
-  timer.unref();
   return () => {
     stopped = true;
-    clearInterval(timer);
+    timer.cancel();
   };
 }
 

@@ -2,6 +2,9 @@ import { closeSync, fdatasync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+// The store is opened without the daemon's clock: its timers keep the database healthy in real
+// (wall) time, which daemons sharing it compare, whatever time a test gives the services.
+import { systemClock } from '../../clock.js';
 
 type Db = Database.Database;
 
@@ -123,20 +126,19 @@ export function openWalSync(db: Db, file: string, opts: { checkpoints: boolean; 
     warn(err.message);
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
   });
-  const timer = setInterval(() => {
+  const timer = systemClock.setInterval(() => {
     if (checkpointing) return;
     checkpointing = true;
     worker.postMessage('checkpoint');
   }, CHECKPOINT_INTERVAL_MS);
-  timer.unref();
 
   return {
     durable,
     async close() {
-      clearInterval(timer);
+      timer.cancel();
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage('close');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      await Promise.race([exited, new Promise<void>((resolve) => systemClock.setTimeout(resolve, 2000))]);
       await worker.terminate();
       closeFd();
     },
