@@ -34,7 +34,7 @@ export function rangeBuckets(range: { from?: string; to?: string }, now: number)
  */
 export class DashboardsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'hostState' | 'problems' | 'reports' | 'rollups'>,
     private readonly clock: Clock,
     private readonly settings: CorrelationSettingsSource,
     private readonly hosts: HostsService,

@@ -21,7 +21,7 @@ const SCAN_LIMIT = 2000;
 export class EscalationService {
   constructor(
     private readonly deps: {
-      store: Store;
+      store: Pick<Store, 'escalation' | 'problems'>;
       settings: SettingsService;
       notify: NotifyService;
       clock: Clock;

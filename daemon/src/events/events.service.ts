@@ -16,7 +16,7 @@ export type HostnameResolver = (hostname: string) => Promise<string[]>;
 /** Events: the filtered, paged list (newest occurred first), one event, and views for timelines and the dashboard. */
 export class EventsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'events'>,
     private readonly settings: CorrelationSettingsSource,
     private readonly hostIdsByName: HostnameResolver,
   ) {}

@@ -34,7 +34,7 @@ export function hostNotFound(id: string): AppError {
  */
 export class HostsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'hosts' | 'hostState' | 'problems' | 'rollups'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,

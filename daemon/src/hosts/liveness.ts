@@ -67,7 +67,7 @@ export async function recordLiveness(
 /** The periodic silence scan (a job on one daemon). */
 export class SilenceScanner {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'hosts' | 'hostState' | 'problems'>,
     private readonly bus: Bus,
     private readonly clock: Clock,
     private readonly logger: Logger,

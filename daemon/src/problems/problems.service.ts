@@ -48,7 +48,7 @@ function assigneeChanged(current: Problem): AppError {
 /** Problems: list and detail with timeline, acknowledge and resolve (operator: admin or monitor). */
 export class ProblemsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'problems' | 'users'>,
     private readonly bus: Bus,
     private readonly clock: Clock,
     private readonly settings: CorrelationSettingsSource,

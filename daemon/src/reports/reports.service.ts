@@ -30,7 +30,7 @@ export class ReportsService {
 
   constructor(
     private readonly deps: {
-      store: Store;
+      store: Pick<Store, 'reports'>;
       clock: Clock;
       logger: Logger;
       notify: NotifyService;

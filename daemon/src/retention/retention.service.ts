@@ -48,7 +48,12 @@ const MAX_EVENT_CHUNKS = 50;
  */
 export class RetentionService {
   constructor(
-    private readonly deps: { store: Store; clock: Clock; logger: Logger; options: RetentionOptions },
+    private readonly deps: {
+      store: Pick<Store, 'agentUpdates' | 'audit' | 'devices' | 'events' | 'loginThrottle' | 'sessions' | 'streamTickets' | 'telegram'>;
+      clock: Clock;
+      logger: Logger;
+      options: RetentionOptions;
+    },
   ) {}
 
   /**
