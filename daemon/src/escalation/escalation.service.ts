@@ -22,8 +22,8 @@ export class EscalationService {
   constructor(
     private readonly deps: {
       store: Pick<Store, 'escalation' | 'problems'>;
-      settings: SettingsService;
-      notify: NotifyService;
+      settings: Pick<SettingsService, 'get'>;
+      notify: Pick<NotifyService, 'escalate'>;
       clock: Clock;
       logger: Logger;
     },

@@ -33,9 +33,9 @@ export class ReportsService {
       store: Pick<Store, 'reports'>;
       clock: Clock;
       logger: Logger;
-      notify: NotifyService;
+      notify: Pick<NotifyService, 'sendReport'>;
       source: NotifySettingsSource;
-      audit: AuditService;
+      audit: Pick<AuditService, 'record'>;
     },
   ) {}
 
