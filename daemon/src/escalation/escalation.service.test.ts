@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../test/helpers/fake-clock.js';
+import { adminActor, FakeClockJobs, ingestNow, openMemoryStore, settingsOf, silentLogger } from '../../../test/helpers/services.js';
+import type { NotifyService } from '../notify/index.js';
+import type { Store } from '../store/index.js';
+import { EscalationService } from './escalation.service.js';
+
+const T0 = Date.parse('2026-06-03T09:00:00.000Z');
+const MINUTE = 60_000;
+
+describe('escalation, the escalation job on a fake clock', () => {
+  let store: Store;
+  let jobs: FakeClockJobs;
+  afterEach(async () => {
+    await jobs?.stop();
+    await store?.close();
+  });
+
+  it('re-notifies an unacknowledged problem each interval and ends with the final step', async () => {
+    store = await openMemoryStore();
+    const clock = new FakeClock(T0);
+    const { settings } = settingsOf(store, clock);
+    await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: ['telegram'], final_emails: [] } } }, adminActor);
+    const sent: { problem: string; step: number; final: unknown; at: number }[] = [];
+    const notify: Pick<NotifyService, 'escalate'> = {
+      escalate: async (p, step, final) => {
+        sent.push({ problem: p.title, step, final, at: clock.now() });
+        return ['webhook'];
+      },
+    };
+    const escalation = new EscalationService({ store, settings, notify, clock, logger: silentLogger });
+    jobs = new FakeClockJobs(store, clock, [{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
+    await ingestNow(store, clock, [
+      { type: 'rdp.login.failed', severity: 'high', title: 'Brute force on RDS01' },
+      { type: 'rdp.login.success', severity: 'info', title: 'A sign-in' },
+    ]);
+
+    await jobs.advance(14 * MINUTE);
+    expect(sent).toEqual([]);
+    await jobs.advance(MINUTE);
+    expect(sent).toEqual([{ problem: 'Brute force on RDS01', step: 1, final: null, at: T0 + 15 * MINUTE }]);
+    await jobs.advance(30 * MINUTE);
+    expect(sent.map((s) => [s.step, s.final, s.at])).toEqual([
+      [1, null, T0 + 15 * MINUTE],
+      [2, null, T0 + 30 * MINUTE],
+      [3, { channels: ['telegram'], emails: [] }, T0 + 45 * MINUTE],
+    ]);
+    await jobs.advance(120 * MINUTE);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('sends nothing for a problem acknowledged before its first step', async () => {
+    store = await openMemoryStore();
+    const clock = new FakeClock(T0);
+    const { settings } = settingsOf(store, clock);
+    await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: [], final_emails: [] } } }, adminActor);
+    const sent: number[] = [];
+    const escalation = new EscalationService({ store, settings, notify: { escalate: async (_p, step) => (sent.push(step), []) }, clock, logger: silentLogger });
+    jobs = new FakeClockJobs(store, clock, [{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
+    await ingestNow(store, clock, [{ type: 'rdp.login.failed', severity: 'high' }]);
+    const [problem] = await store.problems.list({ statuses: ['open'], hidden: [], limit: 1 });
+    await jobs.advance(10 * MINUTE);
+    await store.problems.transition(problem!.id, ['open'], { status: 'acknowledged', now_ms: clock.now(), acknowledged_by: 'admin' });
+    await jobs.advance(60 * MINUTE);
+    expect(sent).toEqual([]);
+  });
+});
