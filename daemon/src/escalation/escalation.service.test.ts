@@ -49,19 +49,22 @@ describe('escalation, the escalation job on a fake clock', () => {
     expect(sent).toHaveLength(3);
   });
 
-  it('sends nothing for a problem acknowledged before its first step', async () => {
+  it('stops for a problem acknowledged, while the other open one goes on', async () => {
     store = await openMemoryStore();
     const clock = new FakeClock(T0);
     const { settings } = settingsOf(store, clock);
     await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: [], final_emails: [] } } }, adminActor);
-    const sent: number[] = [];
-    const escalation = new EscalationService({ store, settings, notify: { escalate: async (_p, step) => (sent.push(step), []) }, clock, logger: silentLogger });
+    const sent: string[] = [];
+    const escalation = new EscalationService({ store, settings, notify: { escalate: async (p, step) => (sent.push(`${p.hostname} ${step}`), []) }, clock, logger: silentLogger });
     jobs = new FakeClockJobs(store, clock, [{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
-    await ingestNow(store, clock, [{ type: 'rdp.login.failed', severity: 'high' }]);
-    const [problem] = await store.problems.list({ statuses: ['open'], hidden: [], limit: 1 });
+    await ingestNow(store, clock, [
+      { type: 'rdp.login.failed', severity: 'high', host: { hostname: 'RDS01' } },
+      { type: 'rdp.login.failed', severity: 'high', host: { hostname: 'RDS02' } },
+    ]);
+    const rds01 = (await store.problems.list({ statuses: ['open'], hidden: [], limit: 5 })).find((p) => p.hostname === 'RDS01')!;
     await jobs.advance(10 * MINUTE);
-    await store.problems.transition(problem!.id, ['open'], { status: 'acknowledged', now_ms: clock.now(), acknowledged_by: 'admin' });
+    await store.problems.transition(rds01.id, ['open'], { status: 'acknowledged', now_ms: clock.now(), acknowledged_by: 'admin' });
     await jobs.advance(60 * MINUTE);
-    expect(sent).toEqual([]);
+    expect(sent).toEqual(['RDS02 1', 'RDS02 2']);
   });
 });
