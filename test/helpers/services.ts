@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { afterEach } from 'vitest';
 import { parseEvent, type SessionUser } from '../../shared/src/index.js';
 import { AuditService, type Actor } from '../../daemon/src/audit/index.js';
 import type { CorrelationSettings } from '../../daemon/src/correlation/index.js';
@@ -8,7 +9,7 @@ import { JobRunner, type Job } from '../../daemon/src/jobs/index.js';
 import { SecretBox, SettingsService } from '../../daemon/src/settings/index.js';
 import { openStore, type Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from './events.js';
-import type { FakeClock } from './fake-clock.js';
+import { FakeClock } from './fake-clock.js';
 
 /** For the service tier (`daemon/src/<feature>/*.service.test.ts`): the pieces a service test assembles. */
 
@@ -81,4 +82,42 @@ export class FakeClockJobs {
     this.started.push(run);
     return run;
   }
+}
+
+export interface ServiceBed {
+  store: Store;
+  clock: FakeClock;
+  settings: SettingsService;
+  audit: AuditService;
+  /** Starts leader jobs on the bed's clock (stopped after the test). */
+  startJobs(jobs: Job[]): FakeClockJobs;
+}
+
+/**
+ * For a describe block of service tests: `start()` gives each test a fresh in-memory store, a
+ * FakeClock at `startMs` and the real settings and audit services; its jobs stop and its store
+ * closes after the test.
+ */
+export function serviceBed(startMs: number): { start(): Promise<ServiceBed> } {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const done of cleanup.splice(0).reverse()) await done();
+  });
+  return {
+    async start() {
+      const store = await openMemoryStore();
+      cleanup.push(() => store.close());
+      const clock = new FakeClock(startMs);
+      return {
+        store,
+        clock,
+        ...settingsOf(store, clock),
+        startJobs(jobs) {
+          const started = new FakeClockJobs(store, clock, jobs);
+          cleanup.push(() => started.stop());
+          return started;
+        },
+      };
+    },
+  };
 }

@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../test/helpers/fake-clock.js';
-import { adminActor, FakeClockJobs, ingestNow, openMemoryStore, settingsOf, silentLogger } from '../../../test/helpers/services.js';
+import { describe, expect, it } from 'vitest';
+import { adminActor, ingestNow, serviceBed, silentLogger } from '../../../test/helpers/services.js';
 import type { NotifyService } from '../notify/index.js';
-import type { Store } from '../store/index.js';
 import { EscalationService } from './escalation.service.js';
 
 const T0 = Date.parse('2026-06-03T09:00:00.000Z');
 const MINUTE = 60_000;
 
 describe('escalation, the escalation job on a fake clock', () => {
-  let store: Store;
-  let jobs: FakeClockJobs;
-  afterEach(async () => {
-    await jobs?.stop();
-    await store?.close();
-  });
+  const bed = serviceBed(T0);
 
   it('re-notifies an unacknowledged problem each interval and ends with the final step', async () => {
-    store = await openMemoryStore();
-    const clock = new FakeClock(T0);
-    const { settings } = settingsOf(store, clock);
+    const { store, clock, settings, startJobs } = await bed.start();
     await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: ['telegram'], final_emails: [] } } }, adminActor);
     const sent: { problem: string; step: number; final: unknown; at: number }[] = [];
     const notify: Pick<NotifyService, 'escalate'> = {
@@ -29,7 +20,7 @@ describe('escalation, the escalation job on a fake clock', () => {
       },
     };
     const escalation = new EscalationService({ store, settings, notify, clock, logger: silentLogger });
-    jobs = new FakeClockJobs(store, clock, [{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
+    const jobs = startJobs([{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
     await ingestNow(store, clock, [
       { type: 'rdp.login.failed', severity: 'high', title: 'Brute force on RDS01' },
       { type: 'rdp.login.success', severity: 'info', title: 'A sign-in' },
@@ -50,13 +41,11 @@ describe('escalation, the escalation job on a fake clock', () => {
   });
 
   it('stops for a problem acknowledged, while the other open one goes on', async () => {
-    store = await openMemoryStore();
-    const clock = new FakeClock(T0);
-    const { settings } = settingsOf(store, clock);
+    const { store, clock, settings, startJobs } = await bed.start();
     await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: [], final_emails: [] } } }, adminActor);
     const sent: string[] = [];
     const escalation = new EscalationService({ store, settings, notify: { escalate: async (p, step) => (sent.push(`${p.hostname} ${step}`), []) }, clock, logger: silentLogger });
-    jobs = new FakeClockJobs(store, clock, [{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
+    const jobs = startJobs([{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
     await ingestNow(store, clock, [
       { type: 'rdp.login.failed', severity: 'high', host: { hostname: 'RDS01' } },
       { type: 'rdp.login.failed', severity: 'high', host: { hostname: 'RDS02' } },

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MaintenanceWindowInputSchema } from '../../../shared/src/index.js';
 import { agentLifecycleEvent } from '../../../test/helpers/events.js';
-import { FakeClock } from '../../../test/helpers/fake-clock.js';
-import { adminActor, CORRELATION, FakeClockJobs, ingestNow, openMemoryStore, settingsOf, silentLogger } from '../../../test/helpers/services.js';
+import { adminActor, CORRELATION, ingestNow, serviceBed, silentLogger } from '../../../test/helpers/services.js';
 import { Bus } from '../bus.js';
 import { SilenceScanner } from '../hosts/index.js';
-import type { Store } from '../store/index.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 // A Wednesday, 14:00 in Yekaterinburg (UTC+5).
@@ -13,20 +11,13 @@ const T0 = Date.parse('2026-06-03T09:00:00.000Z');
 const MINUTE = 60_000;
 
 describe('a weekly maintenance window in a time zone, on a fake clock', () => {
-  let store: Store;
-  let jobs: FakeClockJobs;
-  afterEach(async () => {
-    await jobs?.stop();
-    await store?.close();
-  });
+  const bed = serviceBed(T0);
 
   it('is in force from its local start for its duration, and holds back host_silence until it ends', async () => {
-    store = await openMemoryStore();
-    const clock = new FakeClock(T0);
-    const { settings, audit } = settingsOf(store, clock);
+    const { store, clock, settings, audit, startJobs } = await bed.start();
     const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
     const scanner = new SilenceScanner(store, new Bus(() => undefined), clock, silentLogger, async () => CORRELATION, maintenance);
-    jobs = new FakeClockJobs(store, clock, [{ name: 'host_silence', intervalMs: MINUTE, run: (fence) => scanner.scan(fence) }]);
+    const jobs = startJobs([{ name: 'host_silence', intervalMs: MINUTE, run: (fence) => scanner.scan(fence) }]);
     await maintenance.create(
       MaintenanceWindowInputSchema.parse({
         hosts: ['WS01'],

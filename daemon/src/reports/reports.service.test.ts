@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../../test/helpers/events.js';
-import { FakeClock } from '../../../test/helpers/fake-clock.js';
-import { FakeClockJobs, ingestNow, openMemoryStore, settingsOf, silentLogger } from '../../../test/helpers/services.js';
+import { ingestNow, serviceBed, silentLogger } from '../../../test/helpers/services.js';
 import { tempDir } from '../../../test/helpers/stores.js';
 import { loadConfig } from '../config.js';
 import { settingsNotifySource } from '../notify/index.js';
-import type { Store } from '../store/index.js';
 import { ReportsService } from './reports.service.js';
 
 // Midnight UTC: 05:00 in Yekaterinburg (UTC+5), where the report is due at 08:00 (03:00 UTC).
@@ -17,19 +15,12 @@ const HOUR = 60 * MINUTE;
 const agentReports = () => loadFixtures().filter((e) => e.type.startsWith('report.daily.')).map((e) => ({ ...e, event_id: randomUUID() }));
 
 describe('the daily report job on a fake clock', () => {
-  let store: Store;
-  let jobs: FakeClockJobs;
-  afterEach(async () => {
-    await jobs?.stop();
-    await store?.close();
-  });
+  const bed = serviceBed(T0);
 
   it('generates and sends the report at the report hour in its time zone, once per local day', async () => {
     const loaded = loadConfig({ SAC_DATA_DIR: tempDir(), SAC_REPORT_TIME: '08:00', SAC_REPORT_TIMEZONE: 'Asia/Yekaterinburg' });
     if (!loaded.ok) throw new Error(loaded.problems.join('; '));
-    store = await openMemoryStore();
-    const clock = new FakeClock(T0);
-    const { settings, audit } = settingsOf(store, clock);
+    const { store, clock, settings, audit, startJobs } = await bed.start();
     const sent: { day: string; at: number }[] = [];
     const reports = new ReportsService({
       store,
@@ -39,12 +30,12 @@ describe('the daily report job on a fake clock', () => {
       source: settingsNotifySource(settings, loaded.config.notify),
       audit,
     });
-    jobs = new FakeClockJobs(store, clock, [{ name: 'daily_report', intervalMs: MINUTE, run: async (fence) => void (await reports.runIfDue(fence)) }]);
+    const jobs = startJobs([{ name: 'daily_report', intervalMs: 5 * MINUTE, run: async (fence) => void (await reports.runIfDue(fence)) }]);
     await ingestNow(store, clock, agentReports());
 
-    await jobs.advance(3 * HOUR - MINUTE);
+    await jobs.advance(3 * HOUR - 5 * MINUTE);
     expect(sent).toEqual([]);
-    await jobs.advance(MINUTE);
+    await jobs.advance(5 * MINUTE);
     expect(sent).toEqual([{ day: '2026-06-03', at: T0 + 3 * HOUR }]);
     const [stored] = await store.reports.list(5);
     expect(stored).toMatchObject({ day: '2026-06-03', trigger: 'schedule', created_ms: T0 + 3 * HOUR });

@@ -1,7 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../test/helpers/fake-clock.js';
-import { adminActor, FakeClockJobs, ingestNow, openMemoryStore, settingsOf, silentLogger } from '../../../test/helpers/services.js';
-import type { Store } from '../store/index.js';
+import { describe, expect, it } from 'vitest';
+import { adminActor, ingestNow, serviceBed, silentLogger } from '../../../test/helpers/services.js';
 import { RetentionService } from './retention.service.js';
 
 const T0 = Date.parse('2026-06-03T09:00:00.000Z');
@@ -9,24 +7,17 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
 describe('retention, the retention job on a fake clock', () => {
-  let store: Store;
-  let jobs: FakeClockJobs;
-  afterEach(async () => {
-    await jobs?.stop();
-    await store?.close();
-  });
+  const bed = serviceBed(T0);
 
   it('deletes events past their retention and the audit log past its own at the hourly run after, keeping the rest', async () => {
-    store = await openMemoryStore();
-    const clock = new FakeClock(T0);
-    const { audit } = settingsOf(store, clock);
+    const { store, clock, audit, startJobs } = await bed.start();
     const retention = new RetentionService({
       store,
       clock,
       logger: silentLogger,
       options: { auditMs: 10 * DAY, eventMs: 7 * DAY, loginWindowMs: HOUR, enrollmentCodeHistoryMs: DAY },
     });
-    jobs = new FakeClockJobs(store, clock, [{ name: 'retention', intervalMs: HOUR, run: async (fence) => void (await retention.run(fence)) }]);
+    const jobs = startJobs([{ name: 'retention', intervalMs: HOUR, run: async (fence) => void (await retention.run(fence)) }]);
     const titles = async () => (await store.events.search({ hidden: [], limit: 10 })).map((e) => e.event.title).sort();
     const actions = async () => (await store.audit.list({ limit: 10 })).map((e) => e.action);
 
