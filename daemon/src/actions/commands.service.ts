@@ -60,7 +60,7 @@ export function commandNotFound(id: string): AppError {
  */
 export class CommandsService {
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'commands'>,
     private readonly bus: Bus,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
