@@ -61,7 +61,7 @@ export function commandNotFound(id: string): AppError {
 export class CommandsService {
   constructor(
     private readonly store: Pick<Store, 'commands'>,
-    private readonly bus: Bus,
+    private readonly bus: Pick<Bus, 'publish'>,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
     private readonly logger: Logger,
