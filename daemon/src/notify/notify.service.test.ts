@@ -15,7 +15,7 @@ import type { NotifySettings } from './notify.types.js';
 
 const logger = pino({ level: 'silent' });
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-const OPTIONS: DispatcherOptions = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000, pollMs: 10, timeoutMs: 5_000, retentionMs: 86_400_000 };
+const OPTIONS: DispatcherOptions = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 5_000, pollMs: 10, timeoutMs: 5_000, retentionMs: 86_400_000 };
 const ADMIN = { user: { id: 'u1', username: 'alice', role: 'admin' as const }, ip: '127.0.0.1' };
 
 /** Channel senders that record what each channel was handed, and fail while `failWith` says so. */
@@ -165,15 +165,17 @@ describe('Dispatcher retries with fake channel senders', () => {
     fake.failWith.webhook = new DeliveryError('webhook answered 503', { status: 503 });
     const row = await queued('webhook', null);
 
-    const first = await attemptStored(row.id);
-    expect(first).toMatchObject({ status: 'pending', attempts: 1, next_attempt_ms: T0 + 1_000, last_error: 'webhook answered 503' });
-    clock.advance(1_000);
-    const second = await attemptStored(row.id);
-    expect(second).toMatchObject({ status: 'pending', attempts: 2, next_attempt_ms: T0 + 1_000 + 2_000 });
-    clock.advance(2_000);
-    const third = await attemptStored(row.id);
-    expect(third).toMatchObject({ status: 'failed', attempts: 3 });
-    expect(fake.sent.webhook).toHaveLength(3);
+    const waits: number[] = [];
+    for (let attempt = 1; attempt < OPTIONS.maxAttempts; attempt++) {
+      const after = await attemptStored(row.id);
+      expect(after).toMatchObject({ status: 'pending', attempts: attempt, last_error: 'webhook answered 503' });
+      waits.push(after.next_attempt_ms - clock.now());
+      clock.set(after.next_attempt_ms);
+    }
+    // Doubling from the base delay, capped at the maximum.
+    expect(waits).toEqual([1_000, 2_000, 4_000, 5_000]);
+    expect(await attemptStored(row.id)).toMatchObject({ status: 'failed', attempts: OPTIONS.maxAttempts });
+    expect(fake.sent.webhook).toHaveLength(OPTIONS.maxAttempts);
   });
 
   it('waits as long as Telegram asks when that is longer than the backoff', async () => {
