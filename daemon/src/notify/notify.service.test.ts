@@ -52,6 +52,14 @@ function settings(over: { enabled?: NotifyChannel[] } = {}): NotifySettings {
   };
 }
 
+/** A fresh SQLite store, a clock standing at T0 and fake senders: what both the service and the dispatcher are built on. */
+async function harness() {
+  const store = await openFreshStore('sqlite');
+  const clock = new ManualClock(T0);
+  const fake = fakeSenders();
+  return { store, clock, fake, deps: { store, senders: fake.senders, clock, logger, metrics: new Metrics(), options: OPTIONS } };
+}
+
 describe('NotifyService with fake channel senders', () => {
   let store: Store;
   let clock: ManualClock;
@@ -60,19 +68,13 @@ describe('NotifyService with fake channel senders', () => {
   let current: NotifySettings;
 
   beforeEach(async () => {
-    store = await openFreshStore('sqlite');
-    clock = new ManualClock(T0);
-    fake = fakeSenders();
+    const h = await harness();
+    ({ store, clock, fake } = h);
     current = settings();
     notify = new NotifyService({
-      store,
-      senders: fake.senders,
-      clock,
-      logger,
-      metrics: new Metrics(),
+      ...h.deps,
       source: { load: async () => current },
       sealer: { encrypt: (plain) => plain, decrypt: (sealed) => sealed },
-      options: OPTIONS,
       push: { hosts: [], allowLoopback: true, maxPerUser: 5 },
       audit: new AuditService(store.audit, clock, logger),
     });
@@ -130,19 +132,9 @@ describe('Dispatcher retries with fake channel senders', () => {
   let dispatcher: Dispatcher;
 
   beforeEach(async () => {
-    store = await openFreshStore('sqlite');
-    clock = new ManualClock(T0);
-    fake = fakeSenders();
-    dispatcher = new Dispatcher({
-      store,
-      senders: fake.senders,
-      clock,
-      logger,
-      metrics: new Metrics(),
-      settings: () => settings(),
-      vapid: () => ({ publicKey: 'pub', privateKey: 'priv' }),
-      options: OPTIONS,
-    });
+    const h = await harness();
+    ({ store, clock, fake } = h);
+    dispatcher = new Dispatcher({ ...h.deps, settings: () => settings(), vapid: () => ({ publicKey: 'pub', privateKey: 'priv' }) });
   });
 
   afterEach(async () => {

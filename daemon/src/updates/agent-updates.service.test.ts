@@ -156,28 +156,21 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
     expect(pushed.output).toMatch(/unverified.*must pin/);
   });
 
-  it('pushes a Linux job over SSH: uploads the bundle, installs, and succeeds only when the host reads back the target version', async () => {
+  it.each([
+    ['1.4.0', 'success', null],
+    ['1.3.0', 'failed', 'web01 reports version 1.3.0 after the install, not 1.4.0'],
+  ])('pushes a Linux job over SSH (upload, install) and, with %s read back, leaves it %s', async (readBack, state, failure) => {
     const host = await linuxHost();
     const { job } = await updates.startForHost(host.id, ADMIN);
-    linux.answers.push({ exitCode: 0, stdout: '/tmp/sac-agent-update.Ab12Cd34\n', stderr: '' }, { exitCode: 0, stdout: 'installed\nSAC-AGENT-VERSION: 1.4.0\n', stderr: '' });
+    linux.answers.push({ exitCode: 0, stdout: '/tmp/sac-agent-update.Ab12Cd34\n', stderr: '' }, { exitCode: 0, stdout: `installed\nSAC-AGENT-VERSION: ${readBack}\n`, stderr: '' });
 
     const pushed = await updates.pushNow(job.id, ADMIN);
 
     expect(linux.opened).toEqual([['web01', '10.0.0.31']]);
     expect(linux.scripts.map((s) => s.stdin)).toEqual([true, false]);
     expect(linux.scripts[1].script).toContain('/tmp/sac-agent-update.Ab12Cd34');
-    expect([pushed.state, pushed.path]).toEqual(['success', 'ssh']);
-  });
-
-  it('fails a Linux push when the host reports another version after the install', async () => {
-    const host = await linuxHost();
-    const { job } = await updates.startForHost(host.id, ADMIN);
-    linux.answers.push({ exitCode: 0, stdout: '/tmp/sac-agent-update.Ab12Cd34\n', stderr: '' }, { exitCode: 0, stdout: 'SAC-AGENT-VERSION: 1.3.0\n', stderr: '' });
-
-    const pushed = await updates.pushNow(job.id, ADMIN);
-
-    expect(pushed.state).toBe('failed');
-    expect(pushed.output).toContain('web01 reports version 1.3.0 after the install, not 1.4.0');
+    expect([pushed.state, pushed.path]).toEqual([state, 'ssh']);
+    if (failure) expect(pushed.output).toContain(failure);
   });
 
   it('fails a Linux push the shell cannot reach, with the shell\'s reason, and builds no bundle', async () => {
