@@ -16,7 +16,7 @@ import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
-import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
+import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
@@ -293,6 +293,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     settingsRepo: store.settings,
     settings,
     problems: read.problems,
+    api: telegramBotApi,
     audit,
     clock,
     logger: logger.child({ scope: 'telegram' }),
