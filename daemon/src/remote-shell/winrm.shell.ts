@@ -1,18 +1,15 @@
 import type { SettingsValue } from '../../../shared/src/index.js';
-import { createWinRmClient, winRmOptionsFromSettings, type WinRmClient, type WinRmClientOptions } from '../winrm/index.js';
+import { createWinRmClient, winRmOptionsFromSettings, type WinRmClient } from '../winrm/index.js';
 import type { WindowsShell } from './remote-shell.js';
 
 /**
- * The Windows shell over WinRM with the `windows_admin` settings (decrypted), read at each call.
- * `connect` is `createWinRmClient`; a client is built per call, with that call's budget.
+ * The Windows shell over WinRM with the `windows_admin` settings (decrypted), read at each call;
+ * a client is built per call, with that call's budget and the configured console code page.
  */
-export function winRmShell(
-  credentials: () => Promise<SettingsValue<'windows_admin'>>,
-  connect: (opts: WinRmClientOptions) => WinRmClient = createWinRmClient,
-): WindowsShell {
+export function winRmShell(credentials: () => Promise<SettingsValue<'windows_admin'>>): WindowsShell {
   const client = async (timeoutMs: number): Promise<WinRmClient> => {
     const s = await credentials();
-    return connect(winRmOptionsFromSettings(s, { codepage: s.codepage === 'cp866' ? 866 : 437, timeoutMs }));
+    return createWinRmClient(winRmOptionsFromSettings(s, { codepage: s.codepage === 'cp866' ? 866 : 437, timeoutMs }));
   };
   return {
     async configured() {
