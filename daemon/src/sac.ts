@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
-import { probeSshAdmin } from './ssh/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
@@ -17,8 +16,9 @@ import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
-import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
+import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
 import { randomBase62 } from './random.js';
+import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
@@ -48,7 +48,7 @@ import {
 import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
-import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
+import { channelSenders, createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
 import { createProblemsRoutes, ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
@@ -56,10 +56,9 @@ import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from 
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { createUsersRoutes, UsersService } from './users/index.js';
-import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
+import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes, gitReleaseSource } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
-import { createWinRmClient } from './winrm/index.js';
 
 export interface RunningSac {
   url: string;
@@ -186,6 +185,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   const agentVersions = new AgentVersionsService({
     repo: store.agentVersions,
+    git: gitReleaseSource,
     gitRepos: () => settings.get('git_repos'),
     mirrorsDir: path.join(config.dataDir, 'git-mirrors'),
     clock,
@@ -207,15 +207,16 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ...(windowsAdminEnv.password ? { password: windowsAdminEnv.password } : {}),
   }));
   const commands = new CommandsService(store, bus, clock, audit, logger.child({ scope: 'commands' }), config.actions);
+  const windowsShell = winRmShell(() => settings.get('windows_admin'));
+  const linuxShell = sshShell(() => settings.get('ssh_admin'));
   const actions = new RemoteActionsService({
     store,
-    settings,
     commands,
     audit,
     clock,
     logger: logger.child({ scope: 'actions' }),
-    winrm: createWinRmClient,
-    ssh: probeSshAdmin,
+    windows: windowsShell,
+    linux: linuxShell,
     perMinute: config.actions.perMinute,
     timeoutMs: config.actions.timeoutMs,
   });
@@ -238,9 +239,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     repo: store.agentUpdates,
     store,
     versions: agentVersions,
+    git: gitReleaseSource,
     settings: () => settings.get('agent_updates'),
-    windowsAdmin: () => settings.get('windows_admin'),
-    sshAdmin: () => settings.get('ssh_admin'),
+    windows: windowsShell,
+    linux: linuxShell,
     publicUrl: config.publicUrl,
     bundlesDir: path.join(config.dataDir, 'agent-bundles'),
     clock,
@@ -264,6 +266,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
     store,
+    senders: channelSenders(config.push),
     clock,
     logger: logger.child({ scope: 'notify' }),
     metrics,
@@ -290,6 +293,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     settingsRepo: store.settings,
     settings,
     problems: read.problems,
+    api: telegramBotApi,
     audit,
     clock,
     logger: logger.child({ scope: 'telegram' }),

@@ -60,8 +60,8 @@ export function commandNotFound(id: string): AppError {
  */
 export class CommandsService {
   constructor(
-    private readonly store: Store,
-    private readonly bus: Bus,
+    private readonly store: Pick<Store, 'commands'>,
+    private readonly bus: Pick<Bus, 'publish'>,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
     private readonly logger: Logger,

@@ -4,24 +4,24 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { hostNotFound } from '../hosts/index.js';
-import type { SettingsService } from '../settings/index.js';
+import type { LinuxShell, WindowsShell } from '../remote-shell/index.js';
 import type { Host, Store } from '../store/index.js';
 import { ActionRateLimiter, eventSessionId, gatewayTarget, gatewayTargetConfirmed, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
-import { sshTargets, type probeSshAdmin } from '../ssh/index.js';
-import { winRmOptionsFromSettings, type WinRmClient, type WinRmClientOptions, type WinRmHostTarget } from '../winrm/index.js';
+import { sshTargets } from '../ssh/index.js';
+import type { WinRmHostTarget } from '../winrm/index.js';
 import { actionTargetOf, verifiedTarget } from '../action-target.js';
 
 export interface RemoteActionsDeps {
-  store: Store;
-  settings: SettingsService;
-  commands: CommandsService;
+  store: Pick<Store, 'hosts' | 'events'>;
+  commands: Pick<CommandsService, 'enqueue'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   logger: Logger;
-  /** `createWinRmClient`; tests may hand in another. */
-  winrm: (opts: WinRmClientOptions) => WinRmClient;
-  ssh: typeof probeSshAdmin;
+  /** WinRM to Windows hosts (sessions, logoff, access test). */
+  windows: WindowsShell;
+  /** SSH to Linux hosts (access test). */
+  linux: LinuxShell;
   /** Remote actions one user may start per minute. */
   perMinute: number;
   /** Budget of one WinRM run and of one SSH probe. */
@@ -86,8 +86,7 @@ export class RemoteActionsService {
     this.throttle(actor);
     const host = await this.windowsHost(hostId);
     const target = await verifiedTarget(this.deps.store, host);
-    const client = await this.winrmClient();
-    const r = await client.test(target);
+    const r = await this.deps.windows.test(target, this.deps.timeoutMs);
     const result = { ok: r.ok, detail: r.detail, duration_ms: r.durationMs };
     await this.record('actions.winrm_tested', actor, host, r.ok ? 'ok' : 'failed', { detail: r.detail, ...(r.code ? { code: r.code } : {}) });
     return result;
@@ -97,18 +96,10 @@ export class RemoteActionsService {
     this.throttle(actor);
     const host = await this.deps.store.hosts.byId(hostId);
     if (!host) throw hostNotFound(hostId);
-    const s = await this.deps.settings.get('ssh_admin');
-    if (!s.username || (!s.private_key && !s.password)) {
-      throw new AppError('actions/ssh_not_configured', 'No SSH administrator (username and key or password) is configured');
-    }
-    const r = await this.deps.ssh(
-      sshTargets(host),
-      { username: s.username, port: s.port, private_key: s.private_key, passphrase: s.passphrase, password: s.password, known_hosts: s.known_hosts },
-      this.deps.timeoutMs,
-    );
+    const r = await this.deps.linux.test(sshTargets(host), this.deps.timeoutMs);
     await this.deps.store.hosts.setSshAdminOk(host.id, r.ok, this.deps.clock.now());
     await this.record('actions.ssh_tested', actor, host, r.ok ? 'ok' : 'failed', { detail: r.detail, target: r.host });
-    return { ok: r.ok, detail: r.detail, duration_ms: r.duration_ms };
+    return { ok: r.ok, detail: r.detail, duration_ms: r.durationMs };
   }
 
   private throttle(actor: Actor): void {
@@ -172,16 +163,6 @@ export class RemoteActionsService {
     );
   }
 
-  private async winrmConfigured(): Promise<boolean> {
-    const s = await this.deps.settings.get('windows_admin');
-    return Boolean(s.username && s.password);
-  }
-
-  private async winrmClient(): Promise<WinRmClient> {
-    const s = await this.deps.settings.get('windows_admin');
-    return this.deps.winrm(winRmOptionsFromSettings(s, { codepage: s.codepage === 'cp866' ? 866 : 437, timeoutMs: this.deps.timeoutMs }));
-  }
-
   /**
    * Runs `viaWinRm` when WinRM is configured; when the host does not answer (or WinRM is not
    * configured) and `agentAllowed`, queues the command to the host's agent instead.
@@ -189,15 +170,15 @@ export class RemoteActionsService {
   private async choosePath<T>(
     host: Host,
     agentAllowed: boolean,
-    viaWinRm: (client: WinRmClient, target: WinRmHostTarget) => Promise<T>,
+    viaWinRm: (target: WinRmHostTarget) => Promise<T>,
     viaAgent: (agentInstanceId: string) => Promise<T>,
   ): Promise<T> {
     const agent = agentAllowed ? host.agent_instance_id : null;
-    if (!agentAllowed || (await this.winrmConfigured())) {
+    if (!agentAllowed || (await this.deps.windows.configured())) {
       try {
-        // The target is checked before the client is built: no credentials for an unverified host.
+        // The target is checked before WinRM is tried: no credentials for an unverified host.
         const target = await verifiedTarget(this.deps.store, host);
-        return await viaWinRm(await this.winrmClient(), target);
+        return await viaWinRm(target);
       } catch (err) {
         if (!agent || !(err instanceof AppError) || !NOT_ANSWERING.has(err.code)) throw err;
         this.deps.logger.info({ host_id: host.id, code: err.code }, 'WinRM did not answer; queuing to the agent');
@@ -215,8 +196,8 @@ export class RemoteActionsService {
     return this.choosePath<Answer<SessionsAnswer>>(
       host,
       agentAllowed,
-      async (client, target) => {
-        const r = await client.listSessions(target);
+      async (target) => {
+        const r = await this.deps.windows.listSessions(target, this.deps.timeoutMs);
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, sessions: r.sessions, raw: r.raw, duration_ms: r.durationMs } };
       },
       async (agent) => {
@@ -230,8 +211,8 @@ export class RemoteActionsService {
     return this.choosePath<Answer<LogoffAnswer>>(
       host,
       agentAllowed,
-      async (client, target) => {
-        const r = await client.logoff(target, sessionId);
+      async (target) => {
+        const r = await this.deps.windows.logoff(target, sessionId, this.deps.timeoutMs);
         const output = [r.stdout, r.stderr].filter((s) => s.trim()).join('\n');
         return { status: 200, body: { path: 'winrm', host_id: host.id, target: r.host, session_id: sessionId, output, duration_ms: r.durationMs } };
       },

@@ -4,6 +4,7 @@
  * push subscriptions and test sends. Other folders import only from here.
  */
 export { NotifyService, type TestSendResult } from './notify.service.js';
+export { channelSenders, type ChannelDeliveries, type ChannelSender, type ChannelSenders } from './channel-sender.js';
 export { settingsNotifySource, type NotifySettingsSource } from './notify.settings.js';
 export { escapeHtml } from './notify.format.js';
 export { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from './notify.ingest.js';

@@ -3,16 +3,13 @@ import type { Clock, Timer } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { OutboxRecord, Store } from '../store/index.js';
+import type { ChannelSenders } from './channel-sender.js';
 import { DeliveryError } from './delivery-error.js';
 import { mailMessage, pushMessage, telegramKeyboard, telegramMessage, webhookBody, type FormatOptions } from './notify.format.js';
 import { afterFailure, type RetryPolicy } from './notify.rules.js';
 import { NOTIFY_CHANNELS, type NotifyChannel } from '../../../shared/src/index.js';
 import type { NotifySettings } from './notify.types.js';
-import { sendPush, type VapidKeys } from './push.client.js';
-import type { PushEndpointPolicy } from './push.policy.js';
-import { sendMail } from './smtp.client.js';
-import { sendTelegramMessage } from './telegram.client.js';
-import { postWebhook } from './webhook.client.js';
+import type { VapidKeys } from './push.client.js';
 
 /** How many deliveries of one channel run at once (Telegram throttles per chat: one at a time). */
 export const CHANNEL_CONCURRENCY: Record<NotifyChannel, number> = { telegram: 1, webhook: 4, smtp: 2, push: 4 };
@@ -29,6 +26,9 @@ export interface DispatcherOptions extends RetryPolicy {
   /** Sent and failed rows older than this are deleted from the delivery log. */
   retentionMs: number;
 }
+
+/** The repositories the dispatcher reads and writes. */
+export type DispatcherRepos = Pick<Store, 'outbox' | 'push' | 'users' | 'reports'>;
 
 export interface AttemptOutcome {
   ok: boolean;
@@ -53,13 +53,13 @@ export class Dispatcher {
 
   constructor(
     private readonly deps: {
-      store: Store;
+      store: DispatcherRepos;
+      senders: ChannelSenders;
       clock: Clock;
       logger: Logger;
       metrics: Metrics;
       settings: () => NotifySettings;
       vapid: () => VapidKeys | null;
-      pushPolicy: PushEndpointPolicy;
       options: DispatcherOptions;
     },
   ) {}
@@ -177,20 +177,21 @@ export class Dispatcher {
     switch (row.channel) {
       case 'telegram': {
         if (!s.telegram.botToken || !row.target) throw notConfigured();
-        const cfg = { apiBase: s.telegram.apiBase, botToken: s.telegram.botToken, timeoutMs };
-        return sendTelegramMessage(cfg, row.target, telegramMessage(row.content, fmt), telegramKeyboard(row.content, { ...fmt, publicUrl: s.publicUrl }));
+        const config = { apiBase: s.telegram.apiBase, botToken: s.telegram.botToken, timeoutMs };
+        const keyboard = telegramKeyboard(row.content, { ...fmt, publicUrl: s.publicUrl });
+        return this.deps.senders.telegram.send({ config, chatId: row.target, html: telegramMessage(row.content, fmt), keyboard });
       }
       case 'webhook': {
         if (!s.webhook.url) throw notConfigured();
         const body = webhookBody(row.content, { id: row.id, sentAt: new Date(this.deps.clock.now()).toISOString() }, fmt);
-        return postWebhook({ ...s.webhook, url: s.webhook.url, timeoutMs: Math.min(timeoutMs, s.webhook.timeoutMs) }, body);
+        return this.deps.senders.webhook.send({ config: { ...s.webhook, url: s.webhook.url, timeoutMs: Math.min(timeoutMs, s.webhook.timeoutMs) }, body });
       }
       case 'smtp': {
         // A target on an e-mail row is an escalation's own recipient list (comma-separated).
         const to = row.target ? row.target.split(',') : s.smtp.to;
         if (!s.smtp.url || !s.smtp.from || to.length === 0) throw notConfigured();
         const reportHtml = row.content.kind === 'report' ? ((await this.deps.store.reports.byId(row.content.report_id))?.html ?? null) : null;
-        return sendMail({ url: s.smtp.url, from: s.smtp.from, to, timeoutMs }, mailMessage(row.content, fmt, reportHtml));
+        return this.deps.senders.smtp.send({ config: { url: s.smtp.url, from: s.smtp.from, to, timeoutMs }, mail: mailMessage(row.content, fmt, reportHtml) });
       }
       case 'push': {
         const vapid = this.deps.vapid();
@@ -202,9 +203,9 @@ export class Dispatcher {
           await this.deps.store.push.remove(sub.id);
           throw new DeliveryError('the push subscription belongs to an inactive or deleted user', { permanent: true });
         }
-        const cfg = { vapid, subject: s.push.subject, timeoutMs, ttlSeconds: PUSH_TTL_SECONDS };
+        const config = { vapid, subject: s.push.subject, timeoutMs, ttlSeconds: PUSH_TTL_SECONDS };
         const target = { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } };
-        return sendPush(cfg, target, pushMessage(row.content, fmt), this.deps.pushPolicy);
+        return this.deps.senders.push.send({ config, target, payload: pushMessage(row.content, fmt) });
       }
     }
   }

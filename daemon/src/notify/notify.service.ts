@@ -7,8 +7,9 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { suppressingWindow } from '../maintenance/index.js';
-import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
-import { Dispatcher, type AttemptOutcome, type DispatcherOptions } from './notify.dispatcher.js';
+import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord } from '../store/index.js';
+import type { ChannelSenders } from './channel-sender.js';
+import { Dispatcher, type AttemptOutcome, type DispatcherOptions, type DispatcherRepos } from './notify.dispatcher.js';
 import { outboxRows, problemNotice, problemNotificationRows, suppressed, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
@@ -55,7 +56,9 @@ export class NotifyService {
 
   constructor(
     private readonly deps: {
-      store: Store;
+      store: DispatcherRepos;
+      /** The channels' transports (the real clients, or fakes in tests). */
+      senders: ChannelSenders;
       clock: Clock;
       logger: Logger;
       metrics: Metrics;
@@ -71,12 +74,12 @@ export class NotifyService {
   ) {
     this.dispatcher = new Dispatcher({
       store: deps.store,
+      senders: deps.senders,
       clock: deps.clock,
       logger: deps.logger,
       metrics: deps.metrics,
       settings: () => this.current(),
       vapid: () => this.vapid(),
-      pushPolicy: deps.push,
       options: deps.options,
     });
   }

@@ -3,6 +3,6 @@
  * Resolve) applied as the linked user — updates by long polling or, with a public https URL, by webhook.
  */
 export { TelegramService } from './telegram.service.js';
-export { setWebhook } from './telegram.bot.js';
+export { setWebhook, telegramBotApi, type TelegramBotApi } from './telegram.bot.js';
 export { createTelegramRoutes, createTelegramWebhookRoutes } from './telegram.routes.js';
 export { telegramRouter } from './telegram.router.js';

@@ -9,7 +9,7 @@ import type { Fence } from '../jobs/index.js';
 import type { ProblemsService } from '../problems/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SettingsRepo, TelegramRepo, UsersRepo } from '../store/index.js';
-import { answerCallbackQuery, editMessageText, getUpdates, sendText, type BotConfig, type TelegramUpdate } from './telegram.bot.js';
+import type { BotConfig, TelegramBotApi, TelegramUpdate } from './telegram.bot.js';
 
 /** Lifetime of a link code. */
 const LINK_CODE_TTL_MS = 10 * 60_000;
@@ -64,8 +64,10 @@ export class TelegramService {
       telegram: TelegramRepo;
       users: UsersRepo;
       settingsRepo: SettingsRepo;
-      settings: SettingsService;
-      problems: ProblemsService;
+      settings: Pick<SettingsService, 'get'>;
+      problems: Pick<ProblemsService, 'acknowledge' | 'resolve'>;
+      /** The Bot API (`telegramBotApi`). */
+      api: TelegramBotApi;
       audit: Pick<AuditService, 'record'>;
       clock: Clock;
       logger: Logger;
@@ -122,7 +124,7 @@ export class TelegramService {
     const offset = stored ? Number(stored.value) : 0;
     let updates: TelegramUpdate[];
     try {
-      updates = await getUpdates(bot.cfg, offset, this.deps.pollTimeoutS, this.abort.signal);
+      updates = await this.deps.api.getUpdates(bot.cfg, offset, this.deps.pollTimeoutS, this.abort.signal);
     } catch (err) {
       if (this.abort.signal.aborted) return;
       throw err;
@@ -160,7 +162,7 @@ export class TelegramService {
     const userId = await this.deps.telegram.consumeLinkCode(hashCode(match[1]!), this.deps.clock.now());
     const user = userId ? await this.deps.users.byId(userId) : null;
     if (!user || !user.active) {
-      await sendText(bot.cfg, m.chat.id, r.bad_code);
+      await this.deps.api.sendText(bot.cfg, m.chat.id, r.bad_code);
       return;
     }
     await this.deps.telegram.link({
@@ -174,17 +176,17 @@ export class TelegramService {
       actor: { user: { id: user.id, username: user.username, role: user.role }, ip: 'telegram' },
       target: `user:${user.id}`,
     });
-    await sendText(bot.cfg, m.chat.id, r.linked(user.username));
+    await this.deps.api.sendText(bot.cfg, m.chat.id, r.linked(user.username));
   }
 
   private async onPress(q: NonNullable<TelegramUpdate['callback_query']>, bot: { cfg: BotConfig; lang: Language }): Promise<void> {
     const r = REPLIES[bot.lang];
     const m = /^(ack|res):([A-Za-z0-9_-]{1,60})$/.exec(q.data ?? '');
-    if (!m) return void (await answerCallbackQuery(bot.cfg, q.id, r.unknown));
+    if (!m) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.unknown));
     const link = await this.deps.telegram.byTelegramUser(String(q.from.id));
-    if (!link) return void (await answerCallbackQuery(bot.cfg, q.id, r.not_linked));
+    if (!link) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.not_linked));
     const user = await this.deps.users.byId(link.user_id);
-    if (!user || !user.active) return void (await answerCallbackQuery(bot.cfg, q.id, r.inactive));
+    if (!user || !user.active) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.inactive));
     // Acknowledge and resolve are open to every console role (admin and monitor), as in the console.
     const actor: Actor = { user: { id: user.id, username: user.username, role: user.role }, ip: 'telegram' };
     const [action, problemId] = [m[1] as 'ack' | 'res', m[2]!];
@@ -194,7 +196,7 @@ export class TelegramService {
     } catch (err) {
       // The 409 (already acknowledged / resolved) and 404 explain themselves to the person who pressed.
       const text = err instanceof AppError && err.kind === 'user' ? err.message : r.failed;
-      return void (await answerCallbackQuery(bot.cfg, q.id, text));
+      return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, text));
     }
     if (q.message) {
       const by = action === 'ack' ? r.ack_by(user.username) : r.res_by(user.username);
@@ -202,10 +204,10 @@ export class TelegramService {
       const p = phrases(bot.lang);
       // After an acknowledge only Resolve is left; after a resolve nothing.
       const keyboard: InlineButton[][] = problem.status === 'acknowledged' ? [[{ text: p.button_resolve, callback_data: `res:${problemId}` }]] : [];
-      await editMessageText(bot.cfg, q.message.chat.id, q.message.message_id, html, keyboard).catch((err: unknown) =>
+      await this.deps.api.editMessageText(bot.cfg, q.message.chat.id, q.message.message_id, html, keyboard).catch((err: unknown) =>
         this.deps.logger.warn({ err: errorSummary(err) }, 'telegram message not edited'),
       );
     }
-    await answerCallbackQuery(bot.cfg, q.id, action === 'ack' ? r.acknowledged : r.resolved);
+    await this.deps.api.answerCallbackQuery(bot.cfg, q.id, action === 'ack' ? r.acknowledged : r.resolved);
   }
 }

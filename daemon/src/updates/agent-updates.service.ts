@@ -7,14 +7,16 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
-import { bundleFile, bundleFormat, bundleIntact, buildBundle } from './agent-bundles.js';
-import { connectSshAdmin, SshFailure, sshTargets } from '../ssh/index.js';
-import { createWinRmClient, winRmOptionsFromSettings } from '../winrm/index.js';
+import { bundleFile, bundleFormat, bundleIntact } from './agent-bundles.js';
+import { ShellFailure, type LinuxShell, type RemoteShell } from '../remote-shell/index.js';
+import { sshTargets } from '../ssh/index.js';
+import type { WinRmHostTarget } from '../winrm/index.js';
 import { verifiedTarget } from '../action-target.js';
 import { LINUX_UPLOAD_COMMAND, linuxPushScript, readBackVersion, uploadDirOf, windowsPushScript } from './agent-push.rules.js';
 import { isOutdated } from './agent-version.rules.js';
 import { mayMoveUpdateJob, transitionFor } from './agent-updates.rules.js';
 import type { AgentVersionsService } from './agent-versions.service.js';
+import type { GitReleaseSource } from './git-source.js';
 
 export interface AgentUpdateView {
   id: string;
@@ -86,10 +88,13 @@ export class AgentUpdatesService {
     private readonly deps: {
       repo: AgentUpdatesRepo;
       store: Pick<Store, 'hosts' | 'events'>;
-      versions: AgentVersionsService;
+      versions: Pick<AgentVersionsService, 'latest' | 'list' | 'checkRelease' | 'mirrorOf'>;
+      /** Packs bundles from the product's mirror. */
+      git: Pick<GitReleaseSource, 'buildBundle'>;
       settings: () => Promise<SettingsValue<'agent_updates'>>;
-      windowsAdmin: () => Promise<SettingsValue<'windows_admin'>>;
-      sshAdmin: () => Promise<SettingsValue<'ssh_admin'>>;
+      /** WinRM to Windows hosts, SSH to Linux hosts: the push paths. */
+      windows: RemoteShell<WinRmHostTarget>;
+      linux: LinuxShell;
       /** Where hosts download bundles from (`SAC_PUBLIC_URL`); a push needs it. */
       publicUrl: string | undefined;
       bundlesDir: string;
@@ -252,7 +257,7 @@ export class AgentUpdatesService {
     try {
       outcome = path === 'winrm' ? await this.pushWindows(claimed, host) : await this.pushLinux(claimed, host);
     } catch (err) {
-      const known = err instanceof AppError || err instanceof SshFailure;
+      const known = err instanceof AppError || err instanceof ShellFailure;
       if (!known) this.deps.logger.error({ job_id: job.id, err: errorSummary(err) }, 'agent update push failed');
       outcome = { failure: known ? err.message : 'The push failed', output: '', installed: false };
     }
@@ -269,14 +274,18 @@ export class AgentUpdatesService {
   private async pushWindows(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
     if (!this.deps.publicUrl) throw new AppError('update/no_public_url', 'SAC_PUBLIC_URL is not set, so the host has no address to download the bundle from');
     const target = await verifiedTarget(this.deps.store, host);
-    const options = winRmOptionsFromSettings(await this.deps.windowsAdmin(), { timeoutMs: PUSH_TIMEOUT_MS });
-    const bundle = await this.bundleFor(job);
-    const token = randomBytes(32).toString('base64url');
-    await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: this.deps.clock.now() + BUNDLE_TOKEN_TTL_MS });
-    const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
-    const result = await createWinRmClient(options).runPowerShell(target, script);
-    const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
-    return { failure: result.exitCode !== 0 ? `Deploy exited with ${result.exitCode}` : null, output, installed: false };
+    const session = await this.deps.windows.open(target, PUSH_TIMEOUT_MS);
+    try {
+      const bundle = await this.bundleFor(job);
+      const token = randomBytes(32).toString('base64url');
+      await this.deps.repo.insertToken({ hash: hashToken(token), job_id: job.id, expires_ms: this.deps.clock.now() + BUNDLE_TOKEN_TTL_MS });
+      const script = windowsPushScript({ url: `${this.deps.publicUrl}/api/v1/agent/rdp-bundle/${token}`, sha256: bundle.sha256, jobId: job.id });
+      const result = await session.run(script, { timeoutMs: PUSH_TIMEOUT_MS });
+      const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
+      return { failure: result.exitCode !== 0 ? `Deploy exited with ${result.exitCode}` : null, output, installed: false };
+    } finally {
+      session.end();
+    }
   }
 
   /**
@@ -284,25 +293,20 @@ export class AgentUpdatesService {
    * hash check, unpack, install and restart with `sudo -n`, version read back.
    */
   private async pushLinux(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
-    const s = await this.deps.sshAdmin();
-    if (!s.username || (!s.private_key && !s.password)) {
-      throw new AppError('actions/ssh_not_configured', 'No SSH administrator (username and key or password) is configured');
-    }
-    const settings = await this.deps.settings();
-    const bundle = await this.bundleFor(job);
-    const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
-    const creds = { username: s.username, port: s.port, private_key: s.private_key, passphrase: s.passphrase, password: s.password, known_hosts: s.known_hosts };
-    const session = await connectSshAdmin(sshTargets(host), creds, 15_000);
+    const session = await this.deps.linux.open(sshTargets(host), 15_000);
     try {
-      const upload = await session.exec(LINUX_UPLOAD_COMMAND, { stdin: createReadStream(file), timeoutMs: PUSH_TIMEOUT_MS, maxOutput: 1024 });
+      const settings = await this.deps.settings();
+      const bundle = await this.bundleFor(job);
+      const file = bundleFile(this.deps.bundlesDir, job.product, job.target_version);
+      const upload = await session.run(LINUX_UPLOAD_COMMAND, { stdin: createReadStream(file), timeoutMs: PUSH_TIMEOUT_MS, maxOutput: 1024 });
       const dir = uploadDirOf(upload.stdout);
-      if (upload.code !== 0 || dir === null) {
-        return { failure: `Uploading the bundle to ${session.host} failed (exit ${upload.code})`, output: upload.stderr, installed: false };
+      if (upload.exitCode !== 0 || dir === null) {
+        return { failure: `Uploading the bundle to ${session.host} failed (exit ${upload.exitCode})`, output: upload.stderr, installed: false };
       }
       const script = linuxPushScript({ dir, sha256: bundle.sha256, install: settings.ssh_install_command, restart: settings.ssh_restart_command, version: settings.ssh_version_command });
-      const result = await session.exec(script, { timeoutMs: PUSH_TIMEOUT_MS });
+      const result = await session.run(script, { timeoutMs: PUSH_TIMEOUT_MS });
       const output = [result.stdout, result.stderr].filter(Boolean).join('\n');
-      if (result.code !== 0) return { failure: `The install on ${session.host} exited with ${result.code}`, output, installed: false };
+      if (result.exitCode !== 0) return { failure: `The install on ${session.host} exited with ${result.exitCode}`, output, installed: false };
       const version = readBackVersion(result.stdout);
       if (version !== job.target_version) {
         return { failure: `${session.host} reports version ${version ?? '(none)'} after the install, not ${job.target_version}`, output, installed: false };
@@ -352,7 +356,7 @@ export class AgentUpdatesService {
     const known = await this.deps.repo.bundle(job.product, job.target_version);
     if (known && known.commit === job.target_commit && bundleIntact(file, known.size)) return known;
     const mirror = await this.deps.versions.mirrorOf(job.product);
-    const built = await buildBundle(mirror, job.product, job.target_commit, file);
+    const built = await this.deps.git.buildBundle(mirror, job.product, job.target_commit, file);
     await this.deps.repo.putBundle({ product: job.product, version: job.target_version, commit: job.target_commit, ...built, created_ms: this.deps.clock.now() });
     this.deps.logger.info({ product: job.product, version: job.target_version, sha256: built.sha256, size: built.size }, 'agent bundle built');
     return built;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -9,7 +9,7 @@ import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
 import { isOutdated } from './agent-version.rules.js';
-import { mirrorDir, readLatestVersion, releaseTrustOf, syncMirror, verifyReleaseCommit, type GitRepoSource, type ReleaseTrust } from './git-source.js';
+import { mirrorDir, releaseTrustOf, type GitReleaseSource, type GitRepoSource, type ReleaseTrust } from './git-source.js';
 
 type GitRepos = SettingsValue<'git_repos'>;
 
@@ -59,6 +59,7 @@ export class AgentVersionsService {
   constructor(
     private readonly deps: {
       repo: AgentVersionsRepo;
+      git: GitReleaseSource;
       gitRepos: () => Promise<GitRepos>;
       mirrorsDir: string;
       clock: Clock;
@@ -102,9 +103,9 @@ export class AgentVersionsService {
     const source = settings.repos.find((r) => r.product === product);
     if (!source) throw new AppError('git/not_configured', `No git repository is configured for ${product}`, { details: { product } });
     const dir = mirrorDir(this.deps.mirrorsDir, product);
-    if (!existsSync(path.join(dir, 'HEAD'))) {
+    if (!this.deps.git.hasMirror(dir)) {
       const read = await this.read(source, releaseTrustOf(settings));
-      if (read.error && !existsSync(path.join(dir, 'HEAD'))) throw new AppError('git/unreachable', read.error);
+      if (read.error && !this.deps.git.hasMirror(dir)) throw new AppError('git/unreachable', read.error);
     }
     return dir;
   }
@@ -116,7 +117,7 @@ export class AgentVersionsService {
    */
   async checkRelease(product: string, commit: string): Promise<void> {
     const trust = releaseTrustOf(await this.deps.gitRepos());
-    if (trust.required) await verifyReleaseCommit(await this.mirrorOf(product), commit, trust);
+    if (trust.required) await this.deps.git.verifyCommit(await this.mirrorOf(product), commit, trust);
   }
 
   /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
@@ -162,8 +163,8 @@ export class AgentVersionsService {
     let result: GitTestResult;
     try {
       const dir = path.join(scratch, 'repo.git');
-      await syncMirror(source, dir);
-      const latest = await readLatestVersion(source, dir, releaseTrustOf(settings));
+      await this.deps.git.sync(source, dir);
+      const latest = await this.deps.git.latest(source, dir, releaseTrustOf(settings));
       result = { ok: true, product, latest_version: latest.version, commit: latest.commit, detail: `Read ${latest.version} at ${latest.commit.slice(0, 12)}` };
     } catch (err) {
       result = { ok: false, product, latest_version: null, commit: null, detail: failureText(err) };
@@ -187,8 +188,8 @@ export class AgentVersionsService {
       let outcome: AgentVersionRecord;
       try {
         const dir = mirrorDir(this.deps.mirrorsDir, source.product);
-        await syncMirror(source, dir);
-        const latest = await readLatestVersion(source, dir, trust);
+        await this.deps.git.sync(source, dir);
+        const latest = await this.deps.git.latest(source, dir, trust);
         outcome = { product: source.product, latest_version: latest.version, commit: latest.commit, checked_ms: this.deps.clock.now(), error: null, error_reason: null };
       } catch (err) {
         if (!(err instanceof AppError)) this.deps.logger.error({ product: source.product, err: errorSummary(err) }, 'reading the agent version failed');

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { isSafeGitRef, type SettingsValue } from '../../../shared/src/index.js';
 import { AppError } from '../errors.js';
+import { buildBundle } from './agent-bundles.js';
 import { newestVersion, versionFromFile, versionFromTag } from './agent-version.rules.js';
 
 /** Where a product's latest version is read: its newest release tag, or a version file on the branch. */
@@ -82,12 +83,17 @@ export function mirrorDir(root: string, product: string): string {
   return path.join(root, `${safe}-${hash}.git`);
 }
 
+/** True when `dir` holds a mirror (it may still be behind its remote). */
+function hasMirror(dir: string): boolean {
+  return existsSync(path.join(dir, 'HEAD'));
+}
+
 /** Clones the mirror when absent (or broken), otherwise fetches; tags and branches are pruned to the remote's. */
 export async function syncMirror(source: GitRepoSource, dir: string): Promise<void> {
   if (!isAllowedRemote(source.url)) {
     throw new AppError('git/bad_url', 'The repository URL must be http(s), ssh, git, file or an absolute path', { details: { reason: 'bad_url' } });
   }
-  if (existsSync(path.join(dir, 'HEAD'))) {
+  if (hasMirror(dir)) {
     try {
       const repo = git(dir, source.token);
       await repo.remote(['set-url', 'origin', source.url]);
@@ -226,3 +232,28 @@ export async function readLatestVersion(source: GitRepoSource, dir: string, trus
   await verifyReleaseCommit(dir, commit, trust);
   return { version, commit };
 }
+
+/**
+ * Where agent versions and bundles come from: bare mirrors of the products' repositories, their
+ * release tags (verified against the allowed signers when required) and `git archive` bundles.
+ * `gitReleaseSource` runs git; service tests hand in a fake.
+ */
+export interface GitReleaseSource {
+  hasMirror(dir: string): boolean;
+  /** Clones or fetches the mirror of `source` into `dir`. */
+  sync(source: GitRepoSource, dir: string): Promise<void>;
+  /** The latest version in a synced mirror: the newest release tag or the version file, verified per `trust`. */
+  latest(source: GitRepoSource, dir: string, trust: ReleaseTrust): Promise<LatestVersion>;
+  /** Refuses `commit` (`git/unsigned_release`) unless a tag at it is signed by an allowed signer, when `trust` requires it. */
+  verifyCommit(dir: string, commit: string, trust: ReleaseTrust): Promise<void>;
+  /** Packs the mirror at `commit` into `file`; answers its SHA-256 and size. */
+  buildBundle(dir: string, product: string, commit: string, file: string): Promise<{ sha256: string; size: number }>;
+}
+
+export const gitReleaseSource: GitReleaseSource = {
+  hasMirror,
+  sync: syncMirror,
+  latest: readLatestVersion,
+  verifyCommit: verifyReleaseCommit,
+  buildBundle,
+};

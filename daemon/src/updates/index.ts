@@ -4,3 +4,4 @@ export { createUpdatesRoutes } from './updates.routes.js';
 export { updatesRouter } from './updates.router.js';
 export { AgentUpdatesService, agentUpdateView, type AgentUpdateView } from './agent-updates.service.js';
 export { createAgentUpdatesRoutes } from './agent-updates.routes.js';
+export { gitReleaseSource, type GitReleaseSource } from './git-source.js';
