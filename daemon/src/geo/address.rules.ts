@@ -92,8 +92,8 @@ export function addressScope(a: ParsedAddress): AddressScope {
 
 /**
  * Whether the databases are asked about an address of this scope: public ones, and documentation
- * ranges — never routed, so the shipped databases hold nothing for them, but an operator's (or a
- * test's) own database may map them. Private, loopback, link-local, CGNAT and the rest are only labelled.
+ * ranges — never routed, so only an operator's (or a test's) own database is asked about them (see
+ * `shippedOnly`). Private, loopback, link-local, CGNAT and the rest are only labelled.
  */
 export function isLookedUp(scope: AddressScope): boolean {
   return scope === 'public' || scope === 'documentation';

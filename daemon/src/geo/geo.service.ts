@@ -125,7 +125,8 @@ export class GeoService {
   private load<T>(file: string, source: 'shipped' | 'file', lookupOf: (reader: Reader<Response>) => Lookup<T>): Loaded<T> {
     try {
       const { reader, builtAt } = openMmdb(file);
-      return { lookup: lookupOf(reader), status: { source, built_at: builtAt, problem: null } };
+      const lookup = lookupOf(reader);
+      return { lookup: source === 'shipped' ? shippedOnly(lookup) : lookup, status: { source, built_at: builtAt, problem: null } };
     } catch (err) {
       return { lookup: null, status: { source, built_at: null, problem: unreadable(err) } };
     }
@@ -137,12 +138,11 @@ export class GeoService {
    */
   private loadShippedAsn(): Loaded<AsnAnswer> {
     const loaded: Loaded<AsnAnswer> = {
-      lookup: (a) => {
-        if (addressScope(a) === 'documentation') return null;
+      lookup: shippedOnly((a) => {
         if (this.shippedAsn) return this.shippedAsn.lookup(a);
         this.startShippedAsn(loaded);
         return null;
-      },
+      }),
       status: { source: 'shipped', built_at: this.deps.shipped.asnBuiltAt, problem: this.shippedAsn ? null : 'not read yet: read on the first public address' },
     };
     return loaded;
@@ -219,6 +219,14 @@ export class GeoService {
       item.source_geo = ip === null ? null : this.lookup(ip);
     }
   }
+}
+
+/**
+ * A shipped database's lookup, documentation ranges excluded: they are in no country or AS, and
+ * the shipped whois-derived data answers some of them anyway (198.51.100.0/24 as AU).
+ */
+function shippedOnly<T>(lookup: Lookup<T>): Lookup<T> {
+  return (a) => (addressScope(a) === 'documentation' ? null : lookup(a));
 }
 
 /** Why a database is off, without its path (`/health` is public). */

@@ -168,19 +168,27 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     async sourceCounts(q) {
       if (q.types.length === 0) return { countries: [], asns: [] };
       const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } };
-      const grouped = async (field: 'country' | 'asn') =>
+      // FerretDB has no $first/$max accumulators: an AS's name is part of its group key, and the
+      // groups of one AS (a name changed between databases) are added up here.
+      const grouped = <K>(field: 'country' | 'asn') =>
         events
-          .aggregate<{ _id: string | number; as_org: string | null; count: number }>([
+          .aggregate<{ _id: K; count: number }>([
             { $match: { ...match, [`source_geo.${field}`]: { $ne: null } } },
-            { $group: { _id: `$source_geo.${field}`, as_org: { $max: '$source_geo.as_org' }, count: { $sum: 1 } } },
-            { $sort: { count: -1, _id: 1 } },
-            { $limit: q.limits[field === 'country' ? 'countries' : 'asns'] },
+            { $group: { _id: field === 'asn' ? { asn: '$source_geo.asn', as_org: '$source_geo.as_org' } : '$source_geo.country', count: { $sum: 1 } } },
           ])
           .toArray();
-      const [countries, asns] = await Promise.all([grouped('country'), grouped('asn')]);
+      const [countries, asnGroups] = await Promise.all([grouped<string>('country'), grouped<{ asn: number; as_org: string | null }>('asn')]);
+      const asns = new Map<number, { asn: number; as_org: string | null; count: number }>();
+      for (const g of asnGroups) {
+        const a = asns.get(g._id.asn) ?? { asn: g._id.asn, as_org: g._id.as_org ?? null, count: 0 };
+        a.count += g.count;
+        asns.set(a.asn, a);
+      }
+      const largest = <T extends { count: number }>(rows: T[], key: (r: T) => string | number, limit: number) =>
+        rows.sort((x, y) => y.count - x.count || (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)).slice(0, limit);
       return {
-        countries: countries.map((c) => ({ country: String(c._id), count: c.count })),
-        asns: asns.map((a) => ({ asn: Number(a._id), as_org: a.as_org ?? null, count: a.count })),
+        countries: largest(countries.map((c) => ({ country: c._id, count: c.count })), (c) => c.country, q.limits.countries),
+        asns: largest([...asns.values()], (a) => a.asn, q.limits.asns),
       };
     },
     async details(q) {
