@@ -67,7 +67,7 @@ export const EventListQuerySchema = z.strictObject({
   /** The source address's autonomous system number as enriched at ingest (`AS13335` or `13335`). */
   asn: z
     .union([
-      z.number().int(),
+      z.number().int().min(1).max(4_294_967_295),
       z
         .string()
         .regex(/^(AS)?\d{1,10}$/i, 'must be an AS number such as 13335 or AS13335')
