@@ -76,7 +76,7 @@ describe.each(STORE_KINDS)('source address enrichment on %s', (kind) => {
     const docId = await ingestEvent(t, rdpLogin('198.51.100.7'));
     const publicId = await ingestEvent(t, rdpLogin('1.1.1.1', 'rdp.login.success'));
     const heartbeat = buildEvent({ type: 'agent.heartbeat', category: 'agent', severity: 'info', details: { generated_by: 'agent', host: 'RDS01' } });
-    delete heartbeat.details.ip_address;
+    delete heartbeat.details!.ip_address;
     expect((await postEvent(t.url, t.apiKey, heartbeat)).status).toBe(201);
 
     expect((await event(privateId)).source_geo).toEqual({ ip: '10.20.30.40', scope: 'private', country: null, asn: null, as_org: null });
@@ -107,8 +107,8 @@ describe.each(STORE_KINDS)('source address enrichment on %s', (kind) => {
     const failedNz2 = await ingestEvent(t, { ...rdpLogin('198.51.100.8'), host: { hostname: 'RDS02' } });
     // As the gateway sends it: the client in `external_ip`, no `ip_address`.
     const gateway = buildEvent(rdGatewayEvent('10.0.0.31', 'rdg.connection.failed'));
+    gateway.details = { ...gateway.details, external_ip: '192.0.2.9' };
     delete gateway.details.ip_address;
-    gateway.details.external_ip = '192.0.2.9';
     gateway.occurred_at = new Date().toISOString();
     expect((await postEvent(t.url, t.apiKey, gateway)).status).toBe(201);
     const failedDe = gateway.event_id;

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import type { AddressScope } from '../../../shared/src/index.js';
 
 /** An address as the lookups take it: IPv4 as one unsigned 32-bit number, IPv6 as four. */
@@ -7,9 +7,27 @@ export type ParsedAddress = { family: 4; ip: string; v4: number } | { family: 6;
 /** Longest text taken as an address (an IPv6 address with a zone id fits well within). */
 const MAX_ADDRESS_LENGTH = 64;
 
+/** The number of a dotted-quad IPv4 address, or -1 when `text` is not one (leading zeros refused, as `net.isIPv4` does). */
 function v4Number(text: string): number {
-  const [a, b, c, d] = text.split('.').map(Number);
-  return ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
+  let value = 0;
+  let part = -1;
+  let digits = 0;
+  let parts = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (part < 0 || parts === 4) return -1;
+      value = value * 256 + part;
+      parts++;
+      part = -1;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return -1;
+      part = (part < 0 ? 0 : part * 10) + c - 48;
+      if (++digits > 3 || part > 255) return -1;
+    } else return -1;
+  }
+  return parts === 4 ? value : -1;
 }
 
 /** The four 32-bit words of a valid IPv6 address (no zone id); an embedded IPv4 tail is read as such. */
@@ -39,12 +57,13 @@ export function parseAddress(raw: string): ParsedAddress | null {
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
   const zone = text.indexOf('%');
   if (zone >= 0) text = text.slice(0, zone);
-  if (isIPv4(text)) return { family: 4, ip: text, v4: v4Number(text) };
+  const v4 = v4Number(text);
+  if (v4 >= 0) return { family: 4, ip: text, v4 };
   if (!isIPv6(text)) return null;
   const v6 = v6Words(text.toLowerCase());
   if (v6[0] === 0 && v6[1] === 0 && v6[2] === 0xffff) {
-    const v4 = v6[3];
-    return { family: 4, ip: [v4 >>> 24, (v4 >>> 16) & 255, (v4 >>> 8) & 255, v4 & 255].join('.'), v4 };
+    const mapped = v6[3];
+    return { family: 4, ip: [mapped >>> 24, (mapped >>> 16) & 255, (mapped >>> 8) & 255, mapped & 255].join('.'), v4: mapped };
   }
   return { family: 6, ip: text.toLowerCase(), v6 };
 }

@@ -38,6 +38,9 @@ export function shippedGeoDatabases(): ShippedGeoDatabases {
 /** Addresses whose answers are kept: agents report the same few addresses (and one brute-forcing one) many times. */
 const CACHE_MAX = 20_000;
 
+/** Decoded MMDB records kept per database (an ASN database has tens of thousands; a country one a few hundred). */
+const DECODED_MAX = 50_000;
+
 type Lookup<T> = (a: ParsedAddress) => T | null;
 
 interface Loaded<T> {
@@ -47,7 +50,16 @@ interface Loaded<T> {
 
 /** Opens an MMDB file and checks that it answers; throws with the reason when it does not. */
 function openMmdb(file: string): { reader: Reader<Response>; builtAt: string | null } {
-  const reader = new Reader<Response>(readFileSync(file));
+  // Records decoded once by offset: a country database has a few hundred, read by every lookup.
+  const decoded = new Map<string | number, unknown>();
+  const cache = {
+    get: (key: string | number) => decoded.get(key),
+    set: (key: string | number, value: unknown) => {
+      if (decoded.size >= DECODED_MAX) decoded.clear();
+      decoded.set(key, value);
+    },
+  };
+  const reader = new Reader<Response>(readFileSync(file), { cache });
   // A truncated or corrupt tree fails on the first lookups rather than on opening.
   for (const probe of ['1.1.1.1', '8.8.8.8']) reader.get(probe);
   const epoch = reader.metadata.buildEpoch.getTime();
@@ -80,7 +92,8 @@ export class GeoService {
   private country: Loaded<string> = { lookup: null, status: { source: 'shipped', built_at: null, problem: 'not loaded yet' } };
   private asn: Loaded<AsnAnswer> = { lookup: null, status: { source: 'shipped', built_at: null, problem: 'not loaded yet' } };
   private enabled = false;
-  private readonly cache = new Map<string, SourceGeo>();
+  private cache = new Map<string, SourceGeo>();
+  private previous = new Map<string, SourceGeo>();
   /** The shipped ASN table, once read: kept across reloads (reading it takes seconds, see docs/performance.md). */
   private shippedAsn: AsnTable | null = null;
   private shippedAsnLoading: Promise<void> | null = null;
@@ -115,7 +128,7 @@ export class GeoService {
         : this.loadShippedAsn();
     }
     this.enabled = this.country.lookup !== null || this.asn.lookup !== null;
-    this.cache.clear();
+    this.forget();
     this.deps.logger.info(
       { enabled: this.enabled, country_problem: this.country.status.problem, asn_problem: this.asn.status.problem },
       this.enabled ? 'address enrichment on' : 'address enrichment off',
@@ -159,7 +172,7 @@ export class GeoService {
         if (this.asn === loaded) {
           loaded.status = { ...loaded.status, problem: null };
           // Addresses answered meanwhile were cached without their ASN.
-          this.cache.clear();
+          this.forget();
         }
       },
       (err: unknown) => {
@@ -172,13 +185,18 @@ export class GeoService {
     );
   }
 
+  private forget(): void {
+    this.cache = new Map();
+    this.previous = new Map();
+  }
+
   status(): GeoStatus {
     return { enabled: this.enabled, country: { ...this.country.status }, asn: { ...this.asn.status } };
   }
 
   /** The enrichment of an address as an agent sent it, or null when it is not an address. */
   lookup(raw: string): SourceGeo | null {
-    const cached = this.cache.get(raw);
+    const cached = this.cache.get(raw) ?? this.previous.get(raw);
     if (cached) return cached;
     const address = parseAddress(raw);
     if (!address) return null;
@@ -190,7 +208,12 @@ export class GeoService {
       asn = this.ask(this.asn, address);
     }
     const geo: SourceGeo = { ip: address.ip, scope, country, asn: asn?.asn ?? null, as_org: asn?.as_org ?? null };
-    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    // Two generations instead of evicting one by one (a Map's oldest key is slow to find once
+    // many were deleted): the older half is dropped at once, recent addresses stay.
+    if (this.cache.size >= CACHE_MAX / 2) {
+      this.previous = this.cache;
+      this.cache = new Map();
+    }
     this.cache.set(raw, geo);
     return geo;
   }
