@@ -138,8 +138,9 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
     },
     async sourceCounts(q) {
       if (q.types.length === 0) return { countries: [], asns: [] };
-      const range = `type IN (${placeholders(q.types.length)}) AND occurred_ms >= ? AND occurred_ms < ?`;
-      const params = [...q.types, q.from_ms, q.to_ms];
+      // Types as literals: the list of the failed-login types is then the partial index's own (migration 61).
+      const range = `type IN (${q.types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')}) AND occurred_ms >= ? AND occurred_ms < ?`;
+      const params = [q.from_ms, q.to_ms];
       const countries = db
         .prepare<unknown[], { country: string; count: number }>(`SELECT geo_country AS country, count(*) AS count FROM events
           WHERE ${range} AND geo_country IS NOT NULL GROUP BY geo_country ORDER BY count DESC, country LIMIT ?`)
