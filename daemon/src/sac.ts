@@ -22,6 +22,7 @@ import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
+import { GeoService, shippedGeoDatabases } from './geo/index.js';
 import { createHostsRoutes, HostsService, SilenceScanner } from './hosts/index.js';
 import {
   createApp,
@@ -37,6 +38,7 @@ import {
 import {
   applyBatchEffects,
   createIngestPipeline,
+  EnrichingCommitter,
   IngestService,
   IngestThread,
   LocalCommitter,
@@ -195,11 +197,16 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, () => agentVersions.latest());
   const silence = new SilenceScanner(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
+  const geo = new GeoService({ settings: () => settings.get('geoip'), shipped: shippedGeoDatabases(), logger: logger.child({ scope: 'geo' }) });
+  await geo.reload();
+  settings.onChange((category) => {
+    if (category === 'geoip') void geo.reload();
+  });
   const read: ReadServices = {
     events,
     hosts,
     problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
-    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events),
+    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
   settings.registerEnvDefaults('windows_admin', () => ({
@@ -380,7 +387,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       onNotificationsRecorded: notify.notificationsRecorded,
       onNotificationsLost: notify.notificationsLost,
     });
-  const committer: BatchCommitter = new MeasuredCommitter(
+  // Source addresses are enriched before each batch is committed (outside the measured commit).
+  const committer: BatchCommitter = new EnrichingCommitter(new MeasuredCommitter(
     config.store.kind === 'sqlite' && config.store.file !== ':memory:'
       ? await IngestThread.start({
           file: config.store.file,
@@ -392,7 +400,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         })
       : new LocalCommitter(createIngestPipeline(store), batchContext, applyEffects),
     { committed: (events, seconds) => metrics.batchCommitted(events, seconds), storeFailed: () => metrics.storeError('ingest_commit') },
-  );
+  ), (items) => geo.enrich(items));
   const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
   bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({
@@ -436,6 +444,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     startedMs,
     clock,
     ingestProblem: () => ingest.problem,
+    enrichment: () => geo.status(),
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,

@@ -8,6 +8,7 @@ import { startFerretDb, type FerretHandler, type RunningFerretDb } from '../ferr
 import type { RunningPostgres } from '../postgres.js';
 import { LoadGenerator, type PhaseResult } from './lib/loadgen-client.js';
 import { buildDaemon, machineLine, ROOT, sampleMachine, sampleProcess, startDaemon, tempDir } from './lib/proc.js';
+import { measureEnrichment } from './lib/geo-cost.js';
 import { checkStored, type StoreTarget } from './lib/stored-ids.js';
 
 /**
@@ -283,6 +284,16 @@ async function main(): Promise<void> {
     console.log(`durability: ${created.length} events answered 201, ${stored.missing} missing, ` +
       `${stored.repeated} stored twice, ${stored.total} rows in the store`);
 
+    // The enrichment step (before each commit, on the daemon's main thread), measured here alone
+    // and set against the time SAC spent per event at its peak.
+    const geo = await measureEnrichment();
+    const budgetUs = 1e6 / sacRun.rps;
+    console.log(
+      `enrichment: ${fmt(geo.mixUs, 2)} µs/event (load mix), ${fmt(geo.missUs, 2)} µs/event (every address new) = ` +
+        `${fmt((100 * geo.mixUs) / budgetUs, 2)} % / ${fmt((100 * geo.missUs) / budgetUs, 2)} % of SAC's ${fmt(budgetUs, 1)} µs per event at peak; ` +
+        `shipped ASN table read in ${fmt(geo.asnLoadMs / 1000, 2)} s on its thread, RSS +${fmt(geo.asnRssMiB)} MiB`,
+    );
+
     const ratio = sacRun.rps / bareRun.rps;
     const errors = errorsOf(sacRun, [201]);
     console.log(
@@ -295,7 +306,8 @@ async function main(): Promise<void> {
         `bare_fixed_p99_ms=${fmt(bareFixed.p99_ms, 2)} ` +
         `over_rate=${overRate} over_eps=${fmt((overRun.statuses[201] ?? 0) / overRun.seconds, 0)} over_503=${overRun.statuses[503] ?? 0} ` +
         `over_503_p99_ms=${fmt(overRun.refused_p99_ms, 2)} over_errors=${errorsOf(overRun, [201, 503]) + overRun.missingRetryAfter} ` +
-        `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated}`,
+        `acked=${created.length} missing=${stored.missing} repeated=${stored.repeated} ` +
+        `geo_us=${fmt(geo.mixUs, 2)} geo_miss_us=${fmt(geo.missUs, 2)} geo_pct=${fmt((100 * geo.mixUs) / budgetUs, 2)} geo_miss_pct=${fmt((100 * geo.missUs) / budgetUs, 2)}`,
     );
   } finally {
     bare.stop();

@@ -19,3 +19,4 @@ export * from './maintenance.schema.js';
 export * from './mfa.schema.js';
 export * from './actions.schema.js';
 export * from './mobile.schema.js';
+export * from './geo.schema.js';

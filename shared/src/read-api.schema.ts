@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEVERITIES, type Severity } from './event.schema.js';
+import type { FailedLoginSources, GeoStatus, SourceGeo } from './geo.schema.js';
 import { isIanaTimeZone } from './time-zone.js';
 
 /** Largest page of the read API. */
@@ -57,6 +58,23 @@ export const EventListQuerySchema = z.strictObject({
   user: z.string().min(1).max(256).optional(),
   /** An address in `details.ip_address`, `source_ip` or `external_ip`, exactly. */
   ip: z.string().min(1).max(64).optional(),
+  /** The source address's country as enriched at ingest (ISO 3166-1 alpha-2, any case). */
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as DE')
+    .transform((v) => v.toUpperCase())
+    .optional(),
+  /** The source address's autonomous system number as enriched at ingest (`AS13335` or `13335`). */
+  asn: z
+    .union([
+      z.number().int().min(1).max(4_294_967_295),
+      z
+        .string()
+        .regex(/^(AS)?\d{1,10}$/i, 'must be an AS number such as 13335 or AS13335')
+        .transform((v) => Number(v.replace(/^AS/i, ''))),
+    ])
+    .refine((n) => n >= 1 && n <= 4_294_967_295, 'must be an AS number between 1 and 4294967295')
+    .optional(),
   /** By occurred time: newest first (default) or oldest first. */
   order: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
   /** Also count every matching event (`total`); costs a scan of the matches. */
@@ -169,6 +187,8 @@ export interface EventView {
   agent_version: string;
   /** Either side of an RD Gateway flap (302 + 303 within 1–10 s). */
   rdg_flap: boolean;
+  /** Scope, country and ASN of the source address (`details.ip_address` …) at ingest; null without one. */
+  source_geo: SourceGeo | null;
   details: Record<string, unknown>;
 }
 
@@ -314,4 +334,8 @@ export interface DashboardSummary {
   heartbeats: { received_24h: number; hosts_reporting: number };
   /** Agents' daily reports received in the last 24 h, once per host and platform (as the daily report counts them). */
   daily_reports_24h: { ssh: number; rdp: number; total: number };
+  /** Where the range's failed logins came from (source country and ASN as enriched at ingest). */
+  failed_login_sources: FailedLoginSources;
+  /** Whether source addresses are being enriched now (off: new events carry no country/ASN). */
+  geo: GeoStatus;
 }

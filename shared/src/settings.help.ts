@@ -188,6 +188,15 @@ const en: SettingsHelp = {
       keep: { label: 'Keep', help: 'How many of the newest backups to keep; older ones are deleted.' },
     },
   },
+  geoip: {
+    title: 'Address enrichment',
+    help: 'Country and autonomous system (ASN) of each event\'s source address, looked up offline when the event arrives. Without a path, the databases shipped with SAC are used; a bad or missing file turns enrichment off (the health page says why) and never stops ingest.',
+    fields: {
+      enabled: { label: 'Enabled', help: 'Look up the country and ASN of new events\' source addresses.' },
+      country_db_path: { label: 'Country database', help: 'Absolute path of a country MMDB file on the SAC server; empty = the shipped one. Saving reloads it.' },
+      asn_db_path: { label: 'ASN database', help: 'Absolute path of an ASN MMDB file on the SAC server; empty = the shipped table. Saving reloads it.' },
+    },
+  },
   git_repo: {
     product: { label: 'Product', help: 'Agent product the repository holds, e.g. ssh-monitor.' },
     url: { label: 'Repository URL', help: 'https://… or a path on this server.' },
@@ -361,6 +370,15 @@ const ru: SettingsHelp = {
       directory: { label: 'Каталог', help: 'Абсолютный путь существующего каталога на сервере SAC, доступного сервису на запись.' },
       interval_hours: { label: 'Каждые (часов)', help: 'Часов между двумя копиями, 1–168.' },
       keep: { label: 'Хранить', help: 'Сколько самых новых копий хранить; старые удаляются.' },
+    },
+  },
+  geoip: {
+    title: 'Обогащение адресов',
+    help: 'Страна и автономная система (ASN) адреса источника каждого события, определяемые офлайн при поступлении события. Без пути используются базы, поставляемые с SAC; испорченный или отсутствующий файл выключает обогащение (страница здоровья говорит почему) и никогда не останавливает приём.',
+    fields: {
+      enabled: { label: 'Включено', help: 'Определять страну и ASN адресов источников новых событий.' },
+      country_db_path: { label: 'База стран', help: 'Абсолютный путь файла MMDB стран на сервере SAC; пусто — поставляемая база. Сохранение перечитывает её.' },
+      asn_db_path: { label: 'База ASN', help: 'Абсолютный путь файла MMDB с ASN на сервере SAC; пусто — поставляемая таблица. Сохранение перечитывает её.' },
     },
   },
   git_repo: {

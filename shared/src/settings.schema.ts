@@ -223,6 +223,23 @@ export const BackupSettingsSchema = z.strictObject({
   keep: z.number().int().min(1).max(365).default(7),
 }).refine((v) => !v.enabled || v.directory !== null, { path: ['directory'], message: 'is required when backups are enabled' });
 
+const absolutePath = z
+  .string()
+  .max(1024)
+  .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path');
+
+/**
+ * Offline enrichment of events' source addresses (country, ASN). A null path uses the database
+ * shipped with SAC; a path names an MMDB file on the SAC server, read again whenever this changes.
+ */
+export const GeoipSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** A country MMDB (`country_code`, or MaxMind's `country.iso_code`). */
+  country_db_path: absolutePath.nullable().default(null),
+  /** An ASN MMDB (`autonomous_system_number`, `autonomous_system_organization`). */
+  asn_db_path: absolutePath.nullable().default(null),
+});
+
 /** One zod schema per settings category; every field has a default, so `{}` parses to the defaults. */
 export const SETTINGS_SCHEMAS = {
   telegram: TelegramSettingsSchema,
@@ -242,6 +259,7 @@ export const SETTINGS_SCHEMAS = {
   escalation: EscalationSettingsSchema,
   security: SecuritySettingsSchema,
   backup: BackupSettingsSchema,
+  geoip: GeoipSettingsSchema,
 } as const;
 
 export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
@@ -268,6 +286,7 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   escalation: [],
   security: [],
   backup: [],
+  geoip: [],
 };
 
 /**

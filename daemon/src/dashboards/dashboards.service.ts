@@ -1,4 +1,4 @@
-import { SEVERITIES, type DashboardRangeQuery, type DashboardSummary, type HourlyEvents, type Severity } from '../../../shared/src/index.js';
+import { FAILED_LOGIN_TYPES, SEVERITIES, type DashboardRangeQuery, type DashboardSummary, type GeoStatus, type HourlyEvents, type Severity } from '../../../shared/src/index.js';
 import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
@@ -7,6 +7,8 @@ import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
+/** Countries on the failed-login map: every country there is. */
+const MAP_COUNTRIES = 250;
 
 /** The hourly buckets a range covers: first and last bucket start (inclusive), and the span [from, to) they cover. */
 interface Buckets {
@@ -34,11 +36,13 @@ export function rangeBuckets(range: { from?: string; to?: string }, now: number)
  */
 export class DashboardsService {
   constructor(
-    private readonly store: Pick<Store, 'hostState' | 'problems' | 'reports' | 'rollups'>,
+    private readonly store: Pick<Store, 'events' | 'hostState' | 'problems' | 'reports' | 'rollups'>,
     private readonly clock: Clock,
     private readonly settings: CorrelationSettingsSource,
     private readonly hosts: HostsService,
     private readonly events: EventsService,
+    /** Whether source addresses are enriched now (the geo feature). */
+    private readonly geoStatus: () => GeoStatus,
   ) {}
 
   /**
@@ -53,13 +57,16 @@ export class DashboardsService {
     const b = rangeBuckets(range, now);
     const toMs = range.to ? Date.parse(range.to) : now + 1;
     const fromMs = range.from ? Date.parse(range.from) : (range.to ? toMs : now) - DAY_MS;
-    const [rollups, counts, hosts, states, recent, agentReports] = await Promise.all([
+    const failedLoginTypes = FAILED_LOGIN_TYPES.filter((t) => !isHiddenType(t, hidden));
+    const [rollups, counts, hosts, states, recent, agentReports, sources] = await Promise.all([
       this.store.rollups.sum(b.first, b.last),
       this.store.problems.counts(fromMs, hidden, toMs),
       this.hosts.list(),
       this.store.hostState.list(),
       range.from || range.to ? this.events.recentIn(TOP, hidden, fromMs, toMs) : this.events.recent(TOP, hidden),
       this.store.reports.agentReports(fromMs, toMs),
+      // Every country for the map, the top ASNs for the list.
+      this.store.events.sourceCounts({ types: failedLoginTypes, from_ms: fromMs, to_ms: toMs, limits: { countries: MAP_COUNTRIES, asns: TOP } }),
     ]);
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const byType = new Map<string, number>();
@@ -108,6 +115,8 @@ export class DashboardsService {
           .length,
       },
       daily_reports_24h: { ssh: sshReports, rdp: rdpReports, total: sshReports + rdpReports },
+      failed_login_sources: sources,
+      geo: this.geoStatus(),
     };
   }
 

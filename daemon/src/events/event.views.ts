@@ -21,6 +21,7 @@ export function eventView(e: StoredEvent, flagged: ReadonlySet<string>): EventVi
     agent_product: e.event.source.product,
     agent_version: e.agent_version,
     rdg_flap: flagged.has(e.event_id),
+    source_geo: e.source_geo,
     details: e.event.details ?? {},
   };
 }

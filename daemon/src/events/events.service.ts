@@ -42,6 +42,8 @@ export class EventsService {
     }
     if (query.user) q.actor = query.user;
     if (query.ip) q.ip = query.ip;
+    if (query.country) q.country = query.country;
+    if (query.asn !== undefined) q.asn = query.asn;
     if (query.order === 'asc') q.order = 'asc';
     if (query.tz && !query.date) throw invalidParameter('tz', 'is only used with date');
     const bounds: { from_ms?: number; to_ms?: number }[] = [];

@@ -14,6 +14,7 @@ function report(host: string, type: 'report.daily.ssh' | 'report.daily.rdp', sta
     received_ms,
     actor_user: null,
     agent_version: '1',
+    source_geo: null,
     event: { host: { hostname: host, os_family: 'linux' }, details: { stats } } as unknown as StoredEvent['event'],
   };
 }

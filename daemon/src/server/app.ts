@@ -6,6 +6,7 @@ import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcErr
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
+import type { GeoStatus } from '../../../shared/src/index.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
 import { openApiRoute } from './openapi.js';
@@ -21,6 +22,8 @@ export interface AppDeps {
   daemonMetrics: () => DaemonValues;
   /** Why ingest cannot commit right now (the ingest thread restarting), or null. */
   ingestProblem: () => string | null;
+  /** Whether events' source addresses are enriched (shown, never a reason for 503: enrichment is fail-open). */
+  enrichment: () => GeoStatus;
   authenticator: Authenticator;
   trpcRouter: AppRouter;
   /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps): express.Express {
       version: deps.version,
       store: deps.store.kind,
       uptime_s: Math.round((deps.clock.now() - deps.startedMs) / 1000),
+      enrichment: deps.enrichment(),
     };
     try {
       await withTimeout(deps.clock, deps.store.ping(), HEALTH_TIMEOUT_MS);

@@ -1,4 +1,4 @@
-import type { Event, Severity } from '../../../shared/src/index.js';
+import type { Event, FailedLoginSources, Severity, SourceGeo } from '../../../shared/src/index.js';
 import type { HostObservation } from './hosts.types.js';
 
 /** A stored event: its indexed fields, what SAC derived at ingest, and the payload as sent. */
@@ -12,6 +12,8 @@ export interface StoredEvent {
   received_ms: number;
   actor_user: string | null;
   agent_version: string;
+  /** The source address's scope, country and ASN at ingest; null without an address (or stored before enrichment). */
+  source_geo: SourceGeo | null;
   event: Event;
 }
 
@@ -23,6 +25,8 @@ export interface NewEvent {
   received_ms: number;
   actor_user: string | null;
   agent_version: string;
+  /** Set by the enrichment step before the batch is committed; absent = not enriched. */
+  source_geo?: SourceGeo | null;
 }
 
 /**
@@ -63,6 +67,11 @@ export interface EventsRepo {
   /** How many events match `query` (its limit, order and cursor are ignored). */
   countMatching(query: EventQuery): Promise<number>;
   /**
+   * Events of `types` occurred in [from_ms, to_ms) counted by source country and by source ASN
+   * (as enriched at ingest), the largest first, at most `limits` of each.
+   */
+  sourceCounts(q: { types: string[]; from_ms: number; to_ms: number; limits: { countries: number; asns: number } }): Promise<FailedLoginSources>;
+  /**
    * A host's events of `types` with occurred time in [from_ms, to_ms), newest first, at most
    * `limit`: only the named top-level `details` fields, not the payload (cheap enough for ingest).
    */
@@ -91,6 +100,10 @@ export interface EventQuery {
   actor?: string;
   /** Exact address in details.ip_address, source_ip or external_ip. */
   ip?: string;
+  /** Source country (ISO 3166-1 alpha-2, upper case), as enriched at ingest. */
+  country?: string;
+  /** Source autonomous system number, as enriched at ingest. */
+  asn?: number;
   /** Time the search may take; past it, it fails with `event/search_too_broad`. */
   budget_ms?: number;
   hidden: string[];

@@ -1,4 +1,4 @@
-import type { Event, Severity } from '../../../../shared/src/index.js';
+import type { Event, Severity, SourceGeo } from '../../../../shared/src/index.js';
 
 /** An event as the `events` collection holds it (read by the events and hosts repositories). */
 export interface EventDoc {
@@ -10,6 +10,8 @@ export interface EventDoc {
   received_ms: number;
   actor_user: string | null;
   agent_version: string;
+  /** Absent on events stored before migration 61. */
+  source_geo?: SourceGeo | null;
   event: Event;
   /**
    * `occurred_ms` in whole minutes, for lookups by time that FerretDB can push down to its

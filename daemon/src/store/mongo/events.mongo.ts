@@ -24,6 +24,23 @@ export const EVENTS_MINUTE_MONGO_MIGRATION: MongoMigration = {
   },
 };
 
+/** Migration 61: the indexes of the source country and ASN filters (events stored from now on carry `source_geo`). */
+export const EVENTS_GEO_MONGO_MIGRATION: MongoMigration = {
+  id: 61,
+  name: 'events: source address country and ASN (offline enrichment at ingest)',
+  async up(db: Db) {
+    await db.collection('events').createIndexes([
+      { key: { 'source_geo.country': 1, occurred_ms: -1 }, name: 'by_source_country' },
+      { key: { 'source_geo.asn': 1, occurred_ms: -1 }, name: 'by_source_asn' },
+    ]);
+  },
+};
+
+/** A stored event of a document (documents stored before migration 61 have no `source_geo`). */
+function storedOf(d: EventDoc): StoredEvent {
+  return { ...d, source_geo: d.source_geo ?? null, occurred_at: d.event.occurred_at };
+}
+
 /** Widest `details` window looked up minute by minute; a wider one is one range query. */
 const DETAILS_MAX_MINUTES = 30;
 
@@ -49,6 +66,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
         received_ms: item.received_ms,
         actor_user: item.actor_user,
         agent_version: item.agent_version,
+        source_geo: item.source_geo ?? null,
         event: item.event,
         occurred_minute: Math.floor(item.occurred_ms / MINUTE_MS),
       }));
@@ -84,7 +102,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     },
     async byId(eventId) {
       const doc = await events.findOne({ event_id: eventId.toLowerCase() }, { projection: STORED_PROJECTION });
-      return doc ? { ...doc, occurred_at: doc.event.occurred_at } : null;
+      return doc ? storedOf(doc) : null;
     },
     async count() {
       return events.countDocuments();
@@ -141,11 +159,37 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
         if ((err as { code?: unknown }).code === 50) throw searchTooBroad();
         throw err;
       }
-      return docs.map((d): StoredEvent => ({ ...d, occurred_at: d.event.occurred_at }));
+      return docs.map(storedOf);
     },
     async countMatching(q: EventQuery) {
       const and = searchFilter(q, false);
       return events.countDocuments(and.length ? { $and: and } : {});
+    },
+    async sourceCounts(q) {
+      if (q.types.length === 0) return { countries: [], asns: [] };
+      const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } };
+      // FerretDB has no $first/$max accumulators: an AS's name is part of its group key, and the
+      // groups of one AS (a name changed between databases) are added up here.
+      const grouped = <K>(field: 'country' | 'asn') =>
+        events
+          .aggregate<{ _id: K; count: number }>([
+            { $match: { ...match, [`source_geo.${field}`]: { $ne: null } } },
+            { $group: { _id: field === 'asn' ? { asn: '$source_geo.asn', as_org: '$source_geo.as_org' } : '$source_geo.country', count: { $sum: 1 } } },
+          ])
+          .toArray();
+      const [countries, asnGroups] = await Promise.all([grouped<string>('country'), grouped<{ asn: number; as_org: string | null }>('asn')]);
+      const asns = new Map<number, { asn: number; as_org: string | null; count: number }>();
+      for (const g of asnGroups) {
+        const a = asns.get(g._id.asn) ?? { asn: g._id.asn, as_org: g._id.as_org ?? null, count: 0 };
+        a.count += g.count;
+        asns.set(a.asn, a);
+      }
+      const largest = <T extends { count: number }>(rows: T[], key: (r: T) => string | number, limit: number) =>
+        rows.sort((x, y) => y.count - x.count || (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0)).slice(0, limit);
+      return {
+        countries: largest(countries.map((c) => ({ country: c._id, count: c.count })), (c) => c.country, q.limits.countries),
+        asns: largest([...asns.values()], (a) => a.asn, q.limits.asns),
+      };
     },
     async details(q) {
       if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];
@@ -208,6 +252,8 @@ function searchFilter(q: EventQuery, withCursor: boolean): Filter<EventDoc>[] {
     and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
   }
   if (q.actor !== undefined) and.push({ actor_user: q.actor });
+  if (q.country !== undefined) and.push({ 'source_geo.country': q.country } as Filter<EventDoc>);
+  if (q.asn !== undefined) and.push({ 'source_geo.asn': q.asn } as Filter<EventDoc>);
   if (q.ip !== undefined) and.push({ $or: IP_FIELDS.map((f) => ({ [f]: q.ip })) } as Filter<EventDoc>);
   and.push(...(hiddenAnd(q.hidden) as Filter<EventDoc>[]));
   if (withCursor && q.after) {

@@ -5,7 +5,7 @@ import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
 import { DEVICES_MONGO_MIGRATION } from './devices.mongo.js';
 import { FEED_MONGO_MIGRATION } from './feed.mongo.js';
-import { EVENTS_MINUTE_MONGO_MIGRATION } from './events.mongo.js';
+import { EVENTS_GEO_MONGO_MIGRATION, EVENTS_MINUTE_MONGO_MIGRATION } from './events.mongo.js';
 import { INGEST_COLLECTIONS_MONGO_MIGRATION } from './locks.mongo.js';
 import { EVENT_LOOKUPS_MONGO_MIGRATION } from './detail-lookups.mongo.js';
 import { LOGIN_FAILURES_MONGO_MIGRATION, USERS_LAST_LOGIN_MONGO_MIGRATION } from './auth.mongo.js';
@@ -180,4 +180,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   },
   API_KEY_AGENTS_MONGO_MIGRATION,
   LOGIN_FAILURES_MONGO_MIGRATION,
+  EVENTS_GEO_MONGO_MIGRATION,
 ];

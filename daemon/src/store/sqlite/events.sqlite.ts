@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Severity } from '../../../../shared/src/index.js';
 import { searchTooBroad } from '../../errors.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent } from '../events.types.js';
-import { eventFromRow, type EventRow } from './event-row.sqlite.js';
+import { EVENT_COLUMNS, eventFromRow, geoColumns, type EventRow } from './event-row.sqlite.js';
 import { hostUpserter } from './hosts.sqlite.js';
 import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 import type { WalSync } from './wal-sync.sqlite.js';
@@ -12,8 +12,8 @@ type Db = Database.Database;
 
 export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
   const upsertHosts = hostUpserter(db);
-  const insertEvent = db.prepare(`INSERT INTO events (event_id, host_id, type, severity, occurred_ms, received_ms,
-      actor_user, agent_version, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
+  const insertEvent = db.prepare(`INSERT INTO events (${EVENT_COLUMNS})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`);
   // The free-text index is written here from the parsed event, not by a trigger: a trigger had to
   // re-parse the stored JSON twice per row (json_extract), which cost twice the index write itself.
   const indexText = db.prepare('INSERT INTO events_fts (rowid, title, summary) VALUES (?, ?, ?)');
@@ -69,6 +69,7 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
         item.received_ms,
         item.actor_user,
         item.agent_version,
+        ...geoColumns(item.source_geo),
         JSON.stringify(item.event),
       );
       if (changes !== 1) return { status: 'duplicate' };
@@ -126,7 +127,7 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
       const { where, params } = searchWhere(q, true);
       params.push(q.limit);
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      const sql = `SELECT event_id, host_id, type, severity, occurred_ms, received_ms, actor_user, agent_version, doc
+      const sql = `SELECT ${EVENT_COLUMNS}
         FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY occurred_ms ${dir}, event_id ${dir} LIMIT ?`;
       return db.prepare<unknown[], EventRow>(sql).all(...params).map(eventFromRow);
     },
@@ -134,6 +135,22 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
       const { where, params } = searchWhere(q, false);
       const sql = `SELECT count(*) AS n FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`;
       return (db.prepare<unknown[], { n: number }>(sql).get(...params) as { n: number }).n;
+    },
+    async sourceCounts(q) {
+      if (q.types.length === 0) return { countries: [], asns: [] };
+      // Types as literals: the list of the failed-login types is then the partial index's own (migration 61).
+      const range = `type IN (${q.types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')}) AND occurred_ms >= ? AND occurred_ms < ?`;
+      const params = [q.from_ms, q.to_ms];
+      const countries = db
+        .prepare<unknown[], { country: string; count: number }>(`SELECT geo_country AS country, count(*) AS count FROM events
+          WHERE ${range} AND geo_country IS NOT NULL GROUP BY geo_country ORDER BY count DESC, country LIMIT ?`)
+        .all(...params, q.limits.countries);
+      // The organisation of one of the group's rows: an AS keeps its name within a database.
+      const asns = db
+        .prepare<unknown[], { asn: number; as_org: string | null; count: number }>(`SELECT geo_asn AS asn, max(geo_as_org) AS as_org, count(*) AS count
+          FROM events WHERE ${range} AND geo_asn IS NOT NULL GROUP BY geo_asn ORDER BY count DESC, asn LIMIT ?`)
+        .all(...params, q.limits.asns);
+      return { countries, asns };
     },
     async details(q) {
       // Types as literals, one as `=`: a partial index on exactly them (migration 15) is then usable.
@@ -203,6 +220,14 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
   if (q.actor !== undefined) {
     where.push('actor_user = ?');
     params.push(q.actor);
+  }
+  if (q.country !== undefined) {
+    where.push('geo_country = ?');
+    params.push(q.country);
+  }
+  if (q.asn !== undefined) {
+    where.push('geo_asn = ?');
+    params.push(q.asn);
   }
   if (q.ip !== undefined) {
     where.push(`(${IP_PATHS.map(() => 'json_extract(doc, ?) = ?').join(' OR ')})`);

@@ -4,7 +4,7 @@ import { RANGES, REFRESHES, type RangeKey, type RefreshKey } from '../../utils/t
 
 /**
  * The Events filters as they live in the URL
- * (`?hostname=&severity=high,critical&type=rdp.login&range=24h|date=|from=&to=&q=&user=&ip=&order=asc&refresh=1m`).
+ * (`?hostname=&severity=high,critical&type=rdp.login&range=24h|date=|from=&to=&q=&user=&ip=&country=DE&asn=13335&order=asc&refresh=1m`).
  * A relative `range` wins over `date`, `from` and `to`.
  */
 export interface EventFilters {
@@ -18,12 +18,15 @@ export interface EventFilters {
   q: string;
   user: string;
   ip: string;
+  /** Source country (ISO alpha-2) and AS number, as enriched at ingest. */
+  country: string;
+  asn: string;
   order: 'asc' | '';
   refresh: RefreshKey | '';
 }
 
 const one = (v: LocationQuery[string]) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
-const TEXT_KEYS = ['hostname', 'type', 'date', 'from', 'to', 'q', 'user', 'ip'] as const;
+const TEXT_KEYS = ['hostname', 'type', 'date', 'from', 'to', 'q', 'user', 'ip', 'country', 'asn'] as const;
 
 export function filtersFromQuery(query: LocationQuery): EventFilters {
   const severity = one(query.severity)
@@ -42,6 +45,8 @@ export function filtersFromQuery(query: LocationQuery): EventFilters {
     q: '',
     user: '',
     ip: '',
+    country: '',
+    asn: '',
     order: one(query.order) === 'asc' ? 'asc' : '',
     refresh: refresh in REFRESHES ? (refresh as RefreshKey) : '',
   };
@@ -78,6 +83,8 @@ export function filtersToApi(f: EventFilters, timeZone: string, nowMs = Date.now
     q: f.q || undefined,
     user: f.user || undefined,
     ip: f.ip || undefined,
+    country: f.country || undefined,
+    asn: f.asn || undefined,
     order: f.order || undefined,
   };
 }
