@@ -4,6 +4,7 @@ import { adminToken, api, createUser, login, userToken } from '../helpers/auth.j
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import type { Problem } from '../../daemon/src/store/index.js';
 import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
@@ -253,8 +254,11 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   });
 
   it('sends a new problem and its resolution to the channels that carried the opening', async () => {
-    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved') => ({
+    const T = Date.parse('2026-06-02T23:14:27.512Z');
+    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved'): Problem => ({
       id: pid(severity),
+      key: `h1|rdp.bruteforce.burst|${severity}`,
+      fingerprint: `fp-${severity}`,
       host_id: 'h1',
       hostname: 'RDS01',
       type: 'rdp.bruteforce.burst',
@@ -263,19 +267,28 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
       title: `Brute force on RDS01 (${severity})`,
       status,
       count: 3,
-      first_seen: '2026-06-03T09:14:27.512+10:00',
-      last_seen: '2026-06-03T09:20:27.512+10:00',
+      first_seen_ms: T,
+      last_seen_ms: T + 360_000,
+      created_ms: T,
+      updated_ms: T + 360_000,
+      acknowledged_by: null,
+      acknowledged_ms: null,
+      resolved_by: status === 'resolved' ? 'manual' : null,
+      resolved_by_user: status === 'resolved' ? 'admin' : null,
+      resolved_ms: status === 'resolved' ? T + 400_000 : null,
       assignee_id: null,
       assignee: null,
+      assigned_ms: null,
+      comments: [],
     });
     const ids = { high: randomUUID(), warning: randomUUID() };
     const pid = (s: 'warning' | 'high') => ids[s];
-    t.sac.bus.publish({ type: 'problem.opened', data: problem('high', 'open') });
-    t.sac.bus.publish({ type: 'problem.opened', data: problem('warning', 'open') });
+    await t.sac.facts.publish([{ type: 'problem.opened', problem: problem('high', 'open') }], 'service');
+    await t.sac.facts.publish([{ type: 'problem.opened', problem: problem('warning', 'open') }], 'service');
     const opened = await rowsSettled(t, token, ids.high, 5);
     expect(new Set(opened.map((r) => r.topic))).toEqual(new Set(['problem.opened']));
-    t.sac.bus.publish({ type: 'problem.resolved', data: problem('high', 'resolved') });
-    t.sac.bus.publish({ type: 'problem.resolved', data: problem('warning', 'resolved') });
+    await t.sac.facts.publish([{ type: 'problem.resolved', problem: problem('high', 'resolved') }], 'service');
+    await t.sac.facts.publish([{ type: 'problem.resolved', problem: problem('warning', 'resolved') }], 'service');
     const all = await rowsSettled(t, token, ids.high, 10);
     expect(channelsOf(all.filter((r) => r.topic === 'problem.resolved'))).toEqual(['push', 'smtp', 'telegram', 'telegram', 'webhook']);
     expect(hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'resolved' && d.body.problem.id === ids.high)).toBeDefined();

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
-import type { BatchContext, BatchEffects, LogRecord } from './pipeline.js';
+import { noEffects, type BatchContext, type BatchEffects, type LogRecord } from './pipeline.js';
 
 export type ToIngestThread = { kind: 'batch'; id: number; context: BatchContext; items: NewEvent[] } | { kind: 'close' };
 
@@ -31,8 +31,8 @@ interface IngestThreadDeps {
   logger: Logger;
   /** What the next batch is correlated and notified with (cached by their services, so cheap). */
   context: () => Promise<BatchContext>;
-  /** Publishes and logs what a batch returned (`applyBatchEffects`). */
-  apply: (effects: BatchEffects) => void;
+  /** Logs what a batch returned and publishes its facts (`applyBatchEffects`). */
+  apply: (effects: BatchEffects) => Promise<void>;
   /** Called each time a dead thread is being replaced (for the metric). */
   onRestart: () => void;
 }
@@ -59,8 +59,8 @@ function threadLost(message: string): AppError {
  * and everything derived from them are one transaction and one sync. This thread keeps only
  * HTTP, validation and answers, so a batch's store work — tens of milliseconds of CPU at peak — no
  * longer stalls every other request, and the work spreads over two cores. Each batch goes with
- * its context (clock and settings, read here) and comes back with its effects (stream messages,
- * log records, notification counts), applied in batch order before its requests are answered.
+ * its context (clock and settings, read here) and comes back with its effects (facts, log
+ * records, notification counts), applied in batch order before its requests are answered.
  */
 export class IngestThread implements BatchCommitter {
   private nextId = 1;
@@ -174,14 +174,16 @@ export class IngestThread implements BatchCommitter {
 
   private received(msg: FromIngestThread): void {
     if (msg.kind === 'ready' || msg.kind === 'closed') return;
-    // A failed batch was rolled back: only its log records are kept.
-    this.deps.apply(msg.kind === 'done' ? msg.effects : { published: [], logs: msg.logs, notificationsRecorded: 0, notificationsLost: 0 });
+    // Settled now: the batch is answered even if the thread dies while its facts are published.
     const waiting = this.settle(msg.id);
-    if (!waiting) return;
-    if (msg.kind === 'done') waiting.resolve(msg.outcomes);
-    else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
-    else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
-    else waiting.reject(threadFailed(msg.error));
+    // A failed batch was rolled back: only its log records are kept.
+    void this.deps.apply(msg.kind === 'done' ? msg.effects : noEffects(msg.logs)).then(() => {
+      if (!waiting) return;
+      if (msg.kind === 'done') waiting.resolve(msg.outcomes);
+      else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
+      else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
+      else waiting.reject(threadFailed(msg.error));
+    });
   }
 
   private settle(id: number) {
