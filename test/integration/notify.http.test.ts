@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
+import { buildProblem } from '../helpers/facts.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-import type { Problem } from '../../daemon/src/store/index.js';
 import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
@@ -254,33 +254,17 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   });
 
   it('sends a new problem and its resolution to the channels that carried the opening', async () => {
-    const T = Date.parse('2026-06-02T23:14:27.512Z');
-    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved'): Problem => ({
-      id: pid(severity),
-      key: `h1|rdp.bruteforce.burst|${severity}`,
-      fingerprint: `fp-${severity}`,
-      host_id: 'h1',
-      hostname: 'RDS01',
-      type: 'rdp.bruteforce.burst',
-      rule: 'default',
-      severity,
-      title: `Brute force on RDS01 (${severity})`,
-      status,
-      count: 3,
-      first_seen_ms: T,
-      last_seen_ms: T + 360_000,
-      created_ms: T,
-      updated_ms: T + 360_000,
-      acknowledged_by: null,
-      acknowledged_ms: null,
-      resolved_by: status === 'resolved' ? 'manual' : null,
-      resolved_by_user: status === 'resolved' ? 'admin' : null,
-      resolved_ms: status === 'resolved' ? T + 400_000 : null,
-      assignee_id: null,
-      assignee: null,
-      assigned_ms: null,
-      comments: [],
-    });
+    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved') =>
+      buildProblem({
+        id: pid(severity),
+        type: 'rdp.bruteforce.burst',
+        rule: 'default',
+        severity,
+        title: `Brute force on RDS01 (${severity})`,
+        status,
+        count: 3,
+        ...(status === 'resolved' ? { resolved_by: 'manual' as const, resolved_by_user: 'admin' } : {}),
+      });
     const ids = { high: randomUUID(), warning: randomUUID() };
     const pid = (s: 'warning' | 'high') => ids[s];
     await t.sac.facts.publish([{ type: 'problem.opened', problem: problem('high', 'open') }], 'service');
