@@ -7,7 +7,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../shared/src/index.js';
 import { buildEvent } from '../../../test/helpers/events.js';
-import { Facts } from '../facts.js';
+import { Facts, type DomainFact } from '../facts.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
@@ -87,7 +87,16 @@ describe('IngestThread', () => {
       { status: 'inserted', host_id: 'h1' },
       { status: 'inserted', host_id: 'h1' },
     ]);
-    expect(h.published).toEqual([{ batch: [{ type: 'host.status_changed', host_id: 'h1', hostname: 'batch-1', status: 'online' }], origin: 'ingest' }]);
+    // The stored events stay on the thread: the committed-events fact is rebuilt here from the batch's items.
+    expect(h.published).toEqual([
+      {
+        batch: [
+          { type: 'events.committed', events: [{ ...item('a'), host_id: 'h1' }, { ...item('b'), host_id: 'h1' }] },
+          { type: 'host.status_changed', host_id: 'h1', hostname: 'batch-1', status: 'online' },
+        ],
+        origin: 'ingest',
+      },
+    ]);
     expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', scope: 'ingest', n: 2 }));
     await thread.close();
   });
@@ -147,12 +156,17 @@ describe('IngestThread on the real ingest thread and store', () => {
     try {
       // Posted together: the second fails on the store's write (no host observation, as a full
       // disk fails a commit) while the first still waits for the sync of its WAL.
-      const first = thread.commit([newEvent(1_000)]);
+      const stored = [newEvent(1_000), newEvent(2_000)];
+      const first = thread.commit([stored[0]]);
       const second = thread.commit([{ ...newEvent(1_000), host: undefined } as unknown as NewEvent]);
       await expect(first).resolves.toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
       await expect(second).rejects.toMatchObject({ code: 'ingest/thread_failed', message: expect.not.stringMatching(/ingest thread (failed|exited)/) });
-      expect(await thread.commit([newEvent(2_000)])).toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
+      const [third] = await thread.commit([stored[1]]);
+      expect(third).toEqual({ status: 'inserted', host_id: expect.any(String) });
       expect([h.restarts(), thread.problem]).toEqual([0, null]);
+      // Each stored batch's facts begin with its events, with the host the thread linked them to.
+      const committed = (h.published as { batch: DomainFact[] }[]).map(({ batch }) => batch[0]);
+      expect(committed).toEqual(stored.map((e) => ({ type: 'events.committed', events: [{ ...e, host_id: (third as { host_id: string }).host_id }] })));
     } finally {
       await thread.close();
       rmSync(dir, { recursive: true, force: true });

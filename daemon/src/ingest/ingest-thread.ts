@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
-import { noEffects, type BatchContext, type BatchEffects, type LogRecord } from './pipeline.js';
+import { committedOf, noEffects, withCommitted, type BatchContext, type BatchEffects, type LogRecord } from './pipeline.js';
 
 export type ToIngestThread = { kind: 'batch'; id: number; context: BatchContext; items: NewEvent[] } | { kind: 'close' };
 
 export type FromIngestThread =
+  /** `effects` without the `events.committed` fact: rebuilt here from the batch's items and outcomes. */
   | { kind: 'done'; id: number; outcomes: InsertOutcome[]; effects: BatchEffects }
   | {
       kind: 'failed';
@@ -64,7 +65,7 @@ function threadLost(message: string): AppError {
  */
 export class IngestThread implements BatchCommitter {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (o: InsertOutcome[]) => void; reject: (e: unknown) => void }>();
+  private readonly pending = new Map<number, { items: NewEvent[]; resolve: (o: InsertOutcome[]) => void; reject: (e: unknown) => void }>();
   /** Batches are posted in the order `commit` was called, although reading settings is async. */
   private posting: Promise<void> = Promise.resolve();
   /** The running thread; null while it is being (re)started. */
@@ -100,7 +101,7 @@ export class IngestThread implements BatchCommitter {
   commit(items: NewEvent[]): Promise<InsertOutcome[]> {
     if (this.closing) return Promise.reject(threadFailed('ingest is stopping'));
     const id = this.nextId++;
-    const outcome = new Promise<InsertOutcome[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const outcome = new Promise<InsertOutcome[]>((resolve, reject) => this.pending.set(id, { items, resolve, reject }));
     this.posting = this.posting.then(async () => {
       try {
         const worker = await this.running;
@@ -177,7 +178,8 @@ export class IngestThread implements BatchCommitter {
     // Settled now: the batch is answered even if the thread dies while its facts are published.
     const waiting = this.settle(msg.id);
     // A failed batch was rolled back: only its log records are kept.
-    void this.deps.apply(msg.kind === 'done' ? msg.effects : noEffects(msg.logs)).then(() => {
+    const effects = msg.kind === 'done' ? withCommitted(msg.effects, waiting ? committedOf(waiting.items, msg.outcomes) : []) : noEffects(msg.logs);
+    void this.deps.apply(effects).then(() => {
       if (!waiting) return;
       if (msg.kind === 'done') waiting.resolve(msg.outcomes);
       else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));

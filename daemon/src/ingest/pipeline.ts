@@ -53,6 +53,29 @@ export interface IngestPipeline {
   close(): Promise<void>;
 }
 
+/** The events of a batch its insert stored, with their hosts (the others were duplicates or refused). */
+export function committedOf(items: readonly NewEvent[], outcomes: readonly InsertOutcome[]): CommittedEvent[] {
+  const committed: CommittedEvent[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'inserted') committed.push({ ...items[i], host_id: outcome.host_id });
+  });
+  return committed;
+}
+
+/**
+ * The batch's facts without its `events.committed`, to cross back from the ingest thread: the
+ * main thread has the items and puts the fact back (`withCommitted`) rather than having every
+ * stored event cloned back to it.
+ */
+export function withoutCommitted(effects: BatchEffects): BatchEffects {
+  return { ...effects, facts: effects.facts.filter((f) => f.type !== 'events.committed') };
+}
+
+/** Puts back the `events.committed` fact `withoutCommitted` left out (first, as the pipeline returns it). */
+export function withCommitted(effects: BatchEffects, committed: CommittedEvent[]): BatchEffects {
+  return committed.length === 0 ? effects : { ...effects, facts: [{ type: 'events.committed', events: committed }, ...effects.facts] };
+}
+
 export const noEffects = (logs: LogRecord[] = []): BatchEffects => ({ facts: [], logs, notificationsRecorded: 0, notificationsLost: 0 });
 
 /**
@@ -118,10 +141,7 @@ export function createIngestPipeline(store: Store): IngestPipeline {
       const stored = store.events.insertBatch(items, async (outcomes) => {
         await previous;
         try {
-          const committed: CommittedEvent[] = [];
-          outcomes.forEach((outcome, i) => {
-            if (outcome.status === 'inserted') committed.push({ ...items[i], host_id: outcome.host_id });
-          });
+          const committed = committedOf(items, outcomes);
           if (committed.length > 0) await derive(committed, await context(), effects);
         } finally {
           done();
