@@ -11,7 +11,7 @@ import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
-import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
+import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
@@ -339,18 +339,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   users.onChange((userId) => userChanged(userId, true));
   if (feed && store.feed) {
     const feedRepo = store.feed;
-    // What another daemon changed: drop this daemon's copies (as its own change would).
-    feed.subscribe((message, _position, fromHere) => {
-      if (fromHere || message.type !== 'cluster.changed') return;
-      if (message.data.scope === 'settings') {
-        settings.changedElsewhere(message.data.category);
-        return;
-      }
-      if (message.data.scope === 'api_keys') {
-        apiKeys.invalidate();
-        return;
-      }
-      userChanged(message.data.user_id, false);
+    followClusterChanges(feed, {
+      settings: (category) => settings.changedElsewhere(category),
+      apiKeys: () => apiKeys.invalidate(),
+      user: (userId) => userChanged(userId, false),
     });
     jobs.start([
       {
