@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRdpUpdates } from '../helpers/agent-updates.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { openStream, type OpenStream } from '../helpers/stream.js';
-import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
+import type { GitReposPeer } from '../peers/git-repos.peer.js';
 
 const AGENT = '5e2a9c1d-7b3f-4a6e-8d0c-1f2b3c4d5e6f';
 
@@ -33,14 +34,9 @@ describe.each(STORE_KINDS)('agent updates with hidden heartbeats on %s', (kind) 
   const job = async () => (await api(sac, 'GET', `/api/v1/agent-updates?host_id=${hostId}`, { token })).body.jobs[0];
 
   beforeAll(async () => {
-    repos = await startGitRepos();
-    repos.commit('rdp-login-monitor', { 'version.txt': '2.1.7-SAC\r\n', 'Deploy-LoginMonitor.ps1': 'Write-Host deploy' }, 'v2.1.7-SAC');
-    repos.commit('rdp-login-monitor', { 'version.txt': '2.1.8-SAC\r\n' }, 'v2.1.8-SAC');
     sac = await startTestSac(kind);
     token = await adminToken(sac);
-    await api(sac, 'PATCH', '/api/v1/settings/git_repos', { token, body: { repos: [{ product: 'rdp-login-monitor', url: repos.fileUrl('rdp-login-monitor') }] } });
-    await api(sac, 'PATCH', '/api/v1/settings/agent_updates', { token, body: { enabled: true, max_parallel: 1 } });
-    await api(sac, 'POST', '/api/v1/agents/versions/refresh', { token });
+    repos = await startRdpUpdates(sac, token);
     await heartbeat('2.1.7-SAC', 'first heartbeat');
     hostId = (await api(sac, 'GET', '/api/v1/hosts', { token })).body.items[0].id;
     stream = await openStream(sac, { token });
