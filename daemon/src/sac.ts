@@ -10,7 +10,7 @@ import { AuditService, createAuditRoutes } from './audit/index.js';
 import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
-import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
+import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
@@ -20,6 +20,7 @@ import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, Telegram
 import { randomBase62 } from './random.js';
 import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
+import { Facts } from './facts.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
 import { GeoService, shippedGeoDatabases } from './geo/index.js';
@@ -50,15 +51,15 @@ import {
 import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
-import { channelSenders, createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
+import { channelSenders, createNotificationsRoutes, NotifyService, settingsNotifySource, subscribeNotify } from './notify/index.js';
 import { createProblemsRoutes, ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
 import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
+import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream } from './stream/index.js';
 import { createUsersRoutes, UsersService } from './users/index.js';
-import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes, gitReleaseSource } from './updates/index.js';
+import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
 
@@ -76,7 +77,10 @@ export interface RunningSac {
   retention: RetentionService;
   notify: NotifyService;
   reports: ReportsService;
+  /** What clients and the other daemons are told (stream messages, cache changes). */
   bus: Bus;
+  /** What the daemon did (domain facts): features react to these. */
+  facts: Facts;
   apiKeys: ApiKeyService;
   /** Set when this start generated the bootstrap agent API key (first start without one). */
   generatedApiKey: string | null;
@@ -128,6 +132,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
 
   const metrics = new Metrics();
   const bus = new Bus((err, message) => logger.error({ err: errorSummary(err), type: message.type }, 'bus listener failed'));
+  const facts = new Facts((err, type) => logger.error({ err: errorSummary(err), type }, 'facts listener failed'));
   const apiKeys = new ApiKeyService(store.apiKeys, clock);
   const keyAgents = new KeyAgents(store.apiKeys, store.hosts, clock);
   const apiKeyFile = path.join(config.dataDir, BOOTSTRAP_KEY_FILE);
@@ -153,7 +158,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     devices: { accepts: (device, userId) => mobile.accepts(device, userId) },
     sessions: store.sessions,
     audit,
-    bus,
+    facts,
     clock,
     policy: config.auth,
     logger: logger.child({ scope: 'auth' }),
@@ -170,11 +175,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   });
   stream.start();
   const streamTickets = new StreamTickets(store.streamTickets, store.users, clock);
-  users.onChange((userId) => {
-    auth.invalidate();
-    stream.dropUser(userId);
-    bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
-  });
   apiKeys.onRevoke(() => bus.publish({ type: 'cluster.changed', data: { scope: 'api_keys' } }));
   settings.onChange((category, elsewhere) => {
     if (!elsewhere) bus.publish({ type: 'cluster.changed', data: { scope: 'settings', category } });
@@ -185,6 +185,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
+  subscribeStream(facts, bus, correlationSettings);
   const agentVersions = new AgentVersionsService({
     repo: store.agentVersions,
     git: gitReleaseSource,
@@ -195,7 +196,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'agent-versions' }),
   });
   const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, () => agentVersions.latest());
-  const silence = new SilenceScanner(store, bus, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
+  const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const geo = new GeoService({ settings: () => settings.get('geoip'), shipped: shippedGeoDatabases(), logger: logger.child({ scope: 'geo' }) });
   await geo.reload();
@@ -205,7 +206,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const read: ReadServices = {
     events,
     hosts,
-    problems: new ProblemsService(store, bus, clock, correlationSettings, audit, hosts, events),
+    problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
@@ -257,11 +258,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     publish: (message) => bus.publish(message),
     logger: logger.child({ scope: 'agent-updates' }),
   });
-  // Update jobs move with their agents' own events (started, success, failed, a newer version).
-  bus.subscribe((message) => {
-    if (message.type !== 'event.ingested') return;
-    agentUpdates.onEvent(message.data).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: message.data.event_id }, 'agent update job not moved'));
-  });
+  subscribeAgentUpdates(facts, agentUpdates, logger.child({ scope: 'agent-updates' }));
   jobs.start([
     { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
@@ -292,6 +289,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
   });
   await notify.start();
+  subscribeNotify(facts, notify);
   maintenance.onChange(() => notify.refresh());
   const escalation = new EscalationService({ store, settings, notify, clock, logger: logger.child({ scope: 'escalation' }) });
   const telegram = new TelegramService({
@@ -337,29 +335,25 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     policy: { ...DEFAULT_MOBILE_POLICY, addressMaxFailures: config.auth.addressMaxFailures, windowMs: config.auth.windowMs },
     logger: logger.child({ scope: 'mobile' }),
     // The user's other streams end too and reconnect; the device's cannot (its token is refused).
-    onDeviceChange: (userId) => {
-      auth.invalidate();
-      stream.dropUser(userId);
-      bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
-    },
+    onDeviceChange: (userId) => userChanged(userId, true),
   });
+  /**
+   * After any change to a user or their devices, here (`here`: the other daemons are told) or on
+   * another daemon: cached sessions dropped, open streams ended, a removed user's push subscriptions removed.
+   */
+  function userChanged(userId: string, here: boolean): void {
+    auth.invalidate();
+    stream.dropUser(userId);
+    if (here) bus.publish({ type: 'cluster.changed', data: { scope: 'user', user_id: userId } });
+    void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
+  }
+  users.onChange((userId) => userChanged(userId, true));
   if (feed && store.feed) {
     const feedRepo = store.feed;
-    // What another daemon changed: drop this daemon's copies (as its own change would).
-    feed.subscribe((message, _position, fromHere) => {
-      if (fromHere || message.type !== 'cluster.changed') return;
-      if (message.data.scope === 'settings') {
-        settings.changedElsewhere(message.data.category);
-        return;
-      }
-      if (message.data.scope === 'api_keys') {
-        apiKeys.invalidate();
-        return;
-      }
-      const userId = message.data.user_id;
-      auth.invalidate();
-      stream.dropUser(userId);
-      void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
+    followClusterChanges(feed, {
+      settings: (category) => settings.changedElsewhere(category),
+      apiKeys: () => apiKeys.invalidate(),
+      user: (userId) => userChanged(userId, false),
     });
     jobs.start([
       {
@@ -373,16 +367,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       },
     ]);
   }
-  users.onChange((userId) => {
-    void notify.userChanged(userId).catch((err: unknown) => logger.error({ err: errorSummary(err), user: userId }, 'push subscriptions of a removed user not removed'));
-  });
   // One ingest pipeline (createIngestPipeline): on its own thread for a file store (ingest-thread.ts),
   // on this one for MongoDB and :memory:. Either way a batch gets its context from here and its
   // effects are applied here.
   const batchContext = async (): Promise<BatchContext> => ({ now_ms: clock.now(), correlation: await correlationSettings(), notify: notify.eventPlan() });
   const applyEffects = (effects: BatchEffects) =>
     applyBatchEffects(effects, {
-      bus,
+      facts,
       logger,
       onNotificationsRecorded: notify.notificationsRecorded,
       onNotificationsLost: notify.notificationsLost,
@@ -402,7 +393,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     { committed: (events, seconds) => metrics.batchCommitted(events, seconds), storeFailed: () => metrics.storeError('ingest_commit') },
   ), (items) => geo.enrich(items));
   const ingest = new IngestService(committer, clock, logger.child({ scope: 'ingest' }), config.ingest);
-  bus.subscribe(notify.onBusMessage);
   const reports = new ReportsService({
     store,
     clock,
@@ -508,6 +498,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     notify,
     reports,
     bus,
+    facts,
     apiKeys,
     generatedApiKey: generated,
     apiKeyFile,

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRdpUpdates } from '../helpers/agent-updates.js';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
-import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
+import type { GitReposPeer } from '../peers/git-repos.peer.js';
 import { waitFor } from '../helpers/clock.js';
 
 const AGENT_A = '0b8c6f2e-1d3a-4e5f-9a7b-2c4d6e8f0a1b';
@@ -42,14 +43,9 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
     });
 
   beforeAll(async () => {
-    repos = await startGitRepos();
-    repos.commit('rdp-login-monitor', { 'version.txt': '2.1.7-SAC\r\n', 'Deploy-LoginMonitor.ps1': 'Write-Host deploy' }, 'v2.1.7-SAC');
-    repos.commit('rdp-login-monitor', { 'version.txt': '2.1.8-SAC\r\n' }, 'v2.1.8-SAC');
     sac = await startTestSac(kind);
     token = await adminToken(sac);
-    await api(sac, 'PATCH', '/api/v1/settings/git_repos', { token, body: { repos: [{ product: 'rdp-login-monitor', url: repos.fileUrl('rdp-login-monitor') }] } });
-    await api(sac, 'PATCH', '/api/v1/settings/agent_updates', { token, body: { enabled: true, max_parallel: 1 } });
-    await api(sac, 'POST', '/api/v1/agents/versions/refresh', { token });
+    repos = await startRdpUpdates(sac, token);
     await sendFrom('WS-A', AGENT_A, 'agent.heartbeat', '2.1.7-SAC');
     await sendFrom('WS-B', AGENT_B, 'agent.heartbeat', '2.1.7-SAC');
     for (const h of (await api(sac, 'GET', '/api/v1/hosts', { token })).body.items) hostIds[h.hostname] = h.id;

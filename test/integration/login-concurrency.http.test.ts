@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '../../daemon/src/bus.js';
+import type { DomainFact } from '../../daemon/src/facts.js';
 import { createUser, login } from '../helpers/auth.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
 
@@ -17,11 +17,11 @@ async function batchLogin(t: TestSac, username: string, n: number): Promise<{ st
 
 describe('sign-in throttling under concurrency', () => {
   let sac: TestSac;
-  const bus: BusMessage[] = [];
+  const facts: DomainFact[] = [];
   beforeAll(async () => {
     // The address bound is lifted here so the per-username reservation is what is measured.
     sac = await startTestSac('sqlite', { SAC_LOGIN_ADDRESS_MAX_FAILURES: '100000' });
-    sac.sac.bus.subscribe((m) => bus.push(m));
+    sac.sac.facts.subscribe((batch) => void facts.push(...batch));
   });
   afterAll(async () => {
     await sac?.close();
@@ -31,7 +31,7 @@ describe('sign-in throttling under concurrency', () => {
     const { user, password } = await createUser(sac, 'monitor');
     const statuses = (await Promise.all(Array.from({ length: 50 }, () => login(sac, user.username, WRONG)))).map((r) => r.status);
     expect(count(statuses)).toEqual({ 401: 3, 429: 47 });
-    expect(bus.filter((m) => m.type === 'auth.login_locked' && m.data.username === user.username)).toHaveLength(1);
+    expect(facts.filter((f) => f.type === 'auth.login_locked' && f.username === user.username)).toHaveLength(1);
     const locked = await login(sac, user.username, password);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(60);

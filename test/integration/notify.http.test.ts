@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminToken, api, createUser, login, userToken } from '../helpers/auth.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
+import { buildProblem } from '../helpers/facts.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
@@ -253,29 +254,25 @@ describe.each(STORE_KINDS)('notifications through real channel peers on %s', (ki
   });
 
   it('sends a new problem and its resolution to the channels that carried the opening', async () => {
-    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved') => ({
-      id: pid(severity),
-      host_id: 'h1',
-      hostname: 'RDS01',
-      type: 'rdp.bruteforce.burst',
-      rule: 'default',
-      severity,
-      title: `Brute force on RDS01 (${severity})`,
-      status,
-      count: 3,
-      first_seen: '2026-06-03T09:14:27.512+10:00',
-      last_seen: '2026-06-03T09:20:27.512+10:00',
-      assignee_id: null,
-      assignee: null,
-    });
+    const problem = (severity: 'warning' | 'high', status: 'open' | 'resolved') =>
+      buildProblem({
+        id: pid(severity),
+        type: 'rdp.bruteforce.burst',
+        rule: 'default',
+        severity,
+        title: `Brute force on RDS01 (${severity})`,
+        status,
+        count: 3,
+        ...(status === 'resolved' ? { resolved_by: 'manual' as const, resolved_by_user: 'admin' } : {}),
+      });
     const ids = { high: randomUUID(), warning: randomUUID() };
     const pid = (s: 'warning' | 'high') => ids[s];
-    t.sac.bus.publish({ type: 'problem.opened', data: problem('high', 'open') });
-    t.sac.bus.publish({ type: 'problem.opened', data: problem('warning', 'open') });
+    await t.sac.facts.publish([{ type: 'problem.opened', problem: problem('high', 'open') }], 'service');
+    await t.sac.facts.publish([{ type: 'problem.opened', problem: problem('warning', 'open') }], 'service');
     const opened = await rowsSettled(t, token, ids.high, 5);
     expect(new Set(opened.map((r) => r.topic))).toEqual(new Set(['problem.opened']));
-    t.sac.bus.publish({ type: 'problem.resolved', data: problem('high', 'resolved') });
-    t.sac.bus.publish({ type: 'problem.resolved', data: problem('warning', 'resolved') });
+    await t.sac.facts.publish([{ type: 'problem.resolved', problem: problem('high', 'resolved') }], 'service');
+    await t.sac.facts.publish([{ type: 'problem.resolved', problem: problem('warning', 'resolved') }], 'service');
     const all = await rowsSettled(t, token, ids.high, 10);
     expect(channelsOf(all.filter((r) => r.topic === 'problem.resolved'))).toEqual(['push', 'smtp', 'telegram', 'telegram', 'webhook']);
     expect(hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'resolved' && d.body.problem.id === ids.high)).toBeDefined();

@@ -71,12 +71,12 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     }
   });
 
-  it('never sends internal bus messages, and ends the stream of a user who is deactivated', async () => {
+  it('never shows sign-in locks, and ends the stream of a user who is deactivated', async () => {
     const { user, password } = await createUser(sac, 'monitor');
     const monitor = (await login(sac, user.username, password)).body.token as string;
     const s = await openStream(sac, { token: monitor });
     await s.next((f) => f.event === 'counters');
-    sac.sac.bus.publish({ type: 'auth.login_locked', data: { username: 'x', ip: undefined, locked_until: new Date().toISOString(), attempts: 3 } });
+    await sac.sac.facts.publish([{ type: 'auth.login_locked', username: 'x', ip: undefined, locked_until: new Date().toISOString(), attempts: 3 }], 'service');
     await api(sac, 'PATCH', `/api/v1/users/${user.id}`, { token, body: { active: false } });
     await s.ended;
     expect(s.frames.some((f) => f.event.startsWith('auth.'))).toBe(false);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '../../daemon/src/bus.js';
+import type { DomainFact } from '../../daemon/src/facts.js';
 import { adminToken, api, createUser, login } from '../helpers/auth.js';
 import { TestClock } from '../helpers/clock.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
@@ -10,10 +10,10 @@ const MINUTE = 60_000;
 describe.each(STORE_KINDS)('sign-in throttling and the audit log on %s', (kind) => {
   let sac: TestSac;
   const clock = new TestClock();
-  const bus: BusMessage[] = [];
+  const facts: DomainFact[] = [];
   beforeAll(async () => {
     sac = await startTestSac(kind, { SAC_LOGIN_ADDRESS_MAX_FAILURES: '6' }, { clock });
-    sac.sac.bus.subscribe((m) => bus.push(m));
+    sac.sac.facts.subscribe((batch) => void facts.push(...batch));
   });
   afterAll(async () => {
     await sac?.close();
@@ -30,15 +30,15 @@ describe.each(STORE_KINDS)('sign-in throttling and the audit log on %s', (kind) 
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect((await login(sac, user.username, 'Wrong-password-123')).status).toBe(429);
 
-    const alerts = bus.filter((m) => m.type === 'auth.login_locked');
+    const alerts = facts.filter((f) => f.type === 'auth.login_locked');
     expect(alerts).toHaveLength(1);
-    expect(alerts[0].data).toMatchObject({ username: user.username, attempts: 3 });
+    expect(alerts[0]).toMatchObject({ username: user.username, attempts: 3 });
 
     clock.advance(10 * MINUTE);
     expect(Number((await login(sac, user.username, password)).headers.get('retry-after'))).toBeLessThanOrEqual(5 * 60);
     clock.advance(5 * MINUTE + 1000);
     expect((await login(sac, user.username, password)).status).toBe(200);
-    expect(bus.filter((m) => m.type === 'auth.login_locked')).toHaveLength(1);
+    expect(facts.filter((f) => f.type === 'auth.login_locked')).toHaveLength(1);
 
     const audit = await api(sac, 'GET', `/api/v1/audit?actor=${user.username}&limit=20`, { token: await adminToken(sac) });
     expect(audit.status).toBe(200);

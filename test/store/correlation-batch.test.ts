@@ -44,7 +44,7 @@ describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
     const service = new CorrelationService(store);
     const at = (ms: number) => new Date(T0 + ms).toISOString();
     const gw = { host: { hostname: 'RDG09' }, category: 'network' as const, severity: 'info' as const, details: { user: 'CORP\\a', internal_ip: '10.1.1.1' } };
-    const { published: messages, opened } = await commit(store, service, [
+    const { facts, opened } = await commit(store, service, [
       { occurred_at: at(0) },
       { occurred_at: at(1000) },
       { occurred_at: at(1000) }, // replay of the previous one (same content, new event_id)
@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
     ]);
     const main = problems.find((p) => p.rule === 'severity' && p.count === 2)!;
     expect((await store.problems.timeline(main.id, 10)).map((l) => l.counted).sort()).toEqual([false, true, true]);
-    expect(messages.filter((m) => m.type === 'problem.opened')).toHaveLength(3);
+    expect(facts.filter((f) => f.type === 'problem.opened')).toHaveLength(3);
     expect(opened).toHaveLength(3);
   });
 });

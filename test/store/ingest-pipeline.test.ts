@@ -40,7 +40,7 @@ describe.each(STORE_KINDS)('the ingest pipeline on %s', (kind) => {
     await store?.close();
   });
 
-  it('writes the notifications of a batch\'s events and of the problems it opened with the batch, and returns its stream messages as effects', async () => {
+  it('writes the notifications of a batch\'s events and of the problems it opened with the batch, and returns its facts as effects', async () => {
     store = await openFreshStore(kind);
     const pipeline = createIngestPipeline(store);
     const at = new Date(T0).toISOString();
@@ -52,15 +52,15 @@ describe.each(STORE_KINDS)('the ingest pipeline on %s', (kind) => {
       context,
     );
     expect(outcomes.map((o) => o.status)).toEqual(['inserted', 'inserted']);
-    expect(effects.published.map((m) => m.type).sort()).toEqual(['event.ingested', 'event.ingested', 'problem.opened']);
-    const opened = effects.published.find((m) => m.type === 'problem.opened')!;
-    // Recorded before the batch resolved: no bus listener is involved.
+    expect(effects.facts.map((f) => f.type)).toEqual(['events.committed', 'problem.opened']);
+    const opened = effects.facts.find((f) => f.type === 'problem.opened')!;
+    // Recorded before the batch resolved: no listener is involved.
     const rows = await store.outbox.list({ limit: 10 });
     expect(rows.map((r) => [r.topic, r.channel]).sort()).toEqual([
       ['event', 'webhook'],
       ['problem.opened', 'webhook'],
     ]);
-    expect(rows.find((r) => r.topic === 'problem.opened')!.ref).toBe((opened.data as { id: string }).id);
+    expect(rows.find((r) => r.topic === 'problem.opened')!.ref).toBe((opened as { problem: { id: string } }).problem.id);
     expect(effects.notificationsRecorded).toBe(2);
     expect(effects.logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'problem opened' }));
     await pipeline.close();
@@ -77,7 +77,7 @@ describe.each(STORE_KINDS)('the ingest pipeline on %s', (kind) => {
       { id: 'o1', topic: 'problem.opened', channel: 'webhook', target: null, ref: silence.id, content: { kind: 'event', event: {} } as never, status: 'sent', attempts: 1, max_attempts: 3, next_attempt_ms: T0, lease_until_ms: null, created_ms: T0, updated_ms: T0, sent_ms: T0, last_error: null, history: [] },
     ]);
     const { effects } = await pipeline.commit(items([{ type: 'agent.heartbeat', category: 'agent', severity: 'info', title: 'heartbeat', details: {} }]), context);
-    expect(effects.published.map((m) => m.type)).toEqual(expect.arrayContaining(['host.status_changed', 'problem.resolved', 'event.ingested']));
+    expect(effects.facts.map((f) => f.type)).toEqual(['events.committed', 'host.status_changed', 'problem.resolved']);
     expect((await store.problems.byId(silence.id))!.status).toBe('resolved');
     const resolved = await store.outbox.list({ topic: 'problem.resolved', limit: 10 });
     expect(resolved.map((r) => [r.ref, r.channel])).toEqual([[silence.id, 'webhook']]);

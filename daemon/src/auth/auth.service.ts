@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { LoginRequest, LoginResponse, LoginResult, PasswordChange, SessionUser, TotpEnrollment, TotpStatus } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
-import type { Bus } from '../bus.js';
+import type { Facts } from '../facts.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { randomBase62 } from '../random.js';
@@ -73,7 +73,7 @@ export class AuthService implements Authenticator {
       sessions: SessionsRepo;
       tokens: SessionTokens;
       audit: AuditService;
-      bus: Bus;
+      facts: Pick<Facts, 'publish'>;
       clock: Clock;
       policy: AuthPolicy;
       logger: Logger;
@@ -370,12 +370,12 @@ export class AuthService implements Authenticator {
 
   /** Locks the username; only the call that set the lock alerts, so there is one alert per lock. */
   private async lock(key: string, username: string, ip: string | undefined, now: number): Promise<void> {
-    const { throttle, bus, audit, policy, logger } = this.deps;
+    const { throttle, facts, audit, policy, logger } = this.deps;
     const until = now + policy.lockMs;
     if (!(await throttle.lock(key, until, now))) return;
     const lockedUntil = new Date(until).toISOString();
     logger.warn({ username, ip, locked_until: lockedUntil }, 'sign-in locked after repeated failures');
-    bus.publish({ type: 'auth.login_locked', data: { username, ip, locked_until: lockedUntil, attempts: policy.maxFailures } });
+    await facts.publish([{ type: 'auth.login_locked', username, ip, locked_until: lockedUntil, attempts: policy.maxFailures }], 'service');
     await audit.record({
       action: 'auth.login_locked',
       actor: { user: null, ip },

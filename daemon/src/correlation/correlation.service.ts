@@ -1,6 +1,5 @@
 import type { Severity } from '../../../shared/src/index.js';
-import type { BusMessage } from '../bus.js';
-import { streamProblem } from './problem.views.js';
+import type { DomainFact } from '../facts.js';
 import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type Store } from '../store/index.js';
 import {
   clusterByWindow,
@@ -56,9 +55,9 @@ interface Occurrence {
   counted: boolean;
 }
 
-/** What correlating a batch derived besides its writes: the stream messages, and the problems it opened (for the log). */
+/** What correlating a batch derived besides its writes: the problems it opened or grew (facts), and those it opened (for the log). */
 export interface CorrelationEffects {
-  published: BusMessage[];
+  facts: DomainFact[];
   opened: { problem_id: string; rule: string; type: string; host_id: string }[];
 }
 
@@ -72,7 +71,7 @@ export class CorrelationService {
   constructor(private readonly store: Store) {}
 
   async onCommitted(batch: CommittedEvent[], settings: CorrelationSettings, nowMs: number): Promise<CorrelationEffects> {
-    const effects: CorrelationEffects = { published: [], opened: [] };
+    const effects: CorrelationEffects = { facts: [], opened: [] };
     if (batch.length === 0) return effects;
     const derived: Derived[] = batch.map((c) => ({
       c,
@@ -95,23 +94,6 @@ export class CorrelationService {
       this.inventoryOccurrences(visible, settings),
       this.flapOccurrences(visible),
     ]);
-    // The live stream shows what lists show: hidden types left out, severities as overridden.
-    for (const d of visible) {
-      effects.published.push({
-        type: 'event.ingested',
-        data: {
-          event_id: d.c.event.event_id,
-          host_id: d.c.host_id,
-          hostname: d.c.event.host.hostname,
-          type: d.c.event.type,
-          severity: d.severity,
-          title: d.c.event.title,
-          occurred_at: d.c.event.occurred_at,
-          received_at: new Date(d.c.received_ms).toISOString(),
-          actor_user: d.c.actor_user,
-        },
-      });
-    }
     await this.raise([...severity, ...inventory, ...flaps], nowMs, effects);
     return effects;
   }
@@ -279,7 +261,7 @@ export class CorrelationService {
     const results = await this.store.problems.upsertMatchMany(inputs);
     results.forEach(({ problem, created }, i) => {
       if (!problem || (!created && inputs[i].count === 0)) return;
-      effects.published.push({ type: created ? 'problem.opened' : 'problem.updated', data: streamProblem(problem) });
+      effects.facts.push({ type: created ? 'problem.opened' : 'problem.grown', problem });
       if (created) effects.opened.push({ problem_id: problem.id, rule: problem.rule, type: problem.type, host_id: problem.host_id });
     });
   }

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Bus, BusMessage } from '../bus.js';
 import type { Clock } from '../clock.js';
 import {
   formatSilence,
@@ -8,11 +7,11 @@ import {
   problemKey,
   silenceAction,
   staleMinutesFor,
-  streamProblem,
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
 } from '../correlation/index.js';
+import type { DomainFact, Facts } from '../facts.js';
 import type { Fence } from '../jobs/index.js';
 import type { Host, HostState, Store } from '../store/index.js';
 
@@ -35,20 +34,20 @@ export function hostStatusOf(host: Host, state: HostState | undefined, settings:
 
 /**
  * Ingest's liveness step for heartbeats and daily reports: raises last-seen, sets the hosts
- * online and auto-resolves their silence problems. Returns the stream messages to publish.
+ * online and auto-resolves their silence problems. Returns what changed (facts).
  */
 export async function recordLiveness(
   store: Pick<Store, 'hostState' | 'problems'>,
   items: { host_id: string; hostname: string; at_ms: number }[],
   nowMs: number,
-): Promise<BusMessage[]> {
-  const published: BusMessage[] = [];
+): Promise<DomainFact[]> {
+  const facts: DomainFact[] = [];
   await store.hostState.recordHeartbeats(items.map((i) => ({ host_id: i.host_id, at_ms: i.at_ms })));
   const hostnames = new Map(items.map((i) => [i.host_id, i.hostname]));
   // One host's status does not depend on another's: on MongoDB the reads go out together.
   const changed = await Promise.all([...hostnames.keys()].map((hostId) => store.hostState.setStatus(hostId, 'online')));
   [...hostnames].forEach(([hostId, hostname], i) => {
-    if (changed[i]) published.push({ type: 'host.status_changed', data: { host_id: hostId, hostname, status: 'online' } });
+    if (changed[i]) facts.push({ type: 'host.status_changed', host_id: hostId, hostname, status: 'online' });
   });
   const silences = await store.problems.byKeys([...hostnames.keys()].map(silenceKey));
   for (const p of silences) {
@@ -59,16 +58,16 @@ export async function recordLiveness(
       resolved_by: 'auto',
       resolved_by_user: null,
     });
-    if (resolved) published.push({ type: 'problem.resolved', data: streamProblem(resolved) });
+    if (resolved) facts.push({ type: 'problem.resolved', problem: resolved });
   }
-  return published;
+  return facts;
 }
 
 /** The periodic silence scan (a job on one daemon). */
 export class SilenceScanner {
   constructor(
     private readonly store: Pick<Store, 'hosts' | 'hostState' | 'problems'>,
-    private readonly bus: Bus,
+    private readonly facts: Pick<Facts, 'publish'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
@@ -99,7 +98,7 @@ export class SilenceScanner {
       if ((state?.status ?? 'online') !== status) {
         await fence.check();
         if (await this.store.hostState.setStatus(host.id, status)) {
-          this.bus.publish({ type: 'host.status_changed', data: { host_id: host.id, hostname: host.hostname, status } });
+          await this.facts.publish([{ type: 'host.status_changed', host_id: host.id, hostname: host.hostname, status }], 'service');
           this.logger.info({ host_id: host.id, hostname: host.hostname, status }, 'host status changed');
         }
       }
@@ -126,7 +125,7 @@ export class SilenceScanner {
             })
           : await this.store.problems.reopenSilence(problem!.id, problem!.resolved_ms, now, title);
       if (changed) {
-        this.bus.publish({ type: 'problem.opened', data: streamProblem(changed) });
+        await this.facts.publish([{ type: 'problem.opened', problem: changed }], 'service');
         this.logger.info({ problem_id: changed.id, host_id: host.id, action }, 'host silence problem opened');
       }
     }

@@ -7,8 +7,8 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../shared/src/index.js';
 import { buildEvent } from '../../../test/helpers/events.js';
-import { Bus } from '../bus.js';
 import { systemClock } from '../clock.js';
+import { Facts, type DomainFact } from '../facts.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
 import { IngestThread } from './ingest-thread.js';
@@ -17,7 +17,7 @@ import { applyBatchEffects } from './pipeline.js';
 
 /**
  * A stand-in ingest thread speaking the real protocol: every event "inserted" on host `h1`, one
- * bus message and one log line per batch; an event whose id is `crash` kills the thread, one whose
+ * fact and one log line per batch; an event whose id is `crash` kills the thread, one whose
  * id is `unstorable` fails its batch as the thread does when an event's content cannot be written.
  */
 const STAND_IN = `
@@ -32,7 +32,7 @@ parentPort.on('message', (msg) => {
   parentPort.postMessage({
     kind: 'done', id: msg.id, outcomes: msg.items.map(() => ({ status: 'inserted', host_id: 'h1' })),
     effects: {
-      published: [{ type: 'stream.counters', data: { batch: msg.id, now: msg.context.now_ms } }],
+      facts: [{ type: 'host.status_changed', host_id: 'h1', hostname: 'batch-' + msg.id, status: msg.context.now_ms > 0 ? 'online' : 'stale' }],
       logs: [{ scope: 'ingest', level: 'info', msg: 'batch stored', fields: { n: msg.items.length } }],
       notificationsRecorded: 0, notificationsLost: 0,
     },
@@ -52,8 +52,8 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
     },
   });
   const published: unknown[] = [];
-  const bus = new Bus(() => undefined);
-  bus.subscribe((m, meta) => published.push({ ...m, meta }));
+  const facts = new Facts(() => undefined);
+  facts.subscribe((batch, origin) => void published.push({ batch, origin }));
   const logger = pino({ level: 'info' }, sink);
   let restarts = 0;
   let spawned = 0;
@@ -68,7 +68,7 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
           correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720 },
           notify: null,
         }),
-        apply: (effects) => applyBatchEffects(effects, { bus, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),
+        apply: (effects) => applyBatchEffects(effects, { facts, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),
         onRestart: () => restarts++,
       },
       spawn === 'real'
@@ -82,14 +82,23 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
 }
 
 describe('IngestThread', () => {
-  it('sends a batch with its context and applies its effects (stream messages, log records) before resolving it', async () => {
+  it('sends a batch with its context and applies its effects (facts, log records) before resolving it', async () => {
     const h = harness();
     const thread = await h.start();
     expect(await thread.commit([item('a'), item('b')])).toEqual([
       { status: 'inserted', host_id: 'h1' },
       { status: 'inserted', host_id: 'h1' },
     ]);
-    expect(h.published).toEqual([{ type: 'stream.counters', data: { batch: 1, now: 1_000 }, meta: { notified: true } }]);
+    // The stored events stay on the thread: the committed-events fact is rebuilt here from the batch's items.
+    expect(h.published).toEqual([
+      {
+        batch: [
+          { type: 'events.committed', events: [{ ...item('a'), host_id: 'h1' }, { ...item('b'), host_id: 'h1' }] },
+          { type: 'host.status_changed', host_id: 'h1', hostname: 'batch-1', status: 'online' },
+        ],
+        origin: 'ingest',
+      },
+    ]);
     expect(h.lines).toContainEqual(expect.objectContaining({ msg: 'batch stored', scope: 'ingest', n: 2 }));
     await thread.close();
   });
@@ -149,12 +158,17 @@ describe('IngestThread on the real ingest thread and store', () => {
     try {
       // Posted together: the second fails on the store's write (no host observation, as a full
       // disk fails a commit) while the first still waits for the sync of its WAL.
-      const first = thread.commit([newEvent(1_000)]);
+      const stored = [newEvent(1_000), newEvent(2_000)];
+      const first = thread.commit([stored[0]]);
       const second = thread.commit([{ ...newEvent(1_000), host: undefined } as unknown as NewEvent]);
       await expect(first).resolves.toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
       await expect(second).rejects.toMatchObject({ code: 'ingest/thread_failed', message: expect.not.stringMatching(/ingest thread (failed|exited)/) });
-      expect(await thread.commit([newEvent(2_000)])).toEqual([{ status: 'inserted', host_id: expect.any(String) }]);
+      const [third] = await thread.commit([stored[1]]);
+      expect(third).toEqual({ status: 'inserted', host_id: expect.any(String) });
       expect([h.restarts(), thread.problem]).toEqual([0, null]);
+      // Each stored batch's facts begin with its events, with the host the thread linked them to.
+      const committed = (h.published as { batch: DomainFact[] }[]).map(({ batch }) => batch[0]);
+      expect(committed).toEqual(stored.map((e) => ({ type: 'events.committed', events: [{ ...e, host_id: (third as { host_id: string }).host_id }] })));
     } finally {
       await thread.close();
       rmSync(dir, { recursive: true, force: true });

@@ -4,11 +4,12 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary, storeUnavailable, unprocessableEvent } from '../errors.js';
 import type { InsertOutcome, NewEvent } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
-import type { BatchContext, BatchEffects, LogRecord } from './pipeline.js';
+import { committedOf, noEffects, withCommitted, type BatchContext, type BatchEffects, type LogRecord } from './pipeline.js';
 
 export type ToIngestThread = { kind: 'batch'; id: number; context: BatchContext; items: NewEvent[] } | { kind: 'close' };
 
 export type FromIngestThread =
+  /** `effects` without the `events.committed` fact: rebuilt here from the batch's items and outcomes. */
   | { kind: 'done'; id: number; outcomes: InsertOutcome[]; effects: BatchEffects }
   | {
       kind: 'failed';
@@ -33,8 +34,8 @@ interface IngestThreadDeps {
   logger: Logger;
   /** What the next batch is correlated and notified with (cached by their services, so cheap). */
   context: () => Promise<BatchContext>;
-  /** Publishes and logs what a batch returned (`applyBatchEffects`). */
-  apply: (effects: BatchEffects) => void;
+  /** Logs what a batch returned and publishes its facts (`applyBatchEffects`). */
+  apply: (effects: BatchEffects) => Promise<void>;
   /** Called each time a dead thread is being replaced (for the metric). */
   onRestart: () => void;
 }
@@ -61,12 +62,12 @@ function threadLost(message: string): AppError {
  * and everything derived from them are one transaction and one sync. This thread keeps only
  * HTTP, validation and answers, so a batch's store work — tens of milliseconds of CPU at peak — no
  * longer stalls every other request, and the work spreads over two cores. Each batch goes with
- * its context (clock and settings, read here) and comes back with its effects (stream messages,
- * log records, notification counts), applied in batch order before its requests are answered.
+ * its context (clock and settings, read here) and comes back with its effects (facts, log
+ * records, notification counts), applied in batch order before its requests are answered.
  */
 export class IngestThread implements BatchCommitter {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (o: InsertOutcome[]) => void; reject: (e: unknown) => void }>();
+  private readonly pending = new Map<number, { items: NewEvent[]; resolve: (o: InsertOutcome[]) => void; reject: (e: unknown) => void }>();
   /** Batches are posted in the order `commit` was called, although reading settings is async. */
   private posting: Promise<void> = Promise.resolve();
   /** The running thread; null while it is being (re)started. */
@@ -102,7 +103,7 @@ export class IngestThread implements BatchCommitter {
   commit(items: NewEvent[]): Promise<InsertOutcome[]> {
     if (this.closing) return Promise.reject(threadFailed('ingest is stopping'));
     const id = this.nextId++;
-    const outcome = new Promise<InsertOutcome[]>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const outcome = new Promise<InsertOutcome[]>((resolve, reject) => this.pending.set(id, { items, resolve, reject }));
     this.posting = this.posting.then(async () => {
       try {
         const worker = await this.running;
@@ -176,14 +177,17 @@ export class IngestThread implements BatchCommitter {
 
   private received(msg: FromIngestThread): void {
     if (msg.kind === 'ready' || msg.kind === 'closed') return;
-    // A failed batch was rolled back: only its log records are kept.
-    this.deps.apply(msg.kind === 'done' ? msg.effects : { published: [], logs: msg.logs, notificationsRecorded: 0, notificationsLost: 0 });
+    // Settled now: the batch is answered even if the thread dies while its facts are published.
     const waiting = this.settle(msg.id);
-    if (!waiting) return;
-    if (msg.kind === 'done') waiting.resolve(msg.outcomes);
-    else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
-    else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
-    else waiting.reject(threadFailed(msg.error));
+    // A failed batch was rolled back: only its log records are kept.
+    const effects = msg.kind === 'done' ? withCommitted(msg.effects, waiting ? committedOf(waiting.items, msg.outcomes) : []) : noEffects(msg.logs);
+    void this.deps.apply(effects).then(() => {
+      if (!waiting) return;
+      if (msg.kind === 'done') waiting.resolve(msg.outcomes);
+      else if (msg.eventFault) waiting.reject(unprocessableEvent(msg.error));
+      else if (msg.code !== null) waiting.reject(storeUnavailable(Object.assign(new Error(msg.error), { code: msg.code })));
+      else waiting.reject(threadFailed(msg.error));
+    });
   }
 
   private settle(id: number) {

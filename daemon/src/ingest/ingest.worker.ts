@@ -2,13 +2,13 @@
  * The ingest thread (started by ingest-thread.ts): its own SQLite connection and the ingest
  * pipeline, so each batch's events and what is derived from them are one transaction and one
  * sync, exactly as on the main thread. Each batch comes with its context and goes back with its
- * outcomes and effects.
+ * outcomes and effects (its stored events stay here: the main thread has them).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorSummary, isEventFault } from '../errors.js';
 import { openSqliteStore } from '../store/index.js';
 import type { FromIngestThread, IngestThreadInit, ToIngestThread } from './ingest-thread.js';
-import { createIngestPipeline } from './pipeline.js';
+import { createIngestPipeline, withoutCommitted } from './pipeline.js';
 
 const init = workerData as IngestThreadInit;
 const port = parentPort!;
@@ -36,7 +36,7 @@ port.on('message', (msg: ToIngestThread) => {
   // is then handled at once: a rejection left waiting for the earlier answer was unhandled, and an
   // unhandled rejection kills the thread.
   const answer = pipeline.commit(msg.items, () => msg.context).then(
-    ({ outcomes, effects }): FromIngestThread => ({ kind: 'done', id: msg.id, outcomes, effects }),
+    ({ outcomes, effects }): FromIngestThread => ({ kind: 'done', id: msg.id, outcomes, effects: withoutCommitted(effects) }),
     (err: unknown): FromIngestThread => ({
       kind: 'failed',
       id: msg.id,

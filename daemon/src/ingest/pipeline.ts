@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Bus, BusMessage } from '../bus.js';
 import { CorrelationService, isLivenessType, type CorrelationSettings } from '../correlation/index.js';
 import { errorSummary } from '../errors.js';
+import type { DomainFact, Facts } from '../facts.js';
 import { recordLiveness } from '../hosts/index.js';
-import { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from '../notify/index.js';
+import { factNotificationRows, type EventNotifyPlan } from '../notify/index.js';
 import type { CommittedEvent, InsertOutcome, NewEvent, OutboxRecord, Store } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 
@@ -25,12 +25,12 @@ export interface LogRecord {
 }
 
 /**
- * What a committed batch did besides its writes, returned as data so it can cross a thread:
- * stream messages to publish (their problem notifications are already in the outbox), log
- * records, and how many notification rows were recorded or lost.
+ * What a committed batch did besides its writes, returned as data so it can cross a thread: its
+ * facts (the events committed, then the hosts and problems it changed; their notifications are
+ * already in the outbox), log records, and how many notification rows were recorded or lost.
  */
 export interface BatchEffects {
-  published: BusMessage[];
+  facts: DomainFact[];
   logs: LogRecord[];
   notificationsRecorded: number;
   notificationsLost: number;
@@ -40,8 +40,7 @@ export interface IngestPipeline {
   /**
    * Stores a batch and, in the same commit, everything derived from it: correlation (severity
    * overrides, rollups, inventory, flaps, problems), liveness (heartbeats, silence problems
-   * resolved) and the outbox rows of the batch's events and of the problems it opened or
-   * resolved. Batches' derivations run strictly in call order, even when batches overlap.
+   * resolved) and the outbox rows of its facts (`factNotificationRows`). Batches' derivations run strictly in call order, even when batches overlap.
    * `context` is read inside the commit, once.
    *
    * SQLite: all of it is one transaction and one sync. MongoDB (FerretDB has no multi-document
@@ -54,7 +53,30 @@ export interface IngestPipeline {
   close(): Promise<void>;
 }
 
-const noEffects = (): BatchEffects => ({ published: [], logs: [], notificationsRecorded: 0, notificationsLost: 0 });
+/** The events of a batch its insert stored, with their hosts (the others were duplicates or refused). */
+export function committedOf(items: readonly NewEvent[], outcomes: readonly InsertOutcome[]): CommittedEvent[] {
+  const committed: CommittedEvent[] = [];
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'inserted') committed.push({ ...items[i], host_id: outcome.host_id });
+  });
+  return committed;
+}
+
+/**
+ * The batch's facts without its `events.committed`, to cross back from the ingest thread: the
+ * main thread has the items and puts the fact back (`withCommitted`) rather than having every
+ * stored event cloned back to it.
+ */
+export function withoutCommitted(effects: BatchEffects): BatchEffects {
+  return { ...effects, facts: effects.facts.filter((f) => f.type !== 'events.committed') };
+}
+
+/** Puts back the `events.committed` fact `withoutCommitted` left out (first, as the pipeline returns it). */
+export function withCommitted(effects: BatchEffects, committed: CommittedEvent[]): BatchEffects {
+  return committed.length === 0 ? effects : { ...effects, facts: [{ type: 'events.committed', events: committed }, ...effects.facts] };
+}
+
+export const noEffects = (logs: LogRecord[] = []): BatchEffects => ({ facts: [], logs, notificationsRecorded: 0, notificationsLost: 0 });
 
 /**
  * The ingest pipeline, one for both places batches are committed: the main thread (MongoDB,
@@ -77,9 +99,9 @@ export function createIngestPipeline(store: Store): IngestPipeline {
     };
     // Liveness (heartbeats, status, silence problems) and correlation (the other problem keys,
     // rollups, inventory) write different keys and neither reads what the other writes: on
-    // MongoDB they go out together. Their stream messages keep this order.
-    const live: BusMessage[] = [];
-    const correlated: BusMessage[] = [];
+    // MongoDB they go out together. Their facts keep this order, after the events'.
+    const live: DomainFact[] = [];
+    const correlated: DomainFact[] = [];
     await Promise.all([
       step('liveness', async () => {
         const alive = committed.filter((c) => isLivenessType(c.event.type));
@@ -88,20 +110,17 @@ export function createIngestPipeline(store: Store): IngestPipeline {
         live.push(...(await recordLiveness(store, items, ctx.now_ms)));
       }),
       step('correlation', async () => {
-        const { published, opened } = await correlation.onCommitted(committed, ctx.correlation, ctx.now_ms);
-        correlated.push(...published);
+        const { facts, opened } = await correlation.onCommitted(committed, ctx.correlation, ctx.now_ms);
+        correlated.push(...facts);
         for (const p of opened) effects.logs.push({ scope: 'correlation', level: 'info', msg: 'problem opened', fields: p });
       }),
     ]);
-    effects.published.push(...live, ...correlated);
+    effects.facts.push({ type: 'events.committed', events: committed }, ...live, ...correlated);
     const plan = ctx.notify;
     if (!plan) return;
     let rows: OutboxRecord[] = [];
     await step('notifications', async () => {
-      rows = [
-        ...eventNotificationRows(committed, plan, ctx.now_ms),
-        ...(await problemNotificationRows(effects.published, plan, ctx.now_ms, store.outbox)),
-      ];
+      rows = await factNotificationRows(effects.facts, plan, ctx.now_ms, store.outbox);
     });
     if (rows.length === 0) return;
     try {
@@ -122,10 +141,7 @@ export function createIngestPipeline(store: Store): IngestPipeline {
       const stored = store.events.insertBatch(items, async (outcomes) => {
         await previous;
         try {
-          const committed: CommittedEvent[] = [];
-          outcomes.forEach((outcome, i) => {
-            if (outcome.status === 'inserted') committed.push({ ...items[i], host_id: outcome.host_id });
-          });
+          const committed = committedOf(items, outcomes);
           if (committed.length > 0) await derive(committed, await context(), effects);
         } finally {
           done();
@@ -141,15 +157,18 @@ export function createIngestPipeline(store: Store): IngestPipeline {
   };
 }
 
-/** Publishes and logs what a batch returned (here, or after it crossed back from the ingest thread). */
-export function applyBatchEffects(
+/**
+ * Logs what a batch returned (here, or after it crossed back from the ingest thread) and
+ * publishes its facts; resolves when the reactions that answer with the batch (the stream's) have run.
+ */
+export async function applyBatchEffects(
   effects: BatchEffects,
-  deps: { bus: Bus; logger: Logger; onNotificationsRecorded: (rows: number) => void; onNotificationsLost: (rows: number) => void },
-): void {
+  deps: { facts: Pick<Facts, 'publish'>; logger: Logger; onNotificationsRecorded: (rows: number) => void; onNotificationsLost: (rows: number) => void },
+): Promise<void> {
   for (const r of effects.logs) deps.logger.child({ scope: r.scope })[r.level](r.fields, r.msg);
-  for (const message of effects.published) deps.bus.publish(message, { notified: true });
   if (effects.notificationsRecorded > 0) deps.onNotificationsRecorded(effects.notificationsRecorded);
   if (effects.notificationsLost > 0) deps.onNotificationsLost(effects.notificationsLost);
+  await deps.facts.publish(effects.facts, 'ingest');
 }
 
 /** Commits on this thread (MongoDB, `:memory:`): the pipeline, then its effects applied. */
@@ -159,12 +178,12 @@ export class LocalCommitter implements BatchCommitter {
   constructor(
     private readonly pipeline: IngestPipeline,
     private readonly context: () => Promise<BatchContext>,
-    private readonly apply: (effects: BatchEffects) => void,
+    private readonly apply: (effects: BatchEffects) => Promise<void>,
   ) {}
 
   async commit(items: NewEvent[]): Promise<InsertOutcome[]> {
     const { outcomes, effects } = await this.pipeline.commit(items, this.context);
-    this.apply(effects);
+    await this.apply(effects);
     return outcomes;
   }
 

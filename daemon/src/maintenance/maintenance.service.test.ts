@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MaintenanceWindowInputSchema } from '../../../shared/src/index.js';
 import { agentLifecycleEvent } from '../../../test/helpers/events.js';
 import { adminActor, CORRELATION, ingestNow, serviceBed, silentLogger } from '../../../test/helpers/services.js';
-import { Bus } from '../bus.js';
+import { Facts } from '../facts.js';
 import { SilenceScanner } from '../hosts/index.js';
 import { MaintenanceService } from './maintenance.service.js';
 
@@ -16,7 +16,7 @@ describe('a weekly maintenance window in a time zone, on a fake clock', () => {
   it('is in force from its local start for its duration, and holds back host_silence until it ends', async () => {
     const { store, clock, settings, audit, startJobs } = await bed.start();
     const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
-    const scanner = new SilenceScanner(store, new Bus(() => undefined), clock, silentLogger, async () => CORRELATION, maintenance);
+    const scanner = new SilenceScanner(store, new Facts(() => undefined), clock, silentLogger, async () => CORRELATION, maintenance);
     const jobs = startJobs([{ name: 'host_silence', intervalMs: MINUTE, run: (fence) => scanner.scan(fence) }]);
     await maintenance.create(
       MaintenanceWindowInputSchema.parse({

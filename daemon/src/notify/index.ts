@@ -3,11 +3,11 @@
  * routing policy, message formats in English and Russian, the durable outbox with its dispatcher,
  * push subscriptions and test sends. Other folders import only from here.
  */
-export { NotifyService, type TestSendResult } from './notify.service.js';
+export { NotifyService, subscribeNotify, type TestSendResult } from './notify.service.js';
 export { channelSenders, type ChannelDeliveries, type ChannelSender, type ChannelSenders } from './channel-sender.js';
 export { settingsNotifySource, type NotifySettingsSource } from './notify.settings.js';
 export { escapeHtml } from './notify.format.js';
-export { eventNotificationRows, problemNotificationRows, type EventNotifyPlan } from './notify.ingest.js';
+export { factNotificationRows, type EventNotifyPlan } from './notify.ingest.js';
 export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
 export type { NotifySettings } from './notify.types.js';

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
-import type { BusMessage } from '../bus.js';
+import { streamProblem } from '../correlation/index.js';
+import type { DomainFact } from '../facts.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
 
 /**
- * What ingest needs to turn a batch's events and problems into outbox rows: plain data without
- * secrets, so it can be handed to the ingest thread with each batch.
+ * What turns facts into outbox rows: plain data without secrets, so it can be handed to the
+ * ingest thread with each batch.
  */
 export interface EventNotifyPlan {
   policy: Policy;
@@ -76,49 +77,42 @@ export function problemNotice(p: StreamProblem): ProblemNotice {
   return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen };
 }
 
-/**
- * The outbox rows of a committed batch's events, by the plan. Cheap: events the policy does not
- * send cost one function call each.
- */
-export function eventNotificationRows(committed: readonly CommittedEvent[], plan: EventNotifyPlan, nowMs: number): OutboxRecord[] {
-  const configured = Object.keys(plan.targets) as NotifyChannel[];
-  const rows: OutboxRecord[] = [];
-  for (const c of committed) {
-    const channels = eventChannels(
-      { type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via },
-      plan.policy,
-      configured,
-    );
-    if (channels.length === 0) continue;
-    const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, nowMs) : null;
-    const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, nowMs);
-    rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
-  }
-  return rows;
+/** The outbox rows of one committed event, by the plan (none for most: the policy sends few types). */
+function eventRows(c: CommittedEvent, plan: EventNotifyPlan, configured: NotifyChannel[], nowMs: number): OutboxRecord[] {
+  const channels = eventChannels({ type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via }, plan.policy, configured);
+  if (channels.length === 0) return [];
+  const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, nowMs) : null;
+  const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, nowMs);
+  return held ? built.map((r) => suppressed(r, held.id)) : built;
 }
 
 /**
- * The outbox rows of the problems a batch opened or resolved (its stream messages), by the plan:
- * an opening to the channels its severity reaches (held back by a maintenance window in force), a
- * resolution to the channels that carried the opening. Reads the carriers in the caller's commit.
+ * The outbox rows of facts, by the plan — the one builder, inside ingest's commit and in the
+ * notifier for facts committed elsewhere: committed events to the channels the policy picks; a
+ * problem opened to the channels its severity reaches (held back by a maintenance window in
+ * force), a resolution to the channels that carried the opening (read in the caller's commit).
+ * Sign-in locks are the notifier's own (they need its settings). Cheap for events the policy
+ * does not send: one function call each.
  */
-export async function problemNotificationRows(
-  messages: readonly BusMessage[],
+export async function factNotificationRows(
+  facts: readonly DomainFact[],
   plan: EventNotifyPlan,
   nowMs: number,
   outbox: Pick<OutboxRepo, 'carriers'>,
 ): Promise<OutboxRecord[]> {
   const configured = Object.keys(plan.targets) as NotifyChannel[];
   const rows: OutboxRecord[] = [];
-  for (const m of messages) {
-    if (m.type === 'problem.opened') {
-      const p = m.data;
+  for (const fact of facts) {
+    if (fact.type === 'events.committed') {
+      for (const c of fact.events) rows.push(...eventRows(c, plan, configured, nowMs));
+    } else if (fact.type === 'problem.opened') {
+      const p = streamProblem(fact.problem);
       const channels = problemOpenedChannels(p, plan.policy, configured);
       const built = outboxRows({ topic: 'problem.opened', ref: p.id, content: { kind: 'problem', action: 'opened', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs);
       const held = suppressingWindow(plan.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, nowMs);
       rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
-    } else if (m.type === 'problem.resolved') {
-      const p = m.data;
+    } else if (fact.type === 'problem.resolved') {
+      const p = streamProblem(fact.problem);
       const channels = problemResolvedChannels(await outbox.carriers('problem.opened', p.id), plan.policy, configured);
       rows.push(...outboxRows({ topic: 'problem.resolved', ref: p.id, content: { kind: 'problem', action: 'resolved', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs));
     }

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { NotificationContent, NotifyChannel, StreamProblem } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
-import type { BusMessage, PublishMeta } from '../bus.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
+import type { DomainFact, FactOrigin, Facts } from '../facts.js';
 import type { Metrics } from '../metrics.js';
 import { suppressingWindow } from '../maintenance/index.js';
 import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord } from '../store/index.js';
 import type { ChannelSenders } from './channel-sender.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions, type DispatcherRepos } from './notify.dispatcher.js';
-import { outboxRows, problemNotice, problemNotificationRows, suppressed, type EventNotifyPlan } from './notify.ingest.js';
+import { factNotificationRows, outboxRows, problemNotice, suppressed, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
   loginLockChannels,
@@ -42,7 +42,8 @@ export interface TestSendResult {
 /**
  * The notifier: turns committed events, problem changes, sign-in locks and daily reports into
  * outbox rows for the channels the policy picks, and owns the dispatcher that delivers them.
- * Committed events are turned into rows by the ingest listener (notify.ingest.ts) from `eventPlan()`.
+ * Ingest turns its commit's facts into rows inside the commit (`factNotificationRows` with
+ * `eventPlan()`); the facts other features commit are turned into rows here (`subscribeNotify`).
  */
 export class NotifyService {
   private settings: NotifySettings | null = null;
@@ -51,7 +52,7 @@ export class NotifyService {
   private windows: MaintenanceWindowRecord[] = [];
   private generatedVapid: VapidKeys | null = null;
   private readonly dispatcher: Dispatcher;
-  private busQueue: Promise<void> = Promise.resolve();
+  private factsQueue: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -103,7 +104,7 @@ export class NotifyService {
 
   async stop(): Promise<void> {
     this.unsubscribe?.();
-    await this.busQueue;
+    await this.factsQueue;
     await this.dispatcher.stop();
   }
 
@@ -170,27 +171,30 @@ export class NotifyService {
     this.dispatcher.kick();
   }
 
-  /** Bus listener: problem openings and resolutions, console sign-in locks. Serialised, never throws. */
-  readonly onBusMessage = (message: BusMessage, meta: PublishMeta): void => {
-    if (meta.notified) return;
-    if (message.type !== 'problem.opened' && message.type !== 'problem.resolved' && message.type !== 'auth.login_locked') return;
-    this.busQueue = this.busQueue
-      .then(() => this.handleBusMessage(message))
-      .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err), type: message.type }, 'notification not recorded'));
+  /**
+   * Facts committed outside ingest (ingest records its own in its commit): problem openings and
+   * resolutions, console sign-in locks. Serialised, never throws.
+   */
+  readonly onFacts = (facts: readonly DomainFact[], origin: FactOrigin): void => {
+    if (origin === 'ingest') return;
+    const due = facts.filter((f) => f.type === 'problem.opened' || f.type === 'problem.resolved' || f.type === 'auth.login_locked');
+    if (due.length === 0) return;
+    this.factsQueue = this.factsQueue
+      .then(() => this.record(due))
+      .catch((err: unknown) => this.deps.logger.error({ err: errorSummary(err), type: due[0].type }, 'notification not recorded'));
   };
 
-  private async handleBusMessage(message: BusMessage): Promise<void> {
+  private async record(facts: DomainFact[]): Promise<void> {
     if (!this.settings) return;
     const s = this.current();
-    const configured = this.configured(s);
-    if (message.type === 'problem.opened' || message.type === 'problem.resolved') {
-      const plan = this.eventPlan();
-      if (plan) await this.enqueue(await problemNotificationRows([message], plan, this.deps.clock.now(), this.deps.store.outbox));
-    } else if (message.type === 'auth.login_locked') {
-      const d = message.data;
-      const content: NotificationContent = { kind: 'login_locked', username: d.username, ip: d.ip ?? null, locked_until: d.locked_until, attempts: d.attempts };
-      await this.enqueue(this.rows('login_locked', d.username, content, loginLockChannels(s.policy, configured), s));
+    const plan = this.eventPlan();
+    const rows = plan ? await factNotificationRows(facts, plan, this.deps.clock.now(), this.deps.store.outbox) : [];
+    for (const f of facts) {
+      if (f.type !== 'auth.login_locked') continue;
+      const content: NotificationContent = { kind: 'login_locked', username: f.username, ip: f.ip ?? null, locked_until: f.locked_until, attempts: f.attempts };
+      rows.push(...this.rows('login_locked', f.username, content, loginLockChannels(s.policy, this.configured(s)), s));
     }
+    await this.enqueue(rows);
   }
 
   /** The maintenance window in force now that holds back notifications about this problem, if any. */
@@ -339,4 +343,9 @@ export class NotifyService {
     await this.deps.store.push.remove(id);
     await this.refresh();
   }
+}
+
+/** The notifier's reaction to facts (see `NotifyService.onFacts`); returns the unsubscribe function. */
+export function subscribeNotify(facts: Pick<Facts, 'subscribe'>, notify: Pick<NotifyService, 'onFacts'>): () => void {
+  return facts.subscribe(notify.onFacts);
 }

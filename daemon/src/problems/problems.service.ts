@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { SEVERITIES, type Page, type ProblemDetailView, type ProblemAssignee, type ProblemListQuerySchema, type ProblemSortKey, type ProblemView } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
-import type { Bus } from '../bus.js';
 import type { Clock } from '../clock.js';
-import { type CorrelationSettingsSource, problemView, streamProblem } from '../correlation/index.js';
+import { type CorrelationSettingsSource, problemView } from '../correlation/index.js';
 import { allowedFrom, invalidTransition, nextStatus, type ProblemAction } from '../correlation/index.js';
 import { AppError } from '../errors.js';
+import type { Facts } from '../facts.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
@@ -18,8 +18,8 @@ function problemNotFound(id: string): AppError {
   return new AppError('problem/not_found', 'No such problem', { details: { id } });
 }
 
-const STREAM_TYPE = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved', reopen: 'problem.reopened' } as const;
-const AUDIT_ACTION = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved', reopen: 'problem.reopened' } as const;
+/** The fact and the audit action of each operator transition. */
+const CHANGE = { acknowledge: 'problem.acknowledged', resolve: 'problem.resolved', reopen: 'problem.reopened' } as const;
 
 type ListCursor = { s: ProblemSortKey; d: 'asc' | 'desc'; v: number | string; id: string };
 
@@ -49,7 +49,7 @@ function assigneeChanged(current: Problem): AppError {
 export class ProblemsService {
   constructor(
     private readonly store: Pick<Store, 'problems' | 'users'>,
-    private readonly bus: Bus,
+    private readonly facts: Pick<Facts, 'publish'>,
     private readonly clock: Clock,
     private readonly settings: CorrelationSettingsSource,
     private readonly audit: Pick<AuditService, 'record'>,
@@ -163,7 +163,7 @@ export class ProblemsService {
       target: `problem:${id}`,
       details: { assignee_id: assigneeId, assignee: username, previous_assignee: current.assignee },
     });
-    this.bus.publish({ type: 'problem.assigned', data: streamProblem(updated) });
+    await this.facts.publish([{ type: 'problem.assigned', problem: updated }], 'service');
     return problemView(updated);
   }
 
@@ -190,12 +190,12 @@ export class ProblemsService {
       throw invalidTransition(latest.status, action);
     }
     await this.audit.record({
-      action: AUDIT_ACTION[action],
+      action: CHANGE[action],
       actor,
       target: `problem:${id}`,
       details: { rule: updated.rule, type: updated.type, host_id: updated.host_id, commented: Boolean(text) },
     });
-    this.bus.publish({ type: STREAM_TYPE[action], data: streamProblem(updated) });
+    await this.facts.publish([{ type: CHANGE[action], problem: updated }], 'service');
     return problemView(updated);
   }
 }

@@ -33,7 +33,7 @@ export function transitionFor(
   }
 }
 
-/** Event types that can move an update job, read from the store when they arrive. */
+/** Event types that can move an update job (the others are not looked at). */
 export function mayMoveUpdateJob(type: string): boolean {
   return type.startsWith('agent.update.') || type === 'agent.lifecycle' || type === 'agent.heartbeat';
 }

@@ -5,8 +5,9 @@ import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js'
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
+import type { Facts } from '../facts.js';
 import type { Fence } from '../jobs/index.js';
-import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, Host, Store } from '../store/index.js';
+import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, CommittedEvent, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact } from './agent-bundles.js';
 import { ShellFailure, type LinuxShell, type RemoteShell } from '../remote-shell/index.js';
 import { sshTargets } from '../ssh/index.js';
@@ -222,17 +223,18 @@ export class AgentUpdatesService {
     return config;
   }
 
-  /** Moves the host's job when one of its agent's events says how the update went. */
-  async onEvent(event: { event_id: string; host_id: string; type: string }): Promise<void> {
-    if (!mayMoveUpdateJob(event.type)) return;
-    const job = await this.deps.repo.activeForHost(event.host_id);
+  /**
+   * Moves the host's active job with one of its agent's committed events (started, success,
+   * failed, a newer version reported), whatever the console hides: the event is in hand. Only
+   * events of the types `mayMoveUpdateJob` names come here.
+   */
+  async onEvent(c: CommittedEvent): Promise<void> {
+    const job = await this.deps.repo.activeForHost(c.host_id);
     if (!job) return;
-    const stored = await this.deps.store.events.byId(event.event_id);
-    if (!stored) return;
-    const transition = transitionFor(job, { type: stored.type, product_version: stored.event.source.product_version, details: stored.event.details ?? {} });
+    const transition = transitionFor(job, { type: c.event.type, product_version: c.event.source.product_version, details: c.event.details ?? {} });
     if (!transition) return;
     const now = this.deps.clock.now();
-    const output = transition.to === 'failed' ? String(stored.event.summary ?? '').slice(0, 4000) : job.output;
+    const output = transition.to === 'failed' ? String(c.event.summary ?? '').slice(0, 4000) : job.output;
     const moved = await this.deps.repo.transition(job.id, transition.from, { state: transition.to, updated_ms: now, output });
     if (moved) await this.audited(`agent_update.${transition.to}`, moved, null);
   }
@@ -377,4 +379,25 @@ export class AgentUpdatesService {
       details: { job_id: job.id, product: job.product, from: job.from_version, to: job.target_version, state: job.state },
     });
   }
+}
+
+/**
+ * Update jobs move with their agents' committed events (of any type, hidden ones too), on the
+ * daemon that committed them, right after the commit: in commit order, one event after the other,
+ * so a batch holding `started` and `success` moves the job through both. Returns the unsubscribe function.
+ */
+export function subscribeAgentUpdates(facts: Pick<Facts, 'subscribe'>, updates: Pick<AgentUpdatesService, 'onEvent'>, logger: Logger): () => void {
+  let moving: Promise<void> = Promise.resolve();
+  return facts.subscribe((committed) => {
+    for (const fact of committed) {
+      if (fact.type !== 'events.committed') continue;
+      const due = fact.events.filter((c) => mayMoveUpdateJob(c.event.type));
+      if (due.length === 0) continue;
+      moving = moving.then(async () => {
+        for (const c of due) {
+          await updates.onEvent(c).catch((err: unknown) => logger.error({ err: errorSummary(err), event_id: c.event.event_id }, 'agent update job not moved'));
+        }
+      });
+    }
+  });
 }
