@@ -50,6 +50,7 @@ const en = {
     secretSet: 'set — type to replace',
     secretUnset: 'not set',
   },
+  table: { pages: 'Pages', prev: 'Previous', next: 'Next', range: '{first}–{last} of {total}' },
   severity: { info: 'Info', warning: 'Warning', high: 'High', critical: 'Critical' },
   shell: {
     menu: 'Menu',

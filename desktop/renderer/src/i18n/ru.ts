@@ -52,6 +52,7 @@ const ru: Messages = {
     secretSet: 'задан — введите, чтобы заменить',
     secretUnset: 'не задан',
   },
+  table: { pages: 'Страницы', prev: 'Назад', next: 'Далее', range: '{first}–{last} из {total}' },
   severity: { info: 'Инфо', warning: 'Предупреждение', high: 'Высокая', critical: 'Критическая' },
   shell: {
     menu: 'Меню',
