@@ -9,8 +9,8 @@ import { useToastStore } from '../features/toast/toast.store';
 export interface ActionOptions<T> {
   /** Ask first (the one confirm dialog); a cancel runs nothing. */
   confirm?: ConfirmRequest;
-  /** The toast on success (none when absent). */
-  success?: string | ((result: T) => string);
+  /** The toast on success (none when absent or null). */
+  success?: string | ((result: T) => string | null);
   /** Keep the failure in `error` for a form to show beside its fields instead of a toast. */
   inline?: boolean;
 }
@@ -38,8 +38,8 @@ export function useAction(): Action {
     error.value = null;
     try {
       const result = await work();
-      const { success } = options;
-      if (success) toast.ok(typeof success === 'function' ? success(result) : success);
+      const text = typeof options.success === 'function' ? options.success(result) : options.success;
+      if (text) toast.ok(text);
       return result;
     } catch (err) {
       const e = toApiError(err);

@@ -445,6 +445,7 @@ const en = {
     logoffConfirm: 'Log off {user} (session {id}) on {host}? Unsaved work in that session is lost.',
     loggedOff: '{user} (session {id}) logged off',
     loggedOffId: 'Session {id} logged off',
+    sessionId: 'ID',
     noSessions: 'No sessions.',
     rawOutput: 'Raw output',
     commandEnded: 'The command ended: {state}',

@@ -447,6 +447,7 @@ const ru: Messages = {
     logoffConfirm: 'Завершить сеанс {user} (сеанс {id}) на {host}? Несохранённая работа в этом сеансе будет потеряна.',
     loggedOff: 'Сеанс {user} ({id}) завершён',
     loggedOffId: 'Сеанс {id} завершён',
+    sessionId: 'ID',
     noSessions: 'Сеансов нет.',
     rawOutput: 'Исходный вывод',
     commandEnded: 'Команда завершилась: {state}',
