@@ -11,8 +11,8 @@ export interface ActionOptions<T> {
   confirm?: ConfirmRequest;
   /** The toast on success (none when absent or null). */
   success?: string | ((result: T) => string | null);
-  /** Keep the failure in `error` for a form to show beside its fields instead of a toast. */
-  inline?: boolean;
+  /** Keep the failure in `error` for a form to show beside its fields instead of a toast (all, or those the test picks). */
+  inline?: boolean | ((error: ApiError) => boolean);
 }
 
 export interface Action {
@@ -44,7 +44,8 @@ export function useAction(): Action {
     } catch (err) {
       const e = toApiError(err);
       error.value = e;
-      if (!options.inline) toast.error(errorText(e, t, te));
+      const inline = typeof options.inline === 'function' ? options.inline(e) : options.inline;
+      if (!inline) toast.error(errorText(e, t, te));
       return undefined;
     } finally {
       busy.value = false;

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
-import { computed, shallowRef } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import { useResource } from '../../composables/useResource';
 import { hostsApi } from '../hosts/hosts.api';
-import { agentsApi, productProgress, type AgentUpdateQuery } from './agents.api';
+import { agentsApi, configText, productProgress, type AgentUpdateQuery } from './agents.api';
 
 /**
  * Agent versions and update jobs: the latest version per product, the jobs for the view's filters,
@@ -44,4 +44,35 @@ export const useAgentsStore = defineStore('agents', () => {
     return job;
   }
   return { versions, jobs, allJobs, hosts, names, hostOptions, outdatedCount, progressOf, filterJobs, reloadJobs, checkNow, updateAll, push };
+});
+
+/** The host page's agent: its latest update job, starting or pushing one, and its desired configuration. */
+export const useHostAgentStore = defineStore('hostAgent', () => {
+  const hostId = ref<string | null>(null);
+  const jobs = useResource(() => agentsApi.jobs({ host_id: hostId.value!, limit: 1 }));
+  const job = computed(() => jobs.data.value?.[0] ?? null);
+  const config = useResource(() => agentsApi.hostConfig(hostId.value!));
+  /** The configuration as saved, in the editor's text form. */
+  const savedText = computed(() => (config.data.value ? configText(config.data.value) : null));
+
+  async function open(id: string) {
+    hostId.value = id;
+    jobs.data.value = null;
+    config.data.value = null;
+    await Promise.all([jobs.load(), config.load()]);
+  }
+  async function startUpdate() {
+    const r = await agentsApi.updateHost(hostId.value!);
+    await jobs.load();
+    return r;
+  }
+  async function push(jobId: string) {
+    const r = await agentsApi.push(jobId);
+    await jobs.load();
+    return r;
+  }
+  async function saveConfig(value: Record<string, unknown>) {
+    config.data.value = await agentsApi.setHostConfig(hostId.value!, value);
+  }
+  return { hostId, jobs, job, config, savedText, open, startUpdate, push, saveConfig };
 });
