@@ -92,7 +92,7 @@ describe('DataTable', () => {
     expect((w.emitted('open') ?? []).map(([r]) => (r as Row).id)).toEqual(['r1', 'r2', 'r2']);
   });
 
-  it('shows the expanded row under its row only', () => {
+  it('shows the expanded row under its row only, and a row click opens or closes it', async () => {
     const w = mount(DataTable, {
       props: { columns, rows, clickable: true, expandedKey: 'r3' },
       slots: { expanded: ({ row }: { row: unknown }) => h('pre', `output of ${(row as Row).name}`) },
@@ -100,6 +100,10 @@ describe('DataTable', () => {
     });
     const all = bodyRows(w);
     expect(all).toHaveLength(6);
+    await all[0].trigger('click');
+    await all[2].trigger('keydown', { key: 'Enter' });
+    expect(w.emitted('update:expandedKey')).toEqual([['r1'], [null]]);
+    expect(w.emitted('open')).toBeUndefined();
     expect(all[3].classes()).toContain('expanded-row');
     expect(all[3].text()).toBe('output of host-3');
     expect(all[2].attributes('aria-expanded')).toBe('true');

@@ -2,16 +2,8 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ApiError } from '../../api/http';
 import { toApiError } from '../../api/trpc';
+import type { SessionView } from '../../../../../shared/src/actions.schema';
 import { actionsApi, FINISHED, type CommandView, type SessionSource } from './actions.api';
-
-export interface Session {
-  session_name: string;
-  username: string;
-  id: number;
-  state: string;
-  type: string;
-  device: string;
-}
 
 /** What a finished agent command came to, for the panel to say. */
 export type CommandOutcome = { kind: 'listed' } | { kind: 'loggedOff'; id: number } | { kind: 'failed'; command: CommandView };
@@ -23,7 +15,7 @@ export type CommandOutcome = { kind: 'listed' } | { kind: 'loggedOff'; id: numbe
  */
 export const useSessionsStore = defineStore('sessions', () => {
   const source = shallowRef<SessionSource | null>(null);
-  const sessions = shallowRef<Session[] | null>(null);
+  const sessions = shallowRef<SessionView[] | null>(null);
   const raw = ref<string | null>(null);
   const path = ref<'winrm' | 'agent' | null>(null);
   const target = ref<string | null>(null);
