@@ -100,4 +100,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One data layer: components read and change data through their feature's store, which calls
+    // the feature's api module; only api modules call the client.
+    files: ['desktop/renderer/**/*.vue'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/daemon/**'], allowTypeImports: true, message: 'The renderer imports the daemon as types only (AppRouter).' },
+            { group: ['**/api/trpc'], message: 'Components use their feature store; only *.api.ts modules call the client.' },
+            { group: ['**/api/http'], importNames: ['requestJson'], message: 'Components use their feature store; only *.api.ts modules call the daemon.' },
+            { group: ['**/composables/useResource'], message: 'Loading state lives in the feature store (useResource inside it).' },
+            { group: ['**/*.api'], importNamePattern: 'Api$', message: 'Components use their feature store, not the api module.' },
+          ],
+        },
+      ],
+    },
+  },
 );

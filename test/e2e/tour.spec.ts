@@ -18,6 +18,10 @@ const SCREENS = [
   ['audit', '/admin/audit'],
   ['deliveries', '/admin/deliveries'],
   ['reports', '/admin/reports'],
+  ['maintenance', '/maintenance'],
+  ['agents', '/agents'],
+  ['commands', '/commands'],
+  ['devices', '/admin/devices'],
 ] as const;
 
 /** Width of the page's scrollable area beyond the viewport (0 = no horizontal scroll) and the elements that stick out. */

@@ -15,11 +15,28 @@ export function initialLocale(stored: string | null, browser: string): Locale {
   return browser.toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }
 
+/**
+ * Russian plural forms, the one plural rule of the console. A message that depends on a number is
+ * written with forms separated by `|` — English `one | other`, Russian `one | few | many` (1 окно,
+ * 2 окна, 5 окон; 11–14 take "many") — and called `t(key, { count }, count)`. A Russian message
+ * may also avoid the forms with a label ("Выбрано: {count}"), then it has one form.
+ */
+export function ruPlural(choice: number, choicesLength: number): number {
+  if (choicesLength < 3) return choice === 1 ? 0 : Math.min(1, choicesLength - 1);
+  const n = Math.abs(choice) % 100;
+  const last = n % 10;
+  if (n >= 11 && n <= 14) return 2;
+  if (last === 1) return 0;
+  if (last >= 2 && last <= 4) return 1;
+  return 2;
+}
+
 export function createAppI18n(locale: Locale) {
   return createI18n({
     legacy: false,
     locale,
     fallbackLocale: 'en',
+    pluralRules: { ru: ruPlural },
     messages: { en: { ...en, mobile: mobileMessages.en, agents: agentsMessages.en }, ru: { ...ru, mobile: mobileMessages.ru, agents: agentsMessages.ru } },
     datetimeFormats: {
       en: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },

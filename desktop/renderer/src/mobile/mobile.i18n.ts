@@ -28,7 +28,7 @@ const en = {
     received: 'New alert: {title}',
   },
   dashboard: { openProblems: 'Open problems', events24h: 'Events, 24 h', problems24h: 'New problems, 24 h', hostsOnline: 'Hosts online', recent: 'Latest problems' },
-  problems: { empty: 'No open problems.', acknowledge: 'Acknowledge', resolve: 'Resolve', acknowledged: 'Acknowledged', resolved: 'Resolved', count: '{n} events', timeline: 'Events', back: 'Problems', seen: 'Last seen' },
+  problems: { empty: 'No open problems.', acknowledge: 'Acknowledge', resolve: 'Resolve', acknowledged: 'Acknowledged', resolved: 'Resolved', count: '{n} event | {n} events', timeline: 'Events', back: 'Problems', seen: 'Last seen' },
   events: { empty: 'No events.', back: 'Events' },
   offline: 'Offline: showing nothing until the server can be reached.',
   admin: {

@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { DeviceTokens, DeviceView, SessionUser } from '../../../../shared/src/index';
-import { ApiError, onUnauthorized, requestJson, session } from '../api/http';
+import { ApiError, onUnauthorized, session } from '../api/http';
 import { useAuthStore } from '../features/auth/auth.store';
 import { deviceStore } from './device-store';
+import { mobileApi } from './mobile.api';
 import { currentPushSubscription, pushSupport, subscribeToPush } from './pwa';
 
 /** Renew this long before the access token expires. */
@@ -20,7 +21,7 @@ let version: Promise<string | undefined> | null = null;
 
 /** The app version a device reports: the web build is served by SAC itself, so it is SAC's version. */
 function appVersion(): Promise<string | undefined> {
-  version ??= requestJson<{ version?: string }>('GET', 'health', { auth: false }).then(
+  version ??= mobileApi.health().then(
     (h) => h.version,
     () => {
       version = null;
@@ -68,7 +69,7 @@ export const useMobileSession = defineStore('mobileSession', () => {
       const refresh = await deviceStore.get('refresh_token');
       if (!refresh) return false;
       try {
-        await accept(await requestJson<DeviceTokens>('POST', 'api/v1/mobile/token', { body: { refresh_token: refresh, app_version: await appVersion() }, auth: false }));
+        await accept(await mobileApi.refresh(refresh, await appVersion()));
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
@@ -104,10 +105,7 @@ export const useMobileSession = defineStore('mobileSession', () => {
   }
 
   async function enroll(code: string, name: string): Promise<void> {
-    const tokens = await requestJson<DeviceTokens>('POST', 'api/v1/mobile/enroll', {
-      body: { code, name, platform: platformName(), app_version: await appVersion(), device_uuid: await deviceStore.deviceUuid() },
-      auth: false,
-    });
+    const tokens = await mobileApi.enroll({ code, name, platform: platformName(), app_version: await appVersion(), device_uuid: await deviceStore.deviceUuid() });
     await accept(tokens);
     starting = Promise.resolve();
   }
@@ -115,14 +113,13 @@ export const useMobileSession = defineStore('mobileSession', () => {
   /** Asks for permission, subscribes with SAC's VAPID key and registers the subscription for this device (or console user). */
   async function enablePush(): Promise<'enabled' | 'denied' | 'unsupported'> {
     if (pushSupport() !== 'ok') return 'unsupported';
-    const { public_key } = await requestJson<{ public_key: string }>('GET', 'api/v1/push/vapid-public-key');
+    const { public_key } = await mobileApi.vapidPublicKey();
     const sub = await subscribeToPush(public_key);
     if (!sub) return 'denied';
     if (mode.value === 'device') {
-      const res = await requestJson<{ device: DeviceView }>('PUT', 'api/v1/mobile/push', { body: { push: sub } });
-      device.value = res.device;
+      device.value = (await mobileApi.setDevicePush(sub)).device;
     } else {
-      await requestJson('POST', 'api/v1/push/subscriptions', { body: { ...sub, label: 'phone (console sign-in)' } });
+      await mobileApi.subscribePush(sub, 'phone (console sign-in)');
     }
     pushOn.value = true;
     return 'enabled';

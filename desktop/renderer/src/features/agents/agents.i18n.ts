@@ -12,7 +12,7 @@ const en = {
   notChecked: 'not read yet',
   noRepos: 'No git repositories are configured (Settings → git_repos).',
   updateAll: 'Update all outdated',
-  updateAllStarted: '{count} updates of {product} started',
+  updateAllStarted: '{count} update of {product} started | {count} updates of {product} started',
   updateAllNone: 'No outdated {product} host without an update in progress',
   progress: '{done} of {total} done · {failed} failed · {running} running',
   jobs: 'Update jobs',

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, shallowRef } from 'vue';
 import { useResource } from '../../composables/useResource';
+import { hostsApi } from '../hosts/hosts.api';
 import { apiKeysApi, type ApiKeyCreate, type MismatchEntry } from './apikeys.api';
 
 /** What the guard saw for one bound key: events naming another host, refused or flagged. */
@@ -51,5 +52,7 @@ export const useApiKeysStore = defineStore('apiKeys', () => {
     await apiKeysApi.revoke(id);
     await list.load();
   }
-  return { ...list, load, mismatches, create, revoke };
+  /** The hosts a new key can be bound to (by name or by agent installation). */
+  const hosts = useResource(async () => (await hostsApi.list('')).items);
+  return { ...list, load, mismatches, hosts, create, revoke };
 });

@@ -2,6 +2,10 @@ import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { ApiError } from '../../api/http';
 import { toApiError } from '../../api/trpc';
+import { useResource } from '../../composables/useResource';
+import { apiKeysApi } from '../apikeys/apikeys.api';
+import { hostsApi } from '../hosts/hosts.api';
+import { usersApi } from '../users/users.api';
 import { auditApi, type AuditQuery, type AuditRow } from './audit.api';
 
 const PAGE = 100;
@@ -37,5 +41,14 @@ export const useAuditStore = defineStore('audit', () => {
     query = q;
     await fetch(false);
   }
-  return { items, loading, error, more, total, load, loadMore: () => fetch(true), reload: () => fetch(false) };
+  /** Names for ids in targets: the current hosts, users and keys (deleted ones fall back to the entry's details). */
+  const names = useResource(async () => {
+    const [hosts, users, keys] = await Promise.allSettled([hostsApi.list(''), usersApi.list(), apiKeysApi.list()]);
+    const m = new Map<string, string>();
+    if (hosts.status === 'fulfilled') for (const h of hosts.value.items) m.set(`host:${h.id}`, h.hostname);
+    if (users.status === 'fulfilled') for (const u of users.value) m.set(`user:${u.id}`, u.username);
+    if (keys.status === 'fulfilled') for (const k of keys.value) m.set(`apikey:${k.id}`, k.label);
+    return m;
+  });
+  return { items, loading, error, more, total, names, load, loadMore: () => fetch(true), reload: () => fetch(false) };
 });

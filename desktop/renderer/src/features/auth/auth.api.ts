@@ -1,6 +1,7 @@
 import type { LoginChallenge, TotpEnrollment } from '../../../../../shared/src/mfa.schema';
 import type { SessionUser } from '../../../../../shared/src/roles';
 import { requestJson } from '../../api/http';
+import { call, trpc } from '../../api/trpc';
 
 /** What login and renewal return (the same shape as `POST /api/v1/auth/login`). */
 export interface LoginResult {
@@ -21,6 +22,8 @@ export const authApi = {
   /** Revokes the session on the daemon, so a copy of the token stops working too. */
   logout: () => requestJson<null>('POST', 'api/v1/auth/logout'),
   me: () => requestJson<{ user: SessionUser } | SessionUser>('GET', 'api/v1/auth/me'),
+  /** Changes one's own password; the daemon answers a fresh session for this console. */
+  changePassword: (current_password: string, new_password: string) => call(() => trpc.auth.changePassword.mutate({ current_password, new_password })),
 };
 
 /** The `exp` claim of a JWT as epoch ms, or null when the token is not a readable JWT. */

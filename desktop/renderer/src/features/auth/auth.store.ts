@@ -105,5 +105,19 @@ export const useAuthStore = defineStore('auth', () => {
     if (user.value) void end('expired');
   });
 
-  return { user, expiresAt, endedReason, isAdmin, signedIn, login, renew, restore, logout, end, adopt: accept };
+  /** The second sign-in steps: the authenticator to enrol, its first code, or a TOTP / recovery code. */
+  const loginEnroll = (ticket: string) => authApi.loginEnroll(ticket);
+  async function loginEnrollConfirm(ticket: string, code: string): Promise<string[]> {
+    const done = await authApi.loginEnrollConfirm(ticket, code);
+    await accept(done);
+    return done.recovery_codes;
+  }
+  async function loginCode(ticket: string, code: string) {
+    await accept(await authApi.loginCode(ticket, code));
+  }
+  async function changePassword(current: string, next: string) {
+    await accept(await authApi.changePassword(current, next));
+  }
+
+  return { user, expiresAt, endedReason, isAdmin, signedIn, login, renew, restore, logout, end, adopt: accept, loginEnroll, loginEnrollConfirm, loginCode, changePassword };
 });

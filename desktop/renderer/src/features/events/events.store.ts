@@ -81,5 +81,9 @@ export const useEventsStore = defineStore('events', () => {
     }
   }
 
-  return { items, nextCursor, total, loading, error, filters, selectedId, detail, exporting, load, loadMore, select, exportCsv };
+  /** The first page again, for the same filters (Retry). */
+  async function reload() {
+    if (filters.value) await load(filters.value);
+  }
+  return { items, nextCursor, total, loading, error, filters, selectedId, detail, exporting, load, reload, loadMore, select, exportCsv };
 });

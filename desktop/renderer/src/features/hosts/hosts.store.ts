@@ -30,5 +30,11 @@ export const useHostsStore = defineStore('hosts', () => {
     if (selectedId.value === id) selectedId.value = null;
     await list.load();
   }
-  return { q, sort, list, selectedId, detail, search, sortBy, select, remove };
+  /** Pins (or, with null, unpins) the address remote actions use for a host, then shows the host as it is now. */
+  async function pinAddress(id: string, pin: { address: string; winrm_name: string | null } | null) {
+    if (pin) await hostsApi.pin(id, pin);
+    else await hostsApi.unpin(id);
+    if (selectedId.value === id) await detail.load();
+  }
+  return { q, sort, list, selectedId, detail, search, sortBy, select, remove, pinAddress };
 });

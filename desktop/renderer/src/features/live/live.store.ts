@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
 import type { StreamCounters, StreamEvent, StreamMessage, StreamMessageType } from '../../../../../shared/src/stream.types';
-import { apiUrl, requestJson } from '../../api/http';
 import { StreamClient, type StreamStatus } from '../../api/stream';
 import { platform } from '../../platform';
+import { liveApi } from './live.api';
 
 type Listener = (message: StreamMessage) => void;
 const RECENT_MAX = 50;
@@ -25,13 +25,8 @@ export const useLiveStore = defineStore('live', () => {
   const listeners = new Map<StreamMessageType, Set<Listener>>();
 
   const client = new StreamClient({
-    ticket: async () => (await requestJson<{ ticket: string }>('POST', 'api/v1/stream/ticket')).ticket,
-    url: (ticket, last) => {
-      const url = new URL(apiUrl('api/v1/stream/events'));
-      url.searchParams.set('ticket', ticket);
-      if (last) url.searchParams.set('last_event_id', last);
-      return url.toString();
-    },
+    ticket: liveApi.ticket,
+    url: liveApi.eventsUrl,
     onStatus: (s) => (status.value = s),
     onMessage: (m) => dispatch(m),
   });

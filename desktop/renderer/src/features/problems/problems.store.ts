@@ -5,8 +5,10 @@ import { ApiError } from '../../api/http';
 import { useResource } from '../../composables/useResource';
 import { problemsApi, type ProblemAction, type ProblemsQuery } from './problems.api';
 
-/** What an acknowledge/resolve attempt came to, for the view to explain. */
-export type ActionOutcome = { ok: true } | { ok: false; conflict: true; status: string | null } | { ok: false; conflict: false; error: ApiError };
+/** What an acknowledge/resolve attempt came to: done, or someone else changed the problem first (any other failure throws). */
+export type ActionOutcome = { ok: true } | { ok: false; status: string | null };
+/** What an assignment came to: done, or someone else holds the problem now (any other failure throws). */
+export type AssignOutcome = { ok: true } | { ok: false; who: string | null };
 
 const STATUSES: readonly string[] = PROBLEM_STATUSES;
 
@@ -40,7 +42,7 @@ export const useProblemsStore = defineStore('problems', () => {
 
   async function act(action: ProblemAction, comment: string): Promise<ActionOutcome> {
     const id = selectedId.value;
-    if (!id) return { ok: false, conflict: false, error: new ApiError('No problem selected', 0, null) };
+    if (!id) throw new ApiError('No problem selected', 0, null);
     acting.value = action;
     try {
       await problemsApi.act(action, id, comment.trim() || undefined);
@@ -48,13 +50,11 @@ export const useProblemsStore = defineStore('problems', () => {
       return { ok: true };
     } catch (err) {
       const e = err as ApiError;
-      if (e.status === 409) {
-        // The daemon names the status it found; the reloaded detail may lose a race with a reload
-        // started by the live stream, so it is only the fallback.
-        await Promise.all([detail.load(), list.load()]);
-        return { ok: false, conflict: true, status: conflictStatus(e) ?? detail.data.value?.status ?? null };
-      }
-      return { ok: false, conflict: false, error: e };
+      if (e.status !== 409) throw e;
+      // The daemon names the status it found; the reloaded detail may lose a race with a reload
+      // started by the live stream, so it is only the fallback.
+      await Promise.all([detail.load(), list.load()]);
+      return { ok: false, status: conflictStatus(e) ?? detail.data.value?.status ?? null };
     } finally {
       acting.value = null;
     }
@@ -89,19 +89,19 @@ export const useProblemsStore = defineStore('problems', () => {
   const assignees = useResource(problemsApi.assignees);
 
   /** Sets or clears the selected problem's assignee; a 409 reports who holds it now. */
-  async function assign(assigneeId: string | null): Promise<{ ok: true } | { ok: false; conflict: true; who: string | null } | { ok: false; conflict: false; error: ApiError }> {
+  async function assign(assigneeId: string | null): Promise<AssignOutcome> {
     const current = detail.data.value;
-    if (!current) return { ok: false, conflict: false, error: new ApiError('No problem selected', 0, null) };
+    if (!current) throw new ApiError('No problem selected', 0, null);
     try {
       await problemsApi.assign(current.id, assigneeId, current.assignee_id);
       await Promise.all([detail.load(), list.load()]);
       return { ok: true };
     } catch (err) {
       const e = err as ApiError;
-      if (e.status !== 409) return { ok: false, conflict: false, error: e };
+      if (e.status !== 409) throw e;
       await Promise.all([detail.load(), list.load()]);
       const who = (e.details as { assignee?: unknown } | null)?.assignee;
-      return { ok: false, conflict: true, who: typeof who === 'string' ? who : null };
+      return { ok: false, who: typeof who === 'string' ? who : null };
     }
   }
 

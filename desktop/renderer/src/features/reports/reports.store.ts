@@ -8,20 +8,14 @@ export const useReportsStore = defineStore('reports', () => {
   const list = useResource(reportsApi.list);
   const openId = ref<string | null>(null);
   const opened = useResource(() => reportsApi.byId(openId.value!));
-  const generating = ref(false);
   async function open(id: string | null) {
     openId.value = id;
     if (id) await opened.load();
   }
   async function generate() {
-    generating.value = true;
-    try {
-      const { report } = await reportsApi.generate();
-      await list.load();
-      await open(report.id);
-    } finally {
-      generating.value = false;
-    }
+    const { report } = await reportsApi.generate();
+    await list.load();
+    await open(report.id);
   }
-  return { list, openId, opened, generating, open, generate };
+  return { list, openId, opened, open, generate };
 });

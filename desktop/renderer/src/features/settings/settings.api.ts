@@ -13,8 +13,18 @@ export const settingsApi = {
   test: (channel: TestChannel) => call(() => trpc.notifications.test.mutate({ channel })),
   /** How many browsers and phones subscribed to push; null when it cannot be read. */
   pushSubscriptions: () =>
-    requestJson<{ subscriptions: unknown[] }>('GET', 'api/v1/push/subscriptions').then(
-      (r) => r.subscriptions.length,
+    call(() => trpc.notifications.pushSubscriptions.query()).then(
+      (r) => r.length,
       () => null,
     ),
+  /** Reads a saved product's git repository now (REST only: the daemon has no tRPC procedure for it). */
+  testGitRepo: (product: string) => requestJson<GitTest>('POST', 'api/v1/settings/git_repos/test', { body: { product } }),
 };
+
+/** What reading a git repository found. */
+export interface GitTest {
+  ok: boolean;
+  detail: string;
+  latest_version?: string | null;
+  commit?: string | null;
+}
