@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
 import { trpc } from '../peers/trpc.js';
@@ -47,6 +48,18 @@ export async function startAlertingSac(kind: StoreKind): Promise<AlertingSac> {
       await tg.close();
     },
   };
+}
+
+/** Starts an alerting daemon before the suite's tests (handing it to `use`) and closes it after them. */
+export function useAlertingSac(kind: StoreKind, use: (a: AlertingSac) => void): void {
+  let a: AlertingSac | undefined;
+  beforeAll(async () => {
+    a = await startAlertingSac(kind);
+    use(a);
+  });
+  afterAll(async () => {
+    await a?.close();
+  });
 }
 
 export type Delivery = { id: string; channel: string; topic: string; ref: string; status: string; last_error: string | null; content: any };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { critical, deliveries, MIN, problemOf, startAlertingSac, type AlertingSac } from '../helpers/alerting.js';
+import { describe, expect, it } from 'vitest';
+import { critical, deliveries, MIN, problemOf, useAlertingSac } from '../helpers/alerting.js';
 import { api } from '../helpers/auth.js';
 import { waitFor, type TestClock } from '../helpers/clock.js';
 import type { TestSac } from '../helpers/daemon.js';
@@ -9,20 +9,11 @@ import { STORE_KINDS } from '../helpers/stores.js';
 import type { TelegramPeer } from '../peers/telegram.peer.js';
 
 describe.each(STORE_KINDS)('escalation of unacknowledged problems on %s', (kind) => {
-  let a: AlertingSac;
   let t: TestSac;
   let tg: TelegramPeer;
   let token: string;
   let clock: TestClock;
-
-  beforeAll(async () => {
-    a = await startAlertingSac(kind);
-    ({ t, tg, token, clock } = a);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-  });
+  useAlertingSac(kind, (a) => ({ t, tg, token, clock } = a));
 
   it('re-notifies an unacknowledged critical problem on schedule and stops at acknowledge', async () => {
     const host = `esc-${randomUUID().slice(0, 6)}`;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { critical, deliveries, MIN, problemOf, startAlertingSac, type AlertingSac } from '../helpers/alerting.js';
+import { describe, expect, it } from 'vitest';
+import { critical, deliveries, MIN, problemOf, useAlertingSac } from '../helpers/alerting.js';
 import { api, createUser, login } from '../helpers/auth.js';
 import { waitFor, type TestClock } from '../helpers/clock.js';
 import { ingestEvent, type TestSac } from '../helpers/daemon.js';
@@ -8,20 +8,11 @@ import { STORE_KINDS } from '../helpers/stores.js';
 import type { TelegramPeer } from '../peers/telegram.peer.js';
 
 describe.each(STORE_KINDS)('maintenance windows on %s', (kind) => {
-  let a: AlertingSac;
   let t: TestSac;
   let tg: TelegramPeer;
   let token: string;
   let clock: TestClock;
-
-  beforeAll(async () => {
-    a = await startAlertingSac(kind);
-    ({ t, tg, token, clock } = a);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-  });
+  useAlertingSac(kind, (a) => ({ t, tg, token, clock } = a));
 
   it('a critical event inside a maintenance window is stored but not sent, and one after the window is sent', async () => {
     const host = `mw-${randomUUID().slice(0, 6)}`;

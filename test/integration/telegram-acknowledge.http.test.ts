@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_BOT_TOKEN, ALERT_CHAT, critical, problemOf, startAlertingSac, type AlertingSac } from '../helpers/alerting.js';
+import { ALERT_BOT_TOKEN, ALERT_CHAT, critical, problemOf, useAlertingSac } from '../helpers/alerting.js';
 import { api, createUser, login } from '../helpers/auth.js';
 import { waitFor } from '../helpers/clock.js';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
@@ -9,19 +9,10 @@ import { reportNeverDue } from '../peers/notify-env.js';
 import { startTelegramPeer, type TelegramPeer } from '../peers/telegram.peer.js';
 
 describe.each(STORE_KINDS)('acknowledge from Telegram on %s', (kind) => {
-  let a: AlertingSac;
   let t: TestSac;
   let tg: TelegramPeer;
   let token: string;
-
-  beforeAll(async () => {
-    a = await startAlertingSac(kind);
-    ({ t, tg, token } = a);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-  });
+  useAlertingSac(kind, (a) => ({ t, tg, token } = a));
 
   it('acknowledges a problem from a Telegram button press as the linked user', async () => {
     const monitor = await createUser(t, 'monitor');
