@@ -37,7 +37,7 @@ export default tseslint.config(
   {
     files: ['daemon/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code (docs/STYLE.md#imports).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/desktop/**'], message: 'The daemon never imports desktop code.' }] }],
     },
   },
   {
