@@ -6,8 +6,9 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import daemonImports from './scripts/eslint/daemon-imports.mjs';
 
-/** Import direction (STYLE.md): shared → zod only; daemon never imports desktop; the renderer
- * imports the daemon only as types (its AppRouter). */
+/** Import direction (docs/STYLE.md#imports): shared → zod only; daemon never imports desktop; the
+ * renderer imports the daemon only as types (its AppRouter). Messages of rules that enforce a
+ * convention name its section of docs/STYLE.md. */
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'desktop/renderer/dist/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -23,14 +24,14 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\./)', message: 'shared/ imports zod and its own files only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\./)', message: 'shared/ imports zod and its own files only (docs/STYLE.md#imports).' }] }],
     },
   },
   {
     // Schema tests beside the code use the shared test fixtures and factories.
     files: ['shared/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|vitest$|\\./|\\.\\./\\.\\./test/helpers/)', message: 'shared/ tests import zod, vitest, their own files and test helpers only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|vitest$|\\./|\\.\\./\\.\\./test/helpers/)', message: 'shared/ tests import zod, vitest, their own files and test helpers only (docs/STYLE.md#imports).' }] }],
     },
   },
   {
@@ -48,7 +49,8 @@ export default tseslint.config(
   },
   {
     // Inside the daemon: folders through their index.ts, the store and config.ts below the
-    // features (scripts/eslint/daemon-imports.mjs), and no import cycles.
+    // features (scripts/eslint/daemon-imports.mjs), and no import cycles (docs/STYLE.md#imports:
+    // no-cycle's own message cannot be set).
     files: ['daemon/src/**/*.ts'],
     plugins: { 'import-x': importX, 'daemon-imports': daemonImports },
     settings: {
@@ -96,7 +98,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/daemon/**'], allowTypeImports: true, message: 'The renderer imports the daemon as types only (AppRouter).' }] },
+        { patterns: [{ group: ['**/daemon/**'], allowTypeImports: true, message: 'The renderer imports the daemon as types only (AppRouter; docs/STYLE.md#imports).' }] },
       ],
     },
   },

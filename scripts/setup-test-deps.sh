@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs beyond npm packages, if missing: FerretDB (built from the Go
+# Installs what the test suite needs besides npm packages, if missing: FerretDB (built from the Go
 # module proxy) for the MongoDB store tests, and Debian's Chromium for the console's browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -408,11 +408,10 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     http: { allowedHosts: e.SAC_ALLOWED_HOSTS, trustedProxies: e.SAC_TRUSTED_PROXIES, metricsAccess: e.SAC_METRICS_ACCESS, metricsToken: e.SAC_METRICS_TOKEN },
     push: { hosts: e.SAC_PUSH_HOSTS, allowLoopback: e.SAC_PUSH_ALLOW_LOOPBACK, maxPerUser: e.SAC_PUSH_MAX_PER_USER },
     masterKey: e.SAC_MASTER_KEY,
-    /** Telegram polling and the escalation check. */
-    beyond: {
-      telegramPollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS,
-      escalationCheckMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000),
-    },
+    /** The Telegram bot's long polling for button presses and `/link` messages. */
+    telegramBot: { pollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS },
+    /** How often the escalation job looks for unacknowledged problems. */
+    escalation: { checkMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000) },
     /** Remote actions: WinRM administrator from the environment (stored settings override), limits and command timing. */
     actions: {
       windowsAdmin: { username: e.SAC_WINDOWS_ADMIN_USERNAME, password: e.SAC_WINDOWS_ADMIN_PASSWORD },

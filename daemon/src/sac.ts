@@ -302,13 +302,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     clock,
     logger: logger.child({ scope: 'telegram' }),
-    pollTimeoutS: config.beyond.telegramPollTimeoutS,
+    pollTimeoutS: config.telegramBot.pollTimeoutS,
   });
   // With a public https URL Telegram pushes button presses to us; otherwise the leader long-polls.
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;
   jobs.start([
-    { name: 'escalation', intervalMs: config.beyond.escalationCheckMs, run: (fence) => escalation.run(fence) },
+    { name: 'escalation', intervalMs: config.escalation.checkMs, run: (fence) => escalation.run(fence) },
     ...(webhookUrl ? [] : [{ name: 'telegram_updates', intervalMs: 1000, run: (fence: Fence) => telegram.pollOnce(fence) }]),
   ]);
   if (webhookUrl && webhookSecret) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * The daemon's import directions (STYLE.md "feature folders"), as one ESLint rule:
+ * The daemon's import directions (docs/STYLE.md#imports), as one ESLint rule:
  * - a folder of `daemon/src/` is entered only through its `index.ts`: a file outside the folder
  *   that names any other file in it (or in its subfolders) is reported;
  * - `daemon/src/store/` never imports a feature folder (features depend on the store, not back);
@@ -39,9 +39,9 @@ const folderBoundaries = {
     docs: { description: "Daemon folders are imported through their index.ts; the store imports no feature; config.ts imports no folder." },
     schema: [],
     messages: {
-      deep: "Import '{{folder}}/' through its index.ts (export what you need there), not '{{source}}'.",
-      storeToFeature: "daemon/src/store/ never imports a feature folder ('{{folder}}/'); pass what the store needs in from the caller.",
-      configToFolder: "daemon/src/config.ts imports no folder ('{{folder}}/'): features read the config, not the other way round.",
+      deep: "Import '{{folder}}/' through its index.ts (export what you need there), not '{{source}}' (docs/STYLE.md#imports).",
+      storeToFeature: "daemon/src/store/ never imports a feature folder ('{{folder}}/'); pass what the store needs in from the caller (docs/STYLE.md#imports).",
+      configToFolder: "daemon/src/config.ts imports no folder ('{{folder}}/'): features read the config, not the other way round (docs/STYLE.md#imports).",
     },
   },
   create(context) {

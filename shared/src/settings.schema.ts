@@ -190,7 +190,7 @@ const escalationStep = z.strictObject({
   interval_minutes: minutes(1440),
   /** Re-notifications before the final step. */
   max_repeats: z.number().int().min(0).max(50),
-  /** Final step: also these channels (beyond the ones that carried the opening). */
+  /** Final step: also these channels (besides the ones that carried the opening). */
   final_channels: z.array(z.enum(NOTIFY_CHANNELS)).default([]),
   /** Final step: also these e-mail addresses (through the SMTP channel). */
   final_emails: z.array(z.email()).max(50).default([]),

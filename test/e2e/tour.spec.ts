@@ -24,7 +24,7 @@ const SCREENS = [
   ['devices', '/admin/devices'],
 ] as const;
 
-/** Width of the page's scrollable area beyond the viewport (0 = no horizontal scroll) and the elements that stick out. */
+/** Width of the page's scrollable area past the viewport (0 = no horizontal scroll) and the elements that stick out. */
 async function overflowX(page: Page): Promise<{ px: number; culprits: string[] }> {
   return page.evaluate(`(() => {
     const widest = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, document.querySelector('.content')?.scrollWidth ?? 0);

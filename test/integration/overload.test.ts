@@ -13,7 +13,7 @@ const BURST = 50;
 const MAX_BURSTS = 8;
 
 /**
- * A burst well beyond a deliberately tiny ingest queue (8 events, one event per commit): the
+ * A burst well over a deliberately tiny ingest queue (8 events, one event per commit): the
  * excess is refused with 503 + Retry-After — never 200 or 500 — and every event that got its 201
  * is stored; the refused ones land when re-sent, as the agent's spool does. (How fast refusals
  * come back under load is measured by bench:ingest's overload phase.)

@@ -18,7 +18,7 @@ export interface FeedChannelOptions {
   readLimit: number;
   /** Messages written per batch. */
   writeLimit: number;
-  /** Messages waiting for the store beyond this are not sent to the other daemons (logged). */
+  /** Messages waiting for the store past this many are not sent to the other daemons (logged). */
   maxQueued: number;
   /** At stop, what is queued is written for at most this long. */
   stopWaitMs: number;

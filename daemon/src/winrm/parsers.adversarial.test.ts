@@ -55,7 +55,7 @@ describe('parsers on 256 KB of adversarial input', () => {
     expect(parseQwinsta(text)).toEqual([{ session_name: 'rdp-tcp#12', username: 'jdoe', id: 2, state: 'Active', type: 'rdpwd', device: '' }]);
   });
 
-  it('keeps a numeric entity beyond Unicode as written instead of throwing', () => {
+  it('keeps a numeric entity above U+10FFFF as written instead of throwing', () => {
     expect(parseFault('<s:Fault><s:Text>bad &#99999999; code</s:Text></s:Fault>')?.reason).toBe('bad &#99999999; code');
   });
 });
