@@ -74,7 +74,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-globals': [
         'error',
-        ...['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'].map((name) => ({ name, message: 'Use the injected clock (clock.setTimeout/setInterval/sleep), not a raw timer.' })),
+        ...['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'].map((name) => ({ name, message: 'Use the injected clock (clock.setTimeout/setInterval/sleep), not a raw timer (docs/STYLE.md#time).' })),
       ],
     },
   },
