@@ -24,6 +24,7 @@ import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { createEventsRoutes, EventsService } from './events/index.js';
 import { createHostsRoutes, HostsService, SilenceScanner } from './hosts/index.js';
 import {
+  appOperations,
   createApp,
   createAppRouter,
   createHttpServer,
@@ -31,6 +32,7 @@ import {
   createWebRoutes,
   defaultWebDir,
   hostAllowList,
+  type AppOperations,
   type AppRouter,
   type ReadServices,
 } from './server/index.js';
@@ -49,7 +51,7 @@ import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
-import { createProblemsRoutes, ProblemsService } from './problems/index.js';
+import { ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
 import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
@@ -66,6 +68,8 @@ export interface RunningSac {
   /** The Express app and the tRPC router (route enumeration in the RBAC matrix test). */
   app: Express;
   trpcRouter: AppRouter;
+  /** The console operations behind both (roles and shapes the RBAC and same-shape tests check). */
+  operations: AppOperations;
   port: number;
   store: Store;
   ingest: IngestService;
@@ -404,7 +408,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     jobs.start([{ name: 'backup', intervalMs: config.backup.checkMs, run: async (fence) => void (await backups.runIfDue(fence)) }]);
   }
 
-  const trpcRouter = createAppRouter({
+  const routerDeps = {
     storeKind: store.kind,
     read,
     notify,
@@ -422,7 +426,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     actions,
     commands,
     mobile,
-  });
+  };
+  const operations = appOperations(routerDeps);
+  const trpcRouter = createAppRouter(routerDeps, operations);
   const app = createApp({
     store,
     metrics,
@@ -434,6 +440,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
+    operations,
     metricsAccess: config.http.metricsAccess,
     metricsToken: config.http.metricsToken,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
@@ -447,7 +454,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createStreamRoutes(stream, streamTickets, auth),
       createEventsRoutes(read.events, auth),
       createHostsRoutes(read.hosts, auth),
-      createProblemsRoutes(read.problems, auth),
       createDashboardsRoutes(read.dashboards, auth),
       createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
@@ -485,6 +491,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     url: `http://${host}:${port}`,
     app,
     trpcRouter,
+    operations,
     port,
     store,
     ingest,

@@ -1,10 +1,12 @@
 /**
- * THE access table of every REST route and every tRPC procedure. The RBAC matrix test
- * (rbac.matrix.test.ts) enumerates the running daemon's Express routes and tRPC procedures and
- * fails for any that is missing here (or listed here but gone), then checks each one with no
- * token, a monitor's token, an admin's token, a deactivated user's token and an agent API key.
+ * The access table of every HAND-WRITTEN REST route and tRPC procedure; console operations
+ * declare their role with `defineOperation` (`daemon/src/<feature>/<feature>.operations.ts`) and
+ * the test reads it from there. The RBAC matrix test (rbac.matrix.test.ts) enumerates the running
+ * daemon's Express routes and tRPC procedures and fails for any that is in neither (or listed
+ * here but gone, or listed here and declared), then checks each one with no token, a monitor's
+ * token, an admin's token, a deactivated user's token and an agent API key.
  *
- * Adding a route or procedure? Add ONE line here:
+ * Adding a hand-written route or procedure? Add ONE line here:
  *   public   — answers everyone (never 401/403)
  *   operator — any signed-in active console user (monitor or admin); others 401
  *   admin    — admins only: monitor 403; no token, deactivated user, agent key 401
@@ -43,7 +45,7 @@ export const REST_ACCESS: Record<string, Access> = {
   // live stream
   'POST /api/v1/stream/ticket': 'operator',
   'GET /api/v1/stream/events': 'operator',
-  // events, hosts, problems, dashboards
+  // events, hosts, dashboards
   'GET /api/v1/events': 'operator',
   'GET /api/v1/events/:id': 'operator',
   'GET /api/v1/hosts': 'operator',
@@ -51,19 +53,6 @@ export const REST_ACCESS: Record<string, Access> = {
   'DELETE /api/v1/hosts/:id': 'admin',
   'PUT /api/v1/hosts/:id/action-address': 'admin',
   'DELETE /api/v1/hosts/:id/action-address': 'admin',
-  'GET /api/v1/problems': 'operator',
-  'GET /api/v1/problems/:id': 'operator',
-  'POST /api/v1/problems/:id/acknowledge': 'operator',
-  'POST /api/v1/problems/:id/resolve': 'operator',
-  'POST /api/v1/problems/:id/reopen': 'operator',
-  'POST /api/v1/problems/:id/assign': 'operator',
-  'GET /api/v1/problem-assignees': 'operator',
-  'GET /problems': 'operator',
-  'GET /problems/:id': 'operator',
-  'POST /problems/:id/acknowledge': 'operator',
-  'POST /problems/:id/resolve': 'operator',
-  'POST /problems/:id/reopen': 'operator',
-  'POST /problems/:id/assign': 'operator',
   'GET /api/v1/dashboards/summary': 'operator',
   // notifications and reports
   'GET /api/v1/push/vapid-public-key': 'operator',
@@ -163,13 +152,6 @@ export const TRPC_ACCESS: Record<string, Access> = {
   'hosts.delete': 'admin',
   'hosts.pinAddress': 'admin',
   'hosts.unpinAddress': 'admin',
-  'problems.list': 'operator',
-  'problems.byId': 'operator',
-  'problems.acknowledge': 'operator',
-  'problems.resolve': 'operator',
-  'problems.reopen': 'operator',
-  'problems.assign': 'operator',
-  'problems.assignees': 'operator',
   'dashboards.summary': 'operator',
   'dashboards.eventsPerHour': 'operator',
   // #5

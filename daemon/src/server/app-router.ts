@@ -8,14 +8,14 @@ import { hostsRouter, type HostsService } from '../hosts/index.js';
 import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
 import { mobileRouter, type MobileService } from '../mobile/index.js';
 import { notificationsRouter, type NotifyService } from '../notify/index.js';
-import { problemsRouter, type ProblemsService } from '../problems/index.js';
+import { problemsOperations, type ProblemsService } from '../problems/index.js';
 import { reportsRouter, type ReportsService } from '../reports/index.js';
 import { settingsRouter, type SettingsService } from '../settings/index.js';
 import { telegramRouter, type TelegramService } from '../telegram/index.js';
 import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { usersRouter, type UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
-import { publicProcedure, router } from '../http/index.js';
+import { operationsRecord, publicProcedure, router } from '../http/index.js';
 
 /** The services behind the read API and problem handling. */
 export interface ReadServices {
@@ -46,9 +46,17 @@ export interface RouterDeps {
   mobile: MobileService;
 }
 
+/** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
+export function appOperations(deps: RouterDeps) {
+  return [...problemsOperations(deps.read.problems)];
+}
+
+export type AppOperations = ReturnType<typeof appOperations>;
+
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
-export function createAppRouter(deps: RouterDeps) {
+export function createAppRouter(deps: RouterDeps, operations: AppOperations) {
   return router({
+    ...operationsRecord(operations),
     notifications: notificationsRouter(deps.notify),
     reports: reportsRouter(deps.reports),
     auth: authRouter(deps.auth, deps.users),
@@ -59,7 +67,6 @@ export function createAppRouter(deps: RouterDeps) {
     actions: actionsRouter(deps.actions, deps.commands),
     events: eventsRouter(deps.read.events),
     hosts: hostsRouter(deps.read.hosts),
-    problems: problemsRouter(deps.read.problems),
     dashboards: dashboardsRouter(deps.read.dashboards),
     agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
     maintenance: maintenanceRouter(deps.maintenance),

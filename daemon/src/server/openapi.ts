@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument } from 'zod-openapi';
 import {
   ApiKeyCreateSchema,
   AuditQuerySchema,
@@ -10,14 +10,12 @@ import {
   HostPinSchema,
   LoginRequestSchema,
   PasswordChangeSchema,
-  ProblemActionBodySchema,
-  ProblemAssignBodySchema,
   DashboardRangeQuerySchema,
-  ProblemListQuerySchema,
   PushSubscriptionInputSchema,
   UserCreateSchema,
   UserPatchSchema,
 } from '../../../shared/src/index.js';
+import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApiOperation, operationPaths, UI_ERRORS } from '../http/index.js';
 
 /**
  * The REST API's OpenAPI 3.1 document, generated from the same zod schemas that validate the
@@ -25,12 +23,6 @@ import {
  * Answers whose shape has no zod schema are documented as JSON objects.
  */
 
-const ErrorBody = z
-  .object({
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  })
-  .meta({ id: 'ErrorBody' });
-const AnyObject = z.looseObject({});
 const Id = z.object({ id: z.string().min(1).max(64) });
 const Category = z.object({ category: z.string().min(1).max(64) });
 const SettingsValues = z.record(z.string(), z.unknown());
@@ -40,78 +32,17 @@ const ReportListQuery = z.strictObject({
 });
 const Health = z.looseObject({ status: z.enum(['ok', 'degraded']), version: z.string().optional() });
 const IngestCreated = z.object({ event_id: z.string(), status: z.literal('created') });
-const IngestDuplicate = ErrorBody.extend({ event_id: z.string() });
+const IngestDuplicate = ErrorBodySchema.extend({ event_id: z.string() });
 
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ErrorBody) });
-
-/** Statuses every UI-token operation may answer besides its own. */
-const UI_ERRORS = {
-  '400': error('Invalid parameter or body'),
-  '401': error('No valid session token'),
-  '403': error('The role does not allow this'),
-  '413': error('Body too large'),
-  '429': error('Too many requests'),
-} as const;
-
-type Role = 'operator' | 'admin';
-
-function op(spec: {
-  summary: string;
-  role: Role | null;
-  ok: [status: string, description: string, schema?: z.ZodType];
-  query?: z.ZodObject;
-  path?: z.ZodObject;
-  body?: z.ZodType;
-  errors?: Record<string, string>;
-}): ZodOpenApiOperationObject {
-  const [status, description, schema] = spec.ok;
-  const responses: Record<string, ZodOpenApiResponseObject> = {
-    [status]: status === '204' ? { description } : { description, ...json(schema ?? AnyObject) },
-    ...UI_ERRORS,
-  };
-  if (spec.path) responses['404'] = error('No such resource');
-  for (const [code, text] of Object.entries(spec.errors ?? {})) responses[code] = error(text);
-  return {
-    summary: spec.summary,
-    ...(spec.role ? { security: [{ session: [] }], description: `Role: ${spec.role === 'admin' ? 'admin' : 'admin or monitor'}.` } : { security: [] }),
-    ...(spec.query || spec.path ? { requestParams: { ...(spec.query ? { query: spec.query } : {}), ...(spec.path ? { path: spec.path } : {}) } } : {}),
-    ...(spec.body ? { requestBody: { required: true, ...json(spec.body) } } : {}),
-    responses,
-  };
-}
-
-function problemPaths(base: string): ZodOpenApiPathsObject {
-  return {
-    [base]: { get: op({ summary: 'List problems', role: 'operator', query: ProblemListQuerySchema, ok: ['200', 'A page of problems'] }) },
-    [`${base}/{id}`]: { get: op({ summary: 'A problem with its timeline', role: 'operator', path: Id, ok: ['200', 'The problem'] }) },
-    [`${base}/{id}/acknowledge`]: {
-      post: op({ summary: 'Acknowledge a problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not allowed in the current state' } }),
-    },
-    [`${base}/{id}/resolve`]: {
-      post: op({ summary: 'Resolve a problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not allowed in the current state' } }),
-    },
-    [`${base}/{id}/reopen`]: {
-      post: op({ summary: 'Reopen a resolved problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not resolved' } }),
-    },
-    [`${base}/{id}/assign`]: {
-      post: op({
-        summary: 'Assign a problem to a console user, or unassign it (null)',
-        role: 'operator',
-        path: Id,
-        body: ProblemAssignBodySchema,
-        ok: ['200', 'The problem'],
-        errors: { '409': 'The assignee changed since the caller saw it', '422': 'Not an active console user' },
-      }),
-    },
-  };
-}
+const json = jsonContent;
+const error = errorResponse;
+const op = openApiOperation;
 
 /** `GET /api/v1/openapi.json`: public like `/health` — it describes the API, it holds no data. Built once. */
-export function openApiRoute(version: string): (req: Request, res: Response) => void {
+export function openApiRoute(version: string, operations: readonly AnyOperation[]): (req: Request, res: Response) => void {
   let body: string | null = null;
   return (_req, res) => {
-    body ??= JSON.stringify(buildOpenApiDocument(version));
+    body ??= JSON.stringify(buildOpenApiDocument(version, operations));
     res.type('application/json').send(body);
   };
 }
@@ -119,7 +50,7 @@ export function openApiRoute(version: string): (req: Request, res: Response) => 
 /** Operations whose answer never ends (SSE) or is not JSON: documented, but not fuzzed. */
 export const NOT_FUZZED_PATHS = ['/api/v1/stream/events'] as const;
 
-export function buildOpenApiDocument(version: string): ReturnType<typeof createDocument> {
+export function buildOpenApiDocument(version: string, operations: readonly AnyOperation[]): ReturnType<typeof createDocument> {
   return createDocument({
     openapi: '3.1.0',
     info: { title: 'SAC — Security Alert Center REST API', version },
@@ -130,6 +61,7 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
       },
     },
     paths: {
+      ...operationPaths(operations),
       '/api/v1/events': {
         post: {
           summary: 'Ingest one event (agents)',
@@ -152,7 +84,7 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
       '/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
       '/healthz': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
       '/api/v1/auth/login': {
-        post: op({ summary: 'Sign in', role: null, body: LoginRequestSchema, ok: ['200', 'A session token'], errors: { '503': 'Sign-in queue full; retry later' } }),
+        post: op({ summary: 'Sign in', role: 'public', body: LoginRequestSchema, ok: ['200', 'A session token'], errors: { '503': 'Sign-in queue full; retry later' } }),
       },
       '/api/v1/auth/me': { get: op({ summary: 'The signed-in user', role: 'operator', ok: ['200', 'The user'] }) },
       '/api/v1/auth/renew': { post: op({ summary: 'Renew the session token', role: 'operator', ok: ['200', 'A new session token'] }) },
@@ -199,10 +131,7 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
         put: op({ summary: 'Pin where remote actions reach a host (address, WinRM HTTPS name)', role: 'admin', path: Id, body: HostPinSchema, ok: ['200', 'The host'], errors: { '409': 'The address is pinned to another host' } }),
         delete: op({ summary: 'Unpin a host’s action address', role: 'admin', path: Id, ok: ['200', 'The host'] }),
       },
-      ...problemPaths('/problems'),
-      ...problemPaths('/api/v1/problems'),
       '/api/v1/dashboards/summary': { get: op({ summary: 'Dashboard summary of a time range (default the last 24 h)', role: 'operator', query: DashboardRangeQuerySchema, ok: ['200', 'The summary'] }) },
-      '/api/v1/problem-assignees': { get: op({ summary: 'Console users a problem can be assigned to', role: 'operator', ok: ['200', 'Active users'] }) },
       '/api/v1/reports': {
         get: op({ summary: 'List daily reports', role: 'operator', query: ReportListQuery, ok: ['200', 'Reports'] }),
         post: op({ summary: 'Generate and send the daily report now', role: 'admin', ok: ['201', 'The report and the channels it went to'] }),
