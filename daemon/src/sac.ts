@@ -6,23 +6,23 @@ import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { probeSshAdmin } from './ssh/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
-import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
-import { AuditService, createAuditRoutes } from './audit/index.js';
-import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
+import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
+import { AuditService } from './audit/index.js';
+import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
-import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
+import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
 import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
-import { createEventsRoutes, EventsService } from './events/index.js';
-import { createHostsRoutes, HostsService, SilenceScanner } from './hosts/index.js';
+import { EventsService } from './events/index.js';
+import { HostsService, SilenceScanner } from './hosts/index.js';
 import {
   appOperations,
   createApp,
@@ -52,12 +52,12 @@ import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
-import { createReportsRoutes, ReportsService } from './reports/index.js';
+import { ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
-import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
+import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
-import { createUsersRoutes, UsersService } from './users/index.js';
+import { UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
@@ -446,17 +446,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
-      createAuthRoutes(auth, users),
-      createUsersRoutes(users, auth),
-      createApiKeysRoutes(apiKeysAdmin, auth),
-      createSettingsRoutes(settings, auth),
-      createAuditRoutes(audit, auth),
       createStreamRoutes(stream, streamTickets, auth),
-      createEventsRoutes(read.events, auth),
-      createHostsRoutes(read.hosts, auth),
-      createDashboardsRoutes(read.dashboards, auth),
       createNotificationsRoutes(notify, auth),
-      createReportsRoutes(reports, auth),
       createUpdatesRoutes(agentVersions, auth),
       createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       createMaintenanceRoutes(maintenance, auth),

@@ -10,6 +10,7 @@ export { apiKeyFromHeaders, requireAgentKey, type AgentKeyVerifier } from './age
 export type { Authenticator, TokenSession } from './authenticator.js';
 export { parseInput, parseQuery } from './validate.js';
 export {
+  ByIdInput,
   defineOperation,
   openApiOperation,
   operationPaths,
@@ -20,7 +21,6 @@ export {
   errorResponse,
   jsonContent,
   ErrorBodySchema,
-  UI_ERRORS,
   type AnyOperation,
   type Caller,
   type Operation,

@@ -32,6 +32,9 @@ export interface Caller<R extends OperationRole = OperationRole> {
 
 /** An operation's input: path, query and body fields of the REST call together, one object. */
 type InputSchema = z.ZodObject | undefined;
+
+/** The input of an operation on one record: `{ id }` (the `{id}` of its REST path). */
+export const ByIdInput = z.strictObject({ id: z.string().min(1).max(128) });
 type InputOf<S extends InputSchema> = S extends z.ZodObject ? z.output<S> : undefined;
 
 export interface OperationSpec<Id extends string, R extends OperationRole, M extends HttpMethod, S extends InputSchema, O> {
@@ -54,6 +57,8 @@ export interface OperationSpec<Id extends string, R extends OperationRole, M ext
   restBody?: string;
   /** The REST answer wraps the output as `{ [envelope]: output }` (REST clients of old read it so). */
   envelope?: string;
+  /** A REST answer that is not JSON (a report's HTML, with `trpc: false`): the output string as this type. */
+  produces?: { contentType: string; headers?: Readonly<Record<string, string>> };
   input?: S;
   /** What a success answers (documented, and checked by the same-shape test). */
   output: z.ZodType;
@@ -150,6 +155,7 @@ export function operationRoutes(operations: readonly AnyOperation[], authenticat
       const output: unknown = await op.handler(op.input ? restInput(op, req) : undefined, caller);
       const status = op.status ?? 200;
       if (status === 204) res.status(204).end();
+      else if (op.produces) res.status(status).set({ 'Content-Type': op.produces.contentType, 'Cache-Control': 'no-store', ...op.produces.headers }).send(output);
       else sendJson(res, status, op.envelope === undefined ? output : { [op.envelope]: output });
     };
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -186,6 +192,8 @@ export function openApiOperation(spec: {
   summary: string;
   role: OperationRole;
   ok: [status: string, description: string, schema?: z.ZodType];
+  /** The success answer's content type (default JSON). */
+  contentType?: string;
   query?: z.ZodObject;
   path?: z.ZodObject;
   body?: z.ZodType;
@@ -193,7 +201,10 @@ export function openApiOperation(spec: {
 }): ZodOpenApiOperationObject {
   const [status, description, schema] = spec.ok;
   const responses: Record<string, ZodOpenApiResponseObject> = {
-    [status]: status === '204' ? { description } : { description, ...jsonContent(schema ?? z.looseObject({})) },
+    [status]:
+      status === '204'
+        ? { description }
+        : { description, content: { [spec.contentType ?? 'application/json']: { schema: schema ?? z.looseObject({}) } } },
     ...UI_ERRORS,
   };
   if (spec.path) responses['404'] = errorResponse('No such resource');
@@ -226,6 +237,7 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
     summary: op.summary,
     role: op.role,
     ok: [status, op.summary, op.envelope === undefined ? op.output : z.object({ [op.envelope]: op.output })],
+    ...(op.produces ? { contentType: op.produces.contentType } : {}),
     ...(schema && params.length > 0 ? { path: pick(schema, params) } : {}),
     ...(inQuery && hasFields ? { query: rest } : {}),
     ...(!inQuery && op.restBody !== undefined ? { body: schema?.shape[op.restBody] as z.ZodType } : {}),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
-import { defineOperation } from '../http/index.js';
+import { ByIdInput as ById, defineOperation } from '../http/index.js';
 import type { ProblemsService } from './problems.service.js';
 
-const ById = z.strictObject({ id: z.string().min(1).max(128) });
 const Action = ProblemActionBodySchema.extend(ById.shape);
 const Problem = z.looseObject({ id: z.string(), status: z.string() });
 const STATE_CONFLICT = 'Not allowed in the current state';
