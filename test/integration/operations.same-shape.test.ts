@@ -27,7 +27,7 @@ function restRequest(op: AnyOperation & { path: string }, input: Record<string, 
     return encodeURIComponent(value);
   });
   if (op.method === 'GET' || op.method === 'DELETE') {
-    const query = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+    const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
     return { path: query ? `${path}?${query}` : path };
   }
   return { path, body: op.restBody === undefined ? rest : rest[op.restBody] };
@@ -58,7 +58,7 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
   /** A fresh monitor's id: for operations on a user account. */
   const freshUserId = async () => (await createUser(t, 'monitor')).user.id;
   /** The same target picked by transport: the first for REST, the second for tRPC. */
-  const pick = <T,>(via: Transport, [rest, viaTrpc]: readonly [T, T]) => (via === 'rest' ? rest : viaTrpc);
+  const pick = <T,>(via: Transport, pair: readonly T[]) => pair[via === 'rest' ? 0 : 1];
 
   beforeAll(async () => {
     t = await startTestSac(kind, { SAC_SILENCE_SCAN_SECONDS: '3600' }, { clock });
@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'reports.generate': () => ({ token: admin }),
   };
 
-  const bothTransports = () => t.sac.operations.filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);
+  const bothTransports = () => (t.sac.operations as readonly AnyOperation[]).filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);
 
   it('has a case for every operation with both transports, and none for one that is gone', () => {
     const ids = bothTransports().map((op) => op.id);
