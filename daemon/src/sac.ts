@@ -5,15 +5,15 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
-import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
-import { AuditService, createAuditRoutes } from './audit/index.js';
-import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
+import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
+import { AuditService } from './audit/index.js';
+import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
-import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
+import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
 import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
@@ -22,10 +22,11 @@ import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
 import { Facts } from './facts.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
-import { createEventsRoutes, EventsService } from './events/index.js';
+import { EventsService } from './events/index.js';
 import { GeoService, shippedGeoDatabases } from './geo/index.js';
-import { createHostsRoutes, HostsService, SilenceScanner } from './hosts/index.js';
+import { HostsService, SilenceScanner } from './hosts/index.js';
 import {
+  appOperations,
   createApp,
   createAppRouter,
   createHttpServer,
@@ -33,6 +34,7 @@ import {
   createWebRoutes,
   defaultWebDir,
   hostAllowList,
+  type AppOperations,
   type AppRouter,
   type ReadServices,
 } from './server/index.js';
@@ -52,13 +54,13 @@ import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
 import { channelSenders, createNotificationsRoutes, NotifyService, settingsNotifySource, subscribeNotify } from './notify/index.js';
-import { createProblemsRoutes, ProblemsService } from './problems/index.js';
-import { createReportsRoutes, ReportsService } from './reports/index.js';
+import { ProblemsService } from './problems/index.js';
+import { ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
-import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
+import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream } from './stream/index.js';
-import { createUsersRoutes, UsersService } from './users/index.js';
+import { UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
@@ -68,6 +70,8 @@ export interface RunningSac {
   /** The Express app and the tRPC router (route enumeration in the RBAC matrix test). */
   app: Express;
   trpcRouter: AppRouter;
+  /** The console operations behind both (roles and shapes the RBAC and same-shape tests check). */
+  operations: AppOperations;
   port: number;
   store: Store;
   ingest: IngestService;
@@ -407,7 +411,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     jobs.start([{ name: 'backup', intervalMs: config.backup.checkMs, run: async (fence) => void (await backups.runIfDue(fence)) }]);
   }
 
-  const trpcRouter = createAppRouter({
+  const routerDeps = {
     storeKind: store.kind,
     read,
     notify,
@@ -425,7 +429,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     actions,
     commands,
     mobile,
-  });
+  };
+  const operations = appOperations(routerDeps);
+  const trpcRouter = createAppRouter(routerDeps, operations);
   const app = createApp({
     store,
     metrics,
@@ -438,23 +444,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,
+    operations,
     metricsAccess: config.http.metricsAccess,
     metricsToken: config.http.metricsToken,
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
-      createAuthRoutes(auth, users),
-      createUsersRoutes(users, auth),
-      createApiKeysRoutes(apiKeysAdmin, auth),
-      createSettingsRoutes(settings, auth),
-      createAuditRoutes(audit, auth),
       createStreamRoutes(stream, streamTickets, auth),
-      createEventsRoutes(read.events, auth),
-      createHostsRoutes(read.hosts, auth),
-      createProblemsRoutes(read.problems, auth),
-      createDashboardsRoutes(read.dashboards, auth),
       createNotificationsRoutes(notify, auth),
-      createReportsRoutes(reports, auth),
       createUpdatesRoutes(agentVersions, auth),
       createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       createMaintenanceRoutes(maintenance, auth),
@@ -489,6 +486,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     url: `http://${host}:${port}`,
     app,
     trpcRouter,
+    operations,
     port,
     store,
     ingest,

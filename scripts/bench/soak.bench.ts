@@ -275,7 +275,7 @@ async function main(): Promise<void> {
     await reading;
 
     // The jobs really ran: the scheduled report exists, and the leader ran retention and the report check.
-    const scheduled = (await trpc.reports.list.query({})).filter((r) => r.trigger === 'schedule').length;
+    const scheduled = (await trpc.reports.list.query({})).reports.filter((r) => r.trigger === 'schedule').length;
     const metrics = await (await fetch(`${sac.url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
     const runs = (job: string) => Number(new RegExp(`job_runs_total\\{[^}]*job_name="${job}"[^}]*\\}\\s+(\\S+)`).exec(metrics)?.[1] ?? 0);
     console.log(`jobs: retention ran ${runs('retention')} times, the daily report check ${runs('daily_report')} times; scheduled reports ${scheduled}; console read batches ${reads}`);

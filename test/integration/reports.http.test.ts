@@ -97,7 +97,9 @@ describe.each(STORE_KINDS)('daily SSH/RDP reports on %s', (kind) => {
     expect((await api(t, 'GET', `/api/v1/reports/${report.id}`)).status).toBe(401);
     const viaTrpc = await trpc(t, monitor, 'query', 'reports.byId', { id: report.id });
     expect(viaTrpc.data.html).toBe(page);
-    expect((await trpc(t, monitor, 'query', 'reports.list', {})).data[0].id).toBe(report.id);
+    expect(one.body.html).toBe(page);
+    expect((await trpc(t, monitor, 'query', 'reports.list', {})).data).toEqual((await api(t, 'GET', '/api/v1/reports', { token: monitor })).body);
+    expect((await trpc(t, monitor, 'query', 'reports.list', {})).data.reports[0].id).toBe(report.id);
 
     await sentRows(t, token, report.id, 3);
     const mail = smtp.mails.find((m) => m.subject === `[SAC] Daily SSH/RDP report ${report.day}`)!;

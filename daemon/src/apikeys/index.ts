@@ -3,5 +3,4 @@ export { ApiKeyService, apiKeyPrefix, generateApiKey, hashApiKey, type ApiKeyInf
 export { bindingMismatch, KeyBindingGuard } from './key-binding.js';
 export { KeyAgents, requestKey } from './key-agents.js';
 export { ApiKeysAdmin } from './api-keys.admin.js';
-export { createApiKeysRoutes } from './api-keys.routes.js';
-export { apiKeysRouter } from './api-keys.router.js';
+export { apiKeysOperations } from './api-keys.operations.js';

@@ -6,5 +6,4 @@ export { TotpService } from './totp.service.js';
 export { createTotpRoutes } from './totp.routes.js';
 export { totpRouter } from './totp.router.js';
 export { SessionTokens, loadJwtSecret, type DeviceClaim } from './tokens.js';
-export { createAuthRoutes } from './auth.routes.js';
-export { authRouter } from './auth.router.js';
+export { authOperations } from './auth.operations.js';

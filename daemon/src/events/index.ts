@@ -2,5 +2,4 @@
 export { EventsService, type HostnameResolver } from './events.service.js';
 export { eventView } from './event.views.js';
 export { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
-export { createEventsRoutes } from './events.routes.js';
-export { eventsRouter } from './events.router.js';
+export { eventsOperations } from './events.operations.js';

@@ -9,6 +9,24 @@ export { bearerToken, currentUser, requireUser, restActor } from './rest-auth.js
 export { apiKeyFromHeaders, requireAgentKey, type AgentKeyVerifier } from './agent-auth.js';
 export type { Authenticator, TokenSession } from './authenticator.js';
 export { parseInput, parseQuery } from './validate.js';
+export {
+  ByIdInput,
+  defineOperation,
+  openApiOperation,
+  operationPaths,
+  operationRoutes,
+  operationsRecord,
+  restAccess,
+  trpcAccess,
+  errorResponse,
+  jsonContent,
+  ErrorBodySchema,
+  type AnyOperation,
+  type Caller,
+  type Operation,
+  type OperationRole,
+  type OperationsRecord,
+} from './operation.js';
 export { sendError, sendJson } from './http-errors.js';
 export { ERROR_STATUS, RETRY_AFTER_SECONDS, errorBody, mapError, statusOf, type ErrorBody, type MappedError } from './error-map.js';
 export { clientAddress, recordClientAddress, resolveClientAddress } from './client-address.js';

@@ -2,5 +2,4 @@
 export { ReportsService, type GeneratedReport } from './reports.service.js';
 export { aggregateDailyReports } from './reports.rules.js';
 export { renderReportHtml } from './reports.render.js';
-export { createReportsRoutes } from './reports.routes.js';
-export { reportsRouter } from './reports.router.js';
+export { reportsOperations } from './reports.operations.js';

@@ -1,21 +1,22 @@
 import { actionsRouter, type CommandsService, type RemoteActionsService } from '../actions/index.js';
-import { apiKeysRouter, type ApiKeysAdmin } from '../apikeys/index.js';
-import { auditRouter, type AuditService } from '../audit/index.js';
-import { authRouter, totpRouter, type AuthService, type TotpService } from '../auth/index.js';
-import { dashboardsRouter, type DashboardsService } from '../dashboards/index.js';
-import { eventsRouter, type EventsService } from '../events/index.js';
-import { hostsRouter, type HostsService } from '../hosts/index.js';
+import { apiKeysOperations, type ApiKeysAdmin } from '../apikeys/index.js';
+import { auditOperations, type AuditService } from '../audit/index.js';
+import { authOperations, totpRouter, type AuthService, type TotpService } from '../auth/index.js';
+import { dashboardsOperations, type DashboardsService } from '../dashboards/index.js';
+import { eventsOperations, type EventsService } from '../events/index.js';
+import { hostsOperations, type HostsService } from '../hosts/index.js';
 import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
 import { mobileRouter, type MobileService } from '../mobile/index.js';
 import { notificationsRouter, type NotifyService } from '../notify/index.js';
-import { problemsRouter, type ProblemsService } from '../problems/index.js';
-import { reportsRouter, type ReportsService } from '../reports/index.js';
-import { settingsRouter, type SettingsService } from '../settings/index.js';
+import { problemsOperations, type ProblemsService } from '../problems/index.js';
+import { reportsOperations, type ReportsService } from '../reports/index.js';
+import { settingsOperations, type SettingsService } from '../settings/index.js';
 import { telegramRouter, type TelegramService } from '../telegram/index.js';
 import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
-import { usersRouter, type UsersService } from '../users/index.js';
+import { usersOperations, type UsersService } from '../users/index.js';
 import { SAC_VERSION } from '../version.js';
-import { publicProcedure, router } from '../http/index.js';
+import { defineOperation, operationsRecord, router } from '../http/index.js';
+import { z } from 'zod';
 
 /** The services behind the read API and problem handling. */
 export interface ReadServices {
@@ -46,29 +47,43 @@ export interface RouterDeps {
   mobile: MobileService;
 }
 
+/** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
+export function appOperations(deps: RouterDeps) {
+  return [
+    ...authOperations(deps.auth, deps.users),
+    ...usersOperations(deps.users),
+    ...apiKeysOperations(deps.apiKeys),
+    ...settingsOperations(deps.settings),
+    ...auditOperations(deps.audit),
+    ...eventsOperations(deps.read.events),
+    ...hostsOperations(deps.read.hosts),
+    ...problemsOperations(deps.read.problems),
+    ...dashboardsOperations(deps.read.dashboards),
+    ...reportsOperations(deps.reports),
+    defineOperation({
+      id: 'system.info',
+      summary: 'SAC version and store kind',
+      role: 'public',
+      method: 'GET',
+      output: z.object({ version: z.string(), store: z.enum(['sqlite', 'mongodb']) }),
+      handler: () => ({ version: SAC_VERSION, store: deps.storeKind }),
+    }),
+  ];
+}
+
+export type AppOperations = ReturnType<typeof appOperations>;
+
 /** The console's whole API. Routers are plural nouns, procedures verbs. */
-export function createAppRouter(deps: RouterDeps) {
+export function createAppRouter(deps: RouterDeps, operations: AppOperations) {
   return router({
+    ...operationsRecord(operations),
     notifications: notificationsRouter(deps.notify),
-    reports: reportsRouter(deps.reports),
-    auth: authRouter(deps.auth, deps.users),
-    users: usersRouter(deps.users),
-    apiKeys: apiKeysRouter(deps.apiKeys),
-    settings: settingsRouter(deps.settings),
-    audit: auditRouter(deps.audit),
     actions: actionsRouter(deps.actions, deps.commands),
-    events: eventsRouter(deps.read.events),
-    hosts: hostsRouter(deps.read.hosts),
-    problems: problemsRouter(deps.read.problems),
-    dashboards: dashboardsRouter(deps.read.dashboards),
     agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
     maintenance: maintenanceRouter(deps.maintenance),
     totp: totpRouter(deps.auth, deps.totp),
     telegram: telegramRouter(deps.telegram),
     mobile: mobileRouter(deps.mobile),
-    system: router({
-      info: publicProcedure.query(() => ({ version: SAC_VERSION, store: deps.storeKind })),
-    }),
   });
 }
 

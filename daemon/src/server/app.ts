@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
+import { type AnyOperation, type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, operationRoutes, sendError, sendJson } from '../http/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
@@ -26,7 +26,9 @@ export interface AppDeps {
   enrichment: () => GeoStatus;
   authenticator: Authenticator;
   trpcRouter: AppRouter;
-  /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
+  /** The console operations: their REST routes are mounted after `routes`, their OpenAPI entries served. */
+  operations: readonly AnyOperation[];
+  /** Hand-written REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
   routes: express.Router[];
   /** Who reads /metrics: anyone, or an admin session / the scraper's token. */
   metricsAccess: 'admin' | 'public';
@@ -84,7 +86,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
   app.get('/health', health);
   app.get('/healthz', health);
-  app.get('/api/v1/openapi.json', openApiRoute(deps.version));
+  app.get('/api/v1/openapi.json', openApiRoute(deps.version, deps.operations));
   // Metrics name users, hosts and queue depths: not for whoever reaches the port, unless configured so.
   app.get('/metrics', async (req, res, next) => {
     try {
@@ -146,6 +148,7 @@ export function createApp(deps: AppDeps): express.Express {
   );
   app.use(express.json({ limit: '1mb' }));
   for (const routes of deps.routes) app.use(routes);
+  app.use(operationRoutes(deps.operations, deps.authenticator));
 
   app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -5,7 +5,7 @@
  * (`sac.ts`) imports it; the plumbing the areas share is `http/`.
  */
 export { createApp, type AppDeps } from './app.js';
-export { createAppRouter, type AppRouter, type ReadServices, type RouterDeps } from './app-router.js';
+export { appOperations, createAppRouter, type AppOperations, type AppRouter, type ReadServices, type RouterDeps } from './app-router.js';
 export { createHttpServer } from './server.js';
 export { hostAllowList } from './host-allow.js';
 export { createIngestHandler } from './ingest.handler.js';

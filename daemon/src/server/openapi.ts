@@ -1,23 +1,8 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import {
-  ApiKeyCreateSchema,
-  AuditQuerySchema,
-  EventListQuerySchema,
-  EventSchema,
-  HostListQuerySchema,
-  HostPinSchema,
-  LoginRequestSchema,
-  PasswordChangeSchema,
-  ProblemActionBodySchema,
-  ProblemAssignBodySchema,
-  DashboardRangeQuerySchema,
-  ProblemListQuerySchema,
-  PushSubscriptionInputSchema,
-  UserCreateSchema,
-  UserPatchSchema,
-} from '../../../shared/src/index.js';
+import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { EventSchema, PushSubscriptionInputSchema } from '../../../shared/src/index.js';
+import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApiOperation, operationPaths } from '../http/index.js';
 
 /**
  * The REST API's OpenAPI 3.1 document, generated from the same zod schemas that validate the
@@ -25,101 +10,28 @@ import {
  * Answers whose shape has no zod schema are documented as JSON objects.
  */
 
-const ErrorBody = z
-  .object({
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  })
-  .meta({ id: 'ErrorBody' });
-const AnyObject = z.looseObject({});
 const Id = z.object({ id: z.string().min(1).max(64) });
-const Category = z.object({ category: z.string().min(1).max(64) });
-const SettingsValues = z.record(z.string(), z.unknown());
-const ReportListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-  before_ms: z.coerce.number().int().optional(),
-});
 const Health = z.looseObject({ status: z.enum(['ok', 'degraded']), version: z.string().optional() });
 const IngestCreated = z.object({ event_id: z.string(), status: z.literal('created') });
-const IngestDuplicate = ErrorBody.extend({ event_id: z.string() });
+const IngestDuplicate = ErrorBodySchema.extend({ event_id: z.string() });
 
-const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ErrorBody) });
-
-/** Statuses every UI-token operation may answer besides its own. */
-const UI_ERRORS = {
-  '400': error('Invalid parameter or body'),
-  '401': error('No valid session token'),
-  '403': error('The role does not allow this'),
-  '413': error('Body too large'),
-  '429': error('Too many requests'),
-} as const;
-
-type Role = 'operator' | 'admin';
-
-function op(spec: {
-  summary: string;
-  role: Role | null;
-  ok: [status: string, description: string, schema?: z.ZodType];
-  query?: z.ZodObject;
-  path?: z.ZodObject;
-  body?: z.ZodType;
-  errors?: Record<string, string>;
-}): ZodOpenApiOperationObject {
-  const [status, description, schema] = spec.ok;
-  const responses: Record<string, ZodOpenApiResponseObject> = {
-    [status]: status === '204' ? { description } : { description, ...json(schema ?? AnyObject) },
-    ...UI_ERRORS,
-  };
-  if (spec.path) responses['404'] = error('No such resource');
-  for (const [code, text] of Object.entries(spec.errors ?? {})) responses[code] = error(text);
-  return {
-    summary: spec.summary,
-    ...(spec.role ? { security: [{ session: [] }], description: `Role: ${spec.role === 'admin' ? 'admin' : 'admin or monitor'}.` } : { security: [] }),
-    ...(spec.query || spec.path ? { requestParams: { ...(spec.query ? { query: spec.query } : {}), ...(spec.path ? { path: spec.path } : {}) } } : {}),
-    ...(spec.body ? { requestBody: { required: true, ...json(spec.body) } } : {}),
-    responses,
-  };
-}
-
-function problemPaths(base: string): ZodOpenApiPathsObject {
-  return {
-    [base]: { get: op({ summary: 'List problems', role: 'operator', query: ProblemListQuerySchema, ok: ['200', 'A page of problems'] }) },
-    [`${base}/{id}`]: { get: op({ summary: 'A problem with its timeline', role: 'operator', path: Id, ok: ['200', 'The problem'] }) },
-    [`${base}/{id}/acknowledge`]: {
-      post: op({ summary: 'Acknowledge a problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not allowed in the current state' } }),
-    },
-    [`${base}/{id}/resolve`]: {
-      post: op({ summary: 'Resolve a problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not allowed in the current state' } }),
-    },
-    [`${base}/{id}/reopen`]: {
-      post: op({ summary: 'Reopen a resolved problem', role: 'operator', path: Id, body: ProblemActionBodySchema, ok: ['200', 'The problem'], errors: { '409': 'Not resolved' } }),
-    },
-    [`${base}/{id}/assign`]: {
-      post: op({
-        summary: 'Assign a problem to a console user, or unassign it (null)',
-        role: 'operator',
-        path: Id,
-        body: ProblemAssignBodySchema,
-        ok: ['200', 'The problem'],
-        errors: { '409': 'The assignee changed since the caller saw it', '422': 'Not an active console user' },
-      }),
-    },
-  };
-}
+const json = jsonContent;
+const error = errorResponse;
+const op = openApiOperation;
 
 /** `GET /api/v1/openapi.json`: public like `/health` — it describes the API, it holds no data. Built once. */
-export function openApiRoute(version: string): (req: Request, res: Response) => void {
+export function openApiRoute(version: string, operations: readonly AnyOperation[]): (req: Request, res: Response) => void {
   let body: string | null = null;
   return (_req, res) => {
-    body ??= JSON.stringify(buildOpenApiDocument(version));
+    body ??= JSON.stringify(buildOpenApiDocument(version, operations));
     res.type('application/json').send(body);
   };
 }
 
-/** Operations whose answer never ends (SSE) or is not JSON: documented, but not fuzzed. */
-export const NOT_FUZZED_PATHS = ['/api/v1/stream/events'] as const;
+/** Documented, but not fuzzed: the stream never ends (SSE); signing out would end the fuzzer's own session. */
+export const NOT_FUZZED_PATHS = ['/api/v1/stream/events', '/api/v1/auth/logout'] as const;
 
-export function buildOpenApiDocument(version: string): ReturnType<typeof createDocument> {
+export function buildOpenApiDocument(version: string, operations: readonly AnyOperation[]): ReturnType<typeof createDocument> {
   return createDocument({
     openapi: '3.1.0',
     info: { title: 'SAC — Security Alert Center REST API', version },
@@ -129,7 +41,7 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
         agentKey: { type: 'http', scheme: 'bearer', description: 'Agent API key' },
       },
     },
-    paths: {
+    paths: withOperations(operations, {
       '/api/v1/events': {
         post: {
           summary: 'Ingest one event (agents)',
@@ -146,36 +58,9 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
             '503': error('Store unavailable or ingest queue full; retry after Retry-After'),
           },
         },
-        get: op({ summary: 'List events', role: 'operator', query: EventListQuerySchema, ok: ['200', 'A page of events'] }),
       },
-      '/api/v1/events/{id}': { get: op({ summary: 'One event with its payload', role: 'operator', path: Id, ok: ['200', 'The event'] }) },
       '/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
       '/healthz': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
-      '/api/v1/auth/login': {
-        post: op({ summary: 'Sign in', role: null, body: LoginRequestSchema, ok: ['200', 'A session token'], errors: { '503': 'Sign-in queue full; retry later' } }),
-      },
-      '/api/v1/auth/me': { get: op({ summary: 'The signed-in user', role: 'operator', ok: ['200', 'The user'] }) },
-      '/api/v1/auth/renew': { post: op({ summary: 'Renew the session token', role: 'operator', ok: ['200', 'A new session token'] }) },
-      '/api/v1/auth/password': { post: op({ summary: 'Change own password', role: 'operator', body: PasswordChangeSchema, ok: ['200', 'A new session token'] }) },
-      '/api/v1/users': {
-        get: op({ summary: 'List users', role: 'admin', ok: ['200', 'Users'] }),
-        post: op({ summary: 'Create a user', role: 'admin', body: UserCreateSchema, ok: ['201', 'The user'], errors: { '409': 'Username taken' } }),
-      },
-      '/api/v1/users/{id}': {
-        patch: op({ summary: 'Change a user', role: 'admin', path: Id, body: UserPatchSchema, ok: ['200', 'The user'], errors: { '409': 'Would leave no active admin' } }),
-        delete: op({ summary: 'Delete a user', role: 'admin', path: Id, ok: ['204', 'Deleted'], errors: { '409': 'Would leave no active admin' } }),
-      },
-      '/api/v1/api-keys': {
-        get: op({ summary: 'List agent API keys', role: 'admin', ok: ['200', 'Keys, never their secrets'] }),
-        post: op({ summary: 'Create an agent API key', role: 'admin', body: ApiKeyCreateSchema, ok: ['201', 'The key, its secret shown once'] }),
-      },
-      '/api/v1/api-keys/{id}': { delete: op({ summary: 'Revoke an agent API key', role: 'admin', path: Id, ok: ['204', 'Revoked'] }) },
-      '/api/v1/settings': { get: op({ summary: 'All settings (secrets masked)', role: 'admin', ok: ['200', 'Settings'] }) },
-      '/api/v1/settings/{category}': {
-        get: op({ summary: 'One settings category', role: 'admin', path: Category, ok: ['200', 'The category'] }),
-        patch: op({ summary: 'Change fields of a settings category', role: 'admin', path: Category, body: SettingsValues, ok: ['200', 'The category'] }),
-      },
-      '/api/v1/audit': { get: op({ summary: 'The audit log', role: 'admin', query: AuditQuerySchema, ok: ['200', 'Entries, newest first'] }) },
       '/api/v1/stream/ticket': { post: op({ summary: 'A single-use live stream ticket', role: 'operator', ok: ['201', 'The ticket'] }) },
       '/api/v1/stream/events': {
         get: {
@@ -190,42 +75,19 @@ export function buildOpenApiDocument(version: string): ReturnType<typeof createD
           },
         },
       },
-      '/api/v1/hosts': { get: op({ summary: 'List hosts', role: 'operator', query: HostListQuerySchema, ok: ['200', 'Hosts'] }) },
-      '/api/v1/hosts/{id}': {
-        get: op({ summary: 'One host', role: 'operator', path: Id, ok: ['200', 'The host'] }),
-        delete: op({ summary: 'Delete a host with its events and problems', role: 'admin', path: Id, ok: ['204', 'Deleted'] }),
-      },
-      '/api/v1/hosts/{id}/action-address': {
-        put: op({ summary: 'Pin where remote actions reach a host (address, WinRM HTTPS name)', role: 'admin', path: Id, body: HostPinSchema, ok: ['200', 'The host'], errors: { '409': 'The address is pinned to another host' } }),
-        delete: op({ summary: 'Unpin a host’s action address', role: 'admin', path: Id, ok: ['200', 'The host'] }),
-      },
-      ...problemPaths('/problems'),
-      ...problemPaths('/api/v1/problems'),
-      '/api/v1/dashboards/summary': { get: op({ summary: 'Dashboard summary of a time range (default the last 24 h)', role: 'operator', query: DashboardRangeQuerySchema, ok: ['200', 'The summary'] }) },
-      '/api/v1/problem-assignees': { get: op({ summary: 'Console users a problem can be assigned to', role: 'operator', ok: ['200', 'Active users'] }) },
-      '/api/v1/reports': {
-        get: op({ summary: 'List daily reports', role: 'operator', query: ReportListQuery, ok: ['200', 'Reports'] }),
-        post: op({ summary: 'Generate and send the daily report now', role: 'admin', ok: ['201', 'The report and the channels it went to'] }),
-      },
-      '/api/v1/reports/{id}': { get: op({ summary: 'One daily report', role: 'operator', path: Id, ok: ['200', 'The report'] }) },
-      '/api/v1/reports/{id}/html': {
-        get: {
-          summary: 'One daily report as HTML',
-          security: [{ session: [] }],
-          requestParams: { path: Id },
-          responses: {
-            '200': { description: 'The report', content: { 'text/html': { schema: z.string() } } },
-            ...UI_ERRORS,
-            '404': error('No such report'),
-          },
-        },
-      },
       '/api/v1/push/vapid-public-key': { get: op({ summary: 'VAPID public key for push subscriptions', role: 'operator', ok: ['200', 'The key'] }) },
       '/api/v1/push/subscriptions': {
         get: op({ summary: 'List push subscriptions', role: 'admin', ok: ['200', 'Subscriptions'] }),
         post: op({ summary: 'Register a push subscription', role: 'operator', body: PushSubscriptionInputSchema, ok: ['201', 'The subscription'] }),
       },
       '/api/v1/push/subscriptions/{id}': { delete: op({ summary: 'Remove a push subscription', role: 'operator', path: Id, ok: ['204', 'Removed'] }) },
-    },
+    }),
   });
+}
+
+/** The hand-written routes' paths with the declared operations' added (a path may hold both: `/api/v1/events`). */
+function withOperations(operations: readonly AnyOperation[], handWritten: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  const paths = { ...handWritten };
+  for (const [path, item] of Object.entries(operationPaths(operations))) paths[path] = { ...paths[path], ...item };
+  return paths;
 }

@@ -5,5 +5,4 @@
  */
 export { SettingsService } from './settings.service.js';
 export { loadMasterKey, MASTER_KEY_FILE, SecretBox } from './secret-box.js';
-export { createSettingsRoutes } from './settings.routes.js';
-export { settingsRouter } from './settings.router.js';
+export { settingsOperations } from './settings.operations.js';

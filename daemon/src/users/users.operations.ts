@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { UserCreateSchema, UserPatchSchema } from '../../../shared/src/index.js';
+import { ByIdInput, defineOperation } from '../http/index.js';
+import type { UsersService } from './users.service.js';
+
+const User = z.looseObject({ id: z.string(), username: z.string(), role: z.string() });
+const LAST_ADMIN = { '409': 'Would leave no active admin' } as const;
+
+/** Console users (admin; also for provisioning scripts): list, one, create, change (role, active, display name, password), delete. */
+export function usersOperations(users: UsersService) {
+  return [
+    defineOperation({
+      id: 'users.list',
+      summary: 'List users',
+      role: 'admin',
+      method: 'GET',
+      path: '/api/v1/users',
+      envelope: 'users',
+      output: z.array(User),
+      handler: () => users.list(),
+    }),
+    defineOperation({
+      id: 'users.byId',
+      summary: 'One user',
+      role: 'admin',
+      method: 'GET',
+      input: ByIdInput,
+      output: User,
+      handler: (input) => users.byId(input.id),
+    }),
+    defineOperation({
+      id: 'users.create',
+      summary: 'Create a user',
+      role: 'admin',
+      method: 'POST',
+      path: '/api/v1/users',
+      status: 201,
+      input: UserCreateSchema,
+      output: User,
+      errors: { '409': 'Username taken' },
+      handler: (input, caller) => users.create(input, caller),
+    }),
+    defineOperation({
+      id: 'users.update',
+      summary: 'Change a user',
+      role: 'admin',
+      method: 'PATCH',
+      path: '/api/v1/users/{id}',
+      restBody: 'patch',
+      input: ByIdInput.extend({ patch: UserPatchSchema }),
+      output: User,
+      errors: LAST_ADMIN,
+      handler: (input, caller) => users.update(input.id, input.patch, caller),
+    }),
+    defineOperation({
+      id: 'users.delete',
+      summary: 'Delete a user',
+      role: 'admin',
+      method: 'DELETE',
+      path: '/api/v1/users/{id}',
+      status: 204,
+      input: ByIdInput,
+      output: z.object({ deleted: z.literal(true) }),
+      errors: LAST_ADMIN,
+      handler: async (input, caller) => {
+        await users.delete(input.id, caller);
+        return { deleted: true as const };
+      },
+    }),
+  ];
+}
