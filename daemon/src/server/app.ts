@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
 import type { Clock } from '../clock.js';
+import type { JobState } from '../jobs/index.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
 import type { GeoStatus } from '../../../shared/src/index.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   ingestProblem: () => string | null;
   /** Whether events' source addresses are enriched (shown, never a reason for 503: enrichment is fail-open). */
   enrichment: () => GeoStatus;
+  /** This daemon's jobs as their leader ran them (a job failing on every tick shows, still 200). */
+  jobs: () => JobState[];
   authenticator: Authenticator;
   trpcRouter: AppRouter;
   /** Feature REST routers, mounted at the root in order (each declares its own /api/v1/... paths). */
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps): express.Express {
       store: deps.store.kind,
       uptime_s: Math.round((deps.clock.now() - deps.startedMs) / 1000),
       enrichment: deps.enrichment(),
+      jobs: deps.jobs(),
     };
     try {
       await withTimeout(deps.clock, deps.store.ping(), HEALTH_TIMEOUT_MS);
