@@ -1,2 +1,2 @@
 /** Leader-elected periodic jobs (a store lease per job). */
-export { JobRunner, type Fence, type Job, type JobState } from './job-runner.js';
+export { JobRunner, type Fence, type Job } from './job-runner.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { JobState } from '../../../shared/src/index.js';
 import type { Clock, Timer } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { LeasesRepo } from '../store/index.js';
@@ -20,19 +21,6 @@ export interface Job {
   name: string;
   intervalMs: number;
   run(fence: Fence): Promise<void>;
-}
-
-/** What a job's runs on this daemon came to: shown on /health, so a job failing on every tick is seen. */
-export interface JobState {
-  job: string;
-  /** ISO time of the last run that ended without error, null before one. */
-  last_success_at: string | null;
-  /** The last failed run (its error's message, bounded), null before one. */
-  last_failure: { at: string; message: string } | null;
-  /** Failed runs since the last success; 0 = the job is healthy. */
-  consecutive_failures: number;
-  /** When the current series of failures began, null when the job is healthy. */
-  failing_since: string | null;
 }
 
 /** Longest error message kept per job: /health shows it, and an error may quote what it failed on. */

@@ -4,10 +4,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, sendError, sendJson } from '../http/index.js';
 import type { Clock } from '../clock.js';
-import type { JobState } from '../jobs/index.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
-import type { GeoStatus } from '../../../shared/src/index.js';
+import type { GeoStatus, JobState } from '../../../shared/src/index.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
 import { openApiRoute } from './openapi.js';
