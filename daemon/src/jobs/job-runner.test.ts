@@ -110,6 +110,11 @@ describe('JobRunner', () => {
       },
     });
     expect(seen).toEqual(['run ok', 'run broken', 'failed broken', 'run taken']);
+    // A run stopped by a takeover is neither a success nor a failure of the job.
+    expect(runner.jobStates().map((j) => [j.job, j.consecutive_failures, j.last_success_at !== null])).toEqual([
+      ['broken', 1, false],
+      ['ok', 0, true],
+    ]);
   });
 
   it('reports a job failing on every tick with its count, first failure and message, and clears it after a success', async () => {
@@ -148,19 +153,5 @@ describe('JobRunner', () => {
         failing_since: null,
       },
     ]);
-  });
-
-  it('does not count a run stopped because another daemon took the job over as a failure', async () => {
-    const leases = memoryLeases();
-    const runner = new JobRunner(leases, new FakeClock(0), logger, 'A');
-    await runner.tick({
-      name: 'taken',
-      intervalMs: 1000,
-      run: async (fence) => {
-        leases.held.get('taken')!.token += 1;
-        await fence.check();
-      },
-    });
-    expect(runner.jobStates()).toEqual([]);
   });
 });
