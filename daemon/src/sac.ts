@@ -441,6 +441,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     clock,
     ingestProblem: () => ingest.problem,
     enrichment: () => geo.status(),
+    jobs: () => jobs.jobStates(),
     daemonMetrics: () => ({ ingestQueued: ingest.queued, streamClients: stream.clientCount, streamDropped: stream.droppedCount }),
     authenticator: auth,
     trpcRouter,

@@ -20,3 +20,4 @@ export * from './mfa.schema.js';
 export * from './actions.schema.js';
 export * from './mobile.schema.js';
 export * from './geo.schema.js';
+export * from './jobs.types.js';

@@ -43,6 +43,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'stream/too_many_per_user': 429,
   'settings/invalid': 400,
   'settings/secret_required': 400,
+  'settings/invalid_time_zone': 400,
   'settings/unknown_category': 404,
   'notify/channel_not_configured': 409,
   'notify/delivery_not_found': 404,

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../test/helpers/fake-clock.js';
 import { systemClock } from '../clock.js';
 import type { LeasesRepo } from '../store/index.js';
 import { JobRunner } from './job-runner.js';
@@ -109,6 +110,48 @@ describe('JobRunner', () => {
       },
     });
     expect(seen).toEqual(['run ok', 'run broken', 'failed broken', 'run taken']);
+    // A run stopped by a takeover is neither a success nor a failure of the job.
+    expect(runner.jobStates().map((j) => [j.job, j.consecutive_failures, j.last_success_at !== null])).toEqual([
+      ['broken', 1, false],
+      ['ok', 0, true],
+    ]);
+  });
+
+  it('reports a job failing on every tick with its count, first failure and message, and clears it after a success', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-27T09:00:00Z'));
+    const runner = new JobRunner(memoryLeases(), clock, logger, 'A');
+    let zone = 'Mars/Olympus';
+    const job = {
+      name: 'daily_report',
+      intervalMs: 60_000,
+      run: async () => void new Intl.DateTimeFormat('en', { timeZone: zone }),
+    };
+    expect(runner.jobStates()).toEqual([]);
+    await runner.tick(job);
+    clock.advance(60_000);
+    await runner.tick(job);
+    clock.advance(60_000);
+    await runner.tick(job);
+    expect(runner.jobStates()).toEqual([
+      {
+        job: 'daily_report',
+        last_success_at: null,
+        last_failure: { at: '2026-11-27T09:02:00.000Z', message: expect.stringMatching(/time zone/i) },
+        consecutive_failures: 3,
+        failing_since: '2026-11-27T09:00:00.000Z',
+      },
+    ]);
+    zone = 'Europe/Moscow';
+    clock.advance(60_000);
+    await runner.tick(job);
+    expect(runner.jobStates()).toEqual([
+      {
+        job: 'daily_report',
+        last_success_at: '2026-11-27T09:03:00.000Z',
+        last_failure: { at: '2026-11-27T09:02:00.000Z', message: expect.stringMatching(/time zone/i) },
+        consecutive_failures: 0,
+        failing_since: null,
+      },
+    ]);
   });
 });
-

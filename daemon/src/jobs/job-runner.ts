@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { JobState } from '../../../shared/src/index.js';
 import type { Clock, Timer } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { LeasesRepo } from '../store/index.js';
@@ -22,6 +23,9 @@ export interface Job {
   run(fence: Fence): Promise<void>;
 }
 
+/** Longest error message kept per job: /health shows it, and an error may quote what it failed on. */
+const MAX_ERROR_MESSAGE = 300;
+
 /** Shortest lease: a leader that stops renewing is replaced after this (or three intervals, if longer). */
 const MIN_LEASE_MS = 30_000;
 
@@ -37,6 +41,8 @@ export class JobRunner {
   private readonly names = new Set<string>();
   /** Until when this daemon holds each job's lease, as of its last acquisition or renewal, and under which token. */
   private readonly held = new Map<string, { until: number; token: number }>();
+  /** Outcomes of the runs this daemon made as leader (kept in memory: the leader's state is the one that counts). */
+  private readonly states = new Map<string, JobState>();
   private stopped = false;
 
   constructor(
@@ -78,6 +84,7 @@ export class JobRunner {
         }
         this.observer.run(job.name);
         await job.run(this.fence(job.name, held.token));
+        this.recordSuccess(job.name);
       } catch (err) {
         if (err instanceof AppError && err.code === 'job/lease_lost') {
           // Taken over while this run was paused: the next tick asks the store again.
@@ -85,6 +92,7 @@ export class JobRunner {
           this.logger.warn({ job: job.name, err: errorSummary(err) }, 'job stopped: another daemon leads it now');
         } else {
           this.observer.failed(job.name);
+          this.recordFailure(job.name, errorSummary(err).message);
           this.logger.error({ job: job.name, err: errorSummary(err) }, 'job failed');
         }
       }
@@ -95,6 +103,35 @@ export class JobRunner {
     } finally {
       this.running.delete(job.name);
     }
+  }
+
+  /** Each job this daemon has run as leader, by name. */
+  jobStates(): JobState[] {
+    return [...this.states.values()].sort((a, b) => a.job.localeCompare(b.job)).map((s) => structuredClone(s));
+  }
+
+  private state(job: string): JobState {
+    let state = this.states.get(job);
+    if (!state) {
+      state = { job, last_success_at: null, last_failure: null, consecutive_failures: 0, failing_since: null };
+      this.states.set(job, state);
+    }
+    return state;
+  }
+
+  private recordSuccess(job: string): void {
+    const state = this.state(job);
+    state.last_success_at = new Date(this.clock.now()).toISOString();
+    state.consecutive_failures = 0;
+    state.failing_since = null;
+  }
+
+  private recordFailure(job: string, message: string): void {
+    const state = this.state(job);
+    const at = new Date(this.clock.now()).toISOString();
+    state.last_failure = { at, message: message.slice(0, MAX_ERROR_MESSAGE) };
+    state.consecutive_failures += 1;
+    state.failing_since ??= at;
   }
 
   private fence(name: string, token: number): Fence {

@@ -1,3 +1,4 @@
+import { isIanaTimeZone, type SettingsValue, type ValidationIssue } from '../../../shared/src/index.js';
 import type { NotifyConfig } from '../config.js';
 import type { SettingsService } from '../settings/index.js';
 import type { NotifySettings } from './notify.types.js';
@@ -32,6 +33,15 @@ export function envNotifySettings(cfg: NotifyConfig): NotifySettings {
   };
 }
 
+/**
+ * What the notification policy schema cannot check: the report time zone must be one this daemon's
+ * Intl knows (the console's may differ), or the daily report job fails on every tick.
+ */
+export function checkNotificationPolicy(value: SettingsValue<'notification_policy'>): ValidationIssue[] {
+  const zone = value.report_timezone;
+  if (zone === null || isIanaTimeZone(zone)) return [];
+  return [{ path: 'report_timezone', message: `"${zone}" is not a time zone this server knows; give an IANA name such as Europe/Moscow` }];
+}
 
 const NOTIFY_CATEGORIES = new Set(['telegram', 'webhook', 'smtp', 'push', 'notification_policy', 'hidden_types', 'severity_overrides']);
 
@@ -54,6 +64,7 @@ export function settingsNotifySource(settings: SettingsService, cfg: NotifyConfi
     report_time: env.report.time,
     report_timezone: env.report.timezone,
   }));
+  settings.registerCheck('notification_policy', checkNotificationPolicy, 'settings/invalid_time_zone');
   return {
     async load() {
       const [telegram, webhook, smtp, push, policy, hidden, overrides] = await Promise.all([

@@ -6,7 +6,7 @@ import { type AnyOperation, type Authenticator, bearerToken, clientAddress, erro
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
-import type { GeoStatus } from '../../../shared/src/index.js';
+import type { GeoStatus, JobState } from '../../../shared/src/index.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
 import { openApiRoute } from './openapi.js';
@@ -24,6 +24,8 @@ export interface AppDeps {
   ingestProblem: () => string | null;
   /** Whether events' source addresses are enriched (shown, never a reason for 503: enrichment is fail-open). */
   enrichment: () => GeoStatus;
+  /** This daemon's jobs as their leader ran them (a job failing on every tick shows, still 200). */
+  jobs: () => JobState[];
   authenticator: Authenticator;
   trpcRouter: AppRouter;
   /** The console operations: their REST routes are mounted after `routes`, their OpenAPI entries served. */
@@ -73,6 +75,7 @@ export function createApp(deps: AppDeps): express.Express {
       store: deps.store.kind,
       uptime_s: Math.round((deps.clock.now() - deps.startedMs) / 1000),
       enrichment: deps.enrichment(),
+      jobs: deps.jobs(),
     };
     try {
       await withTimeout(deps.clock, deps.store.ping(), HEALTH_TIMEOUT_MS);

@@ -49,7 +49,7 @@ export class SettingsService {
   private readonly cache = new Map<SettingsCategory, { value: Fields; until: number }>();
   private readonly envDefaults = new Map<SettingsCategory, () => Fields>();
   private readonly listeners = new Set<ChangeListener>();
-  private readonly checks = new Map<SettingsCategory, ValueCheck<SettingsCategory>>();
+  private readonly checks = new Map<SettingsCategory, { check: ValueCheck<SettingsCategory>; code: string }>();
 
   constructor(
     private readonly repo: SettingsRepo,
@@ -73,9 +73,12 @@ export class SettingsService {
     this.cache.delete(category);
   }
 
-  /** The feature owning a category adds the checks its schema cannot make (at composition); run before a value is stored. */
-  registerCheck<C extends SettingsCategory>(category: C, check: ValueCheck<C>): void {
-    this.checks.set(category, check as unknown as ValueCheck<SettingsCategory>);
+  /**
+   * The feature owning a category adds the checks its schema cannot make (at composition); run before
+   * a value is stored. A refused value throws `code` (an error-map row) naming the fields in its message.
+   */
+  registerCheck<C extends SettingsCategory>(category: C, check: ValueCheck<C>, code = 'settings/invalid'): void {
+    this.checks.set(category, { check: check as unknown as ValueCheck<SettingsCategory>, code });
   }
 
   /** Called after a category changed through this daemon; returns the unsubscribe function. */
@@ -128,8 +131,12 @@ export class SettingsService {
       throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: toValidationIssues(parsed.error) });
     }
     const valid = parsed.data as Fields;
-    const problems = this.checks.get(cat)?.(parsed.data as SettingsValue<SettingsCategory>) ?? [];
-    if (problems.length > 0) throw new AppError('settings/invalid', `The ${cat} settings are not valid`, { details: problems });
+    const registered = this.checks.get(cat);
+    const problems = registered?.check(parsed.data as SettingsValue<SettingsCategory>) ?? [];
+    if (registered && problems.length > 0) {
+      const named = problems.map((i) => `${i.path} ${i.message}`).join('; ');
+      throw new AppError(registered.code, `The ${cat} settings are not valid: ${named}`, { details: problems });
+    }
     const resend = secretsToResend(cat, values, current, valid);
     if (resend.length > 0) {
       throw secretRequired(cat, resend, 'must be given again when its destination changes');

@@ -374,6 +374,10 @@ const en = {
     filterActor: 'User',
     outcome: 'Outcome',
   },
+  jobs: {
+    failing: 'The {job} job has failed {count} time since {since}: | The {job} job has failed {count} times since {since}:',
+    name: { daily_report: 'daily report', escalation: 'escalation', telegram_updates: 'Telegram updates' },
+  },
   deliveries: {
     title: 'Notification deliveries',
     channel: 'Channel',

@@ -376,6 +376,11 @@ const ru: Messages = {
     filterActor: 'Пользователь',
     outcome: 'Результат',
   },
+  jobs: {
+    failing:
+      'Задача «{job}» завершилась ошибкой {count} раз с {since}: | Задача «{job}» завершилась ошибкой {count} раза с {since}: | Задача «{job}» завершилась ошибкой {count} раз с {since}:',
+    name: { daily_report: 'ежедневный отчёт', escalation: 'эскалация', telegram_updates: 'приём сообщений Telegram' },
+  },
   deliveries: {
     title: 'Доставка уведомлений',
     channel: 'Канал',
