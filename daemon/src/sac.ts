@@ -8,7 +8,7 @@ import { probeSshAdmin } from './ssh/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, createApiKeysRoutes, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService, createAuditRoutes } from './audit/index.js';
-import { AuthService, createAuthRoutes, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
+import { AuthService, createAuthRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel } from './cluster/index.js';
@@ -16,8 +16,8 @@ import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { createDashboardsRoutes, DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
-import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
-import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
+import { MaintenanceService } from './maintenance/index.js';
+import { createTelegramWebhookRoutes, setWebhook, TelegramService } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { errorSummary } from './errors.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
@@ -50,7 +50,7 @@ import {
 import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
-import { createNotificationsRoutes, NotifyService, settingsNotifySource } from './notify/index.js';
+import { NotifyService, settingsNotifySource } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { createReportsRoutes, ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
@@ -58,7 +58,7 @@ import { createSettingsRoutes, loadMasterKey, SecretBox, SettingsService } from 
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets } from './stream/index.js';
 import { createUsersRoutes, UsersService } from './users/index.js';
-import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes } from './updates/index.js';
+import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
 import { createWinRmClient } from './winrm/index.js';
@@ -426,6 +426,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     actions,
     commands,
     mobile,
+    streamTickets,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);
@@ -455,15 +456,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       createEventsRoutes(read.events, auth),
       createHostsRoutes(read.hosts, auth),
       createDashboardsRoutes(read.dashboards, auth),
-      createNotificationsRoutes(notify, auth),
       createReportsRoutes(reports, auth),
-      createUpdatesRoutes(agentVersions, auth),
-      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
-      createMaintenanceRoutes(maintenance, auth),
-      createTotpRoutes(auth, totp),
-      createTelegramRoutes(telegram, auth),
+      createAgentUpdatesRoutes(agentUpdates, { apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
-      createActionsRoutes({ commands, actions, apiKeys, keyAgents, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
+      createActionsRoutes({ commands, apiKeys, keyAgents, logger: logger.child({ scope: 'actions' }) }),
       createMobileRoutes(mobile, auth, config.basePath),
     ],
   });

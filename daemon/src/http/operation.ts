@@ -48,6 +48,8 @@ export interface OperationSpec<Id extends string, R extends OperationRole, M ext
   aliases?: readonly string[];
   /** REST success status (default 200); a 204 answers no body. */
   status?: 200 | 201 | 204;
+  /** A second REST success status the answer chooses: 201 when it created something, 202 when the work was queued. */
+  alternative?: { status: 201 | 202; description: string; when: (output: Awaited<O>) => boolean };
   /** `false`: REST only (a phone's or a script's call the console never makes). Default true. */
   trpc?: boolean;
   /** The REST body is this one field of the input (`patch`), not the input's own fields. */
@@ -148,7 +150,7 @@ export function operationRoutes(operations: readonly AnyOperation[], authenticat
     const handle = async (req: Request, res: Response) => {
       const caller: Caller = { user: (res.locals.user as SessionUser | undefined) ?? null, ip: clientAddress(req), token: bearerToken(req) };
       const output: unknown = await op.handler(op.input ? restInput(op, req) : undefined, caller);
-      const status = op.status ?? 200;
+      const status = op.alternative?.when(output) ? op.alternative.status : (op.status ?? 200);
       if (status === 204) res.status(204).end();
       else sendJson(res, status, op.envelope === undefined ? output : { [op.envelope]: output });
     };
@@ -186,6 +188,8 @@ export function openApiOperation(spec: {
   summary: string;
   role: OperationRole;
   ok: [status: string, description: string, schema?: z.ZodType];
+  /** A second success status answering the same schema. */
+  alsoOk?: [status: string, description: string];
   query?: z.ZodObject;
   path?: z.ZodObject;
   body?: z.ZodType;
@@ -196,6 +200,7 @@ export function openApiOperation(spec: {
     [status]: status === '204' ? { description } : { description, ...jsonContent(schema ?? z.looseObject({})) },
     ...UI_ERRORS,
   };
+  if (spec.alsoOk) responses[spec.alsoOk[0]] = { ...responses[status], description: spec.alsoOk[1] };
   if (spec.path) responses['404'] = errorResponse('No such resource');
   for (const [code, text] of Object.entries(spec.errors ?? {})) responses[code] = errorResponse(text);
   return {
@@ -231,6 +236,7 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
     ...(!inQuery && op.restBody !== undefined ? { body: schema?.shape[op.restBody] as z.ZodType } : {}),
     ...(!inQuery && op.restBody === undefined && hasFields ? { body: rest } : {}),
     ...(op.errors ? { errors: op.errors } : {}),
+    ...(op.alternative ? { alsoOk: [String(op.alternative.status), op.alternative.description] as [string, string] } : {}),
   });
 }
 

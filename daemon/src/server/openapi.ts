@@ -11,7 +11,6 @@ import {
   LoginRequestSchema,
   PasswordChangeSchema,
   DashboardRangeQuerySchema,
-  PushSubscriptionInputSchema,
   UserCreateSchema,
   UserPatchSchema,
 } from '../../../shared/src/index.js';
@@ -108,7 +107,6 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
         patch: op({ summary: 'Change fields of a settings category', role: 'admin', path: Category, body: SettingsValues, ok: ['200', 'The category'] }),
       },
       '/api/v1/audit': { get: op({ summary: 'The audit log', role: 'admin', query: AuditQuerySchema, ok: ['200', 'Entries, newest first'] }) },
-      '/api/v1/stream/ticket': { post: op({ summary: 'A single-use live stream ticket', role: 'operator', ok: ['201', 'The ticket'] }) },
       '/api/v1/stream/events': {
         get: {
           summary: 'Live stream (server-sent events)',
@@ -149,12 +147,6 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
           },
         },
       },
-      '/api/v1/push/vapid-public-key': { get: op({ summary: 'VAPID public key for push subscriptions', role: 'operator', ok: ['200', 'The key'] }) },
-      '/api/v1/push/subscriptions': {
-        get: op({ summary: 'List push subscriptions', role: 'admin', ok: ['200', 'Subscriptions'] }),
-        post: op({ summary: 'Register a push subscription', role: 'operator', body: PushSubscriptionInputSchema, ok: ['201', 'The subscription'] }),
-      },
-      '/api/v1/push/subscriptions/{id}': { delete: op({ summary: 'Remove a push subscription', role: 'operator', path: Id, ok: ['204', 'Removed'] }) },
     },
   });
 }

@@ -3,3 +3,4 @@ export { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions, type StreamSourc
 export { isStreamMessage } from './stream.rules.js';
 export { StreamTickets } from './stream.tickets.js';
 export { createStreamRoutes } from './stream.routes.js';
+export { streamOperations } from './stream.operations.js';

@@ -1,6 +1,5 @@
 export { compareAgentVersions, isOutdated, parseAgentVersion } from './agent-version.rules.js';
 export { AgentVersionsService, type AgentVersionView, type GitTestResult } from './agent-versions.service.js';
-export { createUpdatesRoutes } from './updates.routes.js';
-export { updatesRouter } from './updates.router.js';
+export { updatesOperations } from './updates.operations.js';
 export { AgentUpdatesService, agentUpdateView, type AgentUpdateView } from './agent-updates.service.js';
 export { createAgentUpdatesRoutes } from './agent-updates.routes.js';
