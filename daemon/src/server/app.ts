@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 import { openApiRoute } from './openapi.js';
 
 export interface AppDeps {
@@ -144,6 +145,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(express.json({ limit: '1mb' }));
   for (const routes of deps.routes) app.use(routes);
   app.use(operationRoutes(deps.operations, deps.authenticator));
+  // Agents' `POST /api/v1/events` is answered before Express (server.ts).
+  app.use(methodNotAllowed(app, { '/api/v1/events': ['POST'] }));
 
   app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { createDocument } from 'zod-openapi';
+import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   ApiKeyCreateSchema,
   AuditQuerySchema,
@@ -11,6 +11,7 @@ import {
   LoginRequestSchema,
   PasswordChangeSchema,
   DashboardRangeQuerySchema,
+  EnrollmentCodeCreateSchema,
   UserCreateSchema,
   UserPatchSchema,
 } from '../../../shared/src/index.js';
@@ -59,8 +60,7 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
         agentKey: { type: 'http', scheme: 'bearer', description: 'Agent API key' },
       },
     },
-    paths: {
-      ...operationPaths(operations),
+    paths: withOperations(operationPaths(operations), {
       '/api/v1/events': {
         post: {
           summary: 'Ingest one event (agents)',
@@ -147,6 +147,16 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
           },
         },
       },
-    },
+      '/api/v1/mobile/enrollment-codes': {
+        post: op({ summary: 'Issue an enrollment code (with its absolute enroll URL)', role: 'admin', body: EnrollmentCodeCreateSchema, ok: ['201', 'The code'] }),
+      },
+    }),
   });
+}
+
+/** The hand-written routes' path items with the declared operations' methods at the same paths. */
+function withOperations(declared: ZodOpenApiPathsObject, handWritten: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  const paths = { ...declared };
+  for (const [path, item] of Object.entries(handWritten)) paths[path] = { ...paths[path], ...item };
+  return paths;
 }
