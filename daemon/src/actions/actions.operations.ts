@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema } from '../../../shared/src/index.js';
+import { CommandListQuerySchema, EventLogoffBodySchema } from '../../../shared/src/index.js';
 import { type Caller, defineOperation } from '../http/index.js';
 import type { CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
@@ -44,7 +44,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       role: 'operator',
       method: 'POST',
       path: '/api/v1/hosts/{host_id}/sessions/{session_id}/logoff',
-      input: z.strictObject({ host_id: Id, session_id: z.coerce.number().pipe(SessionIdSchema) }),
+      input: z.strictObject({ host_id: Id, session_id: z.coerce.number().int().min(1).max(65_535) }),
       output: ActionAnswer,
       alternative: QUEUED,
       errors: NO_PATH,

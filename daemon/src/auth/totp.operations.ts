@@ -5,6 +5,7 @@ import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
 
 const SignedIn = z.looseObject({});
+const Status = z.looseObject({ enabled: z.boolean(), recovery_codes_left: z.number(), required: z.boolean() });
 const THROTTLED = { '503': 'Sign-in queue full; retry later' };
 
 /**
@@ -52,7 +53,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       role: 'operator',
       method: 'GET',
       path: '/api/v1/auth/totp',
-      output: z.looseObject({ enabled: z.boolean(), recovery_codes_left: z.number(), required: z.boolean() }),
+      output: Status,
       handler: (_input, caller) => totp.status(caller.user),
     }),
     defineOperation({
@@ -62,6 +63,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       method: 'POST',
       path: '/api/v1/auth/totp/enroll',
       output: z.looseObject({ otpauth_uri: z.string(), secret: z.string(), qr_svg: z.string() }),
+      errors: { '409': 'Two-factor sign-in is already on' },
       handler: (_input, caller) => totp.begin(caller.user),
     }),
     defineOperation({
@@ -72,6 +74,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       path: '/api/v1/auth/totp/confirm',
       input: TotpCodeSchema,
       output: z.looseObject({ recovery_codes: z.array(z.string()) }),
+      errors: { '409': 'No enrolment started' },
       handler: (input, caller) => totp.confirm(caller.user, input.code, caller),
     }),
     defineOperation({
@@ -81,7 +84,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       method: 'POST',
       path: '/api/v1/auth/totp/disable',
       input: TotpDisableSchema,
-      output: z.looseObject({}),
+      output: Status,
       handler: (input, caller) => auth.disableSecondFactor(caller.user, input.code, caller),
     }),
     defineOperation({

@@ -193,6 +193,8 @@ export function openApiOperation(spec: {
   query?: z.ZodObject;
   path?: z.ZodObject;
   body?: z.ZodType;
+  /** The route reads a missing body as `{}` (declared operations whose body fields are all optional). */
+  bodyOptional?: boolean;
   errors?: Readonly<Record<string, string>>;
 }): ZodOpenApiOperationObject {
   const [status, description, schema] = spec.ok;
@@ -209,7 +211,7 @@ export function openApiOperation(spec: {
       ? { security: [] }
       : { security: [{ session: [] }], description: `Role: ${spec.role === 'admin' ? 'admin' : 'admin or monitor'}.` }),
     ...(spec.query || spec.path ? { requestParams: { ...(spec.query ? { query: spec.query } : {}), ...(spec.path ? { path: spec.path } : {}) } } : {}),
-    ...(spec.body ? { requestBody: { required: true, ...jsonContent(spec.body) } } : {}),
+    ...(spec.body ? { requestBody: { required: !spec.bodyOptional, ...jsonContent(spec.body) } } : {}),
     responses,
   };
 }
@@ -227,14 +229,15 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
   const hasFields = rest !== undefined && Object.keys(rest.shape).length > 0;
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
   const status = String(op.status ?? 200);
+  const body = inQuery ? undefined : op.restBody !== undefined ? (schema?.shape[op.restBody] as z.ZodType) : hasFields ? rest : undefined;
   return openApiOperation({
     summary: op.summary,
     role: op.role,
     ok: [status, op.summary, op.envelope === undefined ? op.output : z.object({ [op.envelope]: op.output })],
     ...(schema && params.length > 0 ? { path: pick(schema, params) } : {}),
     ...(inQuery && hasFields ? { query: rest } : {}),
-    ...(!inQuery && op.restBody !== undefined ? { body: schema?.shape[op.restBody] as z.ZodType } : {}),
-    ...(!inQuery && op.restBody === undefined && hasFields ? { body: rest } : {}),
+    // A missing body is read as `{}` (restInput): required only when `{}` does not do.
+    ...(body ? { body, bodyOptional: body.safeParse({}).success } : {}),
     ...(op.errors ? { errors: op.errors } : {}),
     ...(op.alternative ? { alsoOk: [String(op.alternative.status), op.alternative.description] as [string, string] } : {}),
   });

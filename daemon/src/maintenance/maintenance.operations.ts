@@ -5,6 +5,7 @@ import type { MaintenanceService } from './maintenance.service.js';
 
 const Window = z.looseObject({ id: z.string(), active: z.boolean() });
 const NOT_MANAGER = { '403': 'Not a maintenance manager (the `maintenance.managers` setting)' };
+const CHANGE = { ...NOT_MANAGER, '409': 'The window has already ended' };
 
 /**
  * Maintenance windows (silences): signed-in users read; admins — or monitors when the
@@ -71,7 +72,7 @@ export function maintenanceOperations(maintenance: MaintenanceService) {
       path: '/api/v1/maintenance-windows/{id}',
       input: MaintenanceWindowUpdateSchema,
       output: Window,
-      errors: NOT_MANAGER,
+      errors: CHANGE,
       handler: ({ id, ...rest }, caller) => maintenance.update(id, rest, caller),
     }),
     defineOperation({
@@ -82,7 +83,7 @@ export function maintenanceOperations(maintenance: MaintenanceService) {
       path: '/api/v1/maintenance-windows/{id}/end',
       input: MaintenanceIdSchema,
       output: Window,
-      errors: NOT_MANAGER,
+      errors: CHANGE,
       handler: (input, caller) => maintenance.end(input.id, caller),
     }),
   ];

@@ -82,6 +82,7 @@ export function mobileOperations(mobile: MobileService) {
       envelope: 'device',
       input: DevicePushSchema,
       output: Device,
+      errors: { '409': 'Not called with a device access token' },
       handler: (input, caller) => mobile.setPush(caller.user, input.push),
     }),
     defineOperation({

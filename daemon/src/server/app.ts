@@ -142,11 +142,11 @@ export function createApp(deps: AppDeps): express.Express {
       },
     }),
   );
+  // Agents' `POST /api/v1/events` is answered before Express (server.ts).
+  app.use(methodNotAllowed(app, { '/api/v1/events': ['POST'] }));
   app.use(express.json({ limit: '1mb' }));
   for (const routes of deps.routes) app.use(routes);
   app.use(operationRoutes(deps.operations, deps.authenticator));
-  // Agents' `POST /api/v1/events` is answered before Express (server.ts).
-  app.use(methodNotAllowed(app, { '/api/v1/events': ['POST'] }));
 
   app.use((_req, res) => sendJson(res, 404, errorBody('route/not_found', 'No such route')));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

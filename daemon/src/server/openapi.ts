@@ -148,7 +148,7 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
         },
       },
       '/api/v1/mobile/enrollment-codes': {
-        post: op({ summary: 'Issue an enrollment code (with its absolute enroll URL)', role: 'admin', body: EnrollmentCodeCreateSchema, ok: ['201', 'The code'] }),
+        post: op({ summary: 'Issue an enrollment code (with its absolute enroll URL)', role: 'admin', body: EnrollmentCodeCreateSchema, ok: ['201', 'The code'], errors: { '404': 'No such user', '409': 'The user is not active' } }),
       },
     }),
   });

@@ -50,6 +50,7 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
       path: '/api/v1/settings/git_repos/test',
       input: ProductInput,
       output: z.looseObject({ ok: z.boolean() }),
+      errors: { '404': 'No git repository is configured for the product' },
       handler: (input, caller) => versions.test(input.product, caller),
     }),
     defineOperation({
