@@ -7,7 +7,7 @@ import { CommandsService, createActionsRoutes, RemoteActionsService } from './ac
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
-import { AuthService, createTotpRoutes, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
+import { AuthService, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
@@ -15,8 +15,8 @@ import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
-import { createMaintenanceRoutes, MaintenanceService } from './maintenance/index.js';
-import { createTelegramRoutes, createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
+import { MaintenanceService } from './maintenance/index.js';
+import { createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { sshShell, winRmShell } from './remote-shell/index.js';
 import { errorSummary } from './errors.js';
@@ -53,7 +53,7 @@ import {
 import { JobRunner, type Fence } from './jobs/index.js';
 import { Metrics } from './metrics.js';
 import { CODE_HISTORY_MS, createMobileRoutes, DEFAULT_MOBILE_POLICY, MobileService } from './mobile/index.js';
-import { channelSenders, createNotificationsRoutes, NotifyService, settingsNotifySource, subscribeNotify } from './notify/index.js';
+import { channelSenders, NotifyService, settingsNotifySource, subscribeNotify } from './notify/index.js';
 import { ProblemsService } from './problems/index.js';
 import { ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
@@ -61,7 +61,7 @@ import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream } from './stream/index.js';
 import { UsersService } from './users/index.js';
-import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, createUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
+import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
 
@@ -429,6 +429,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     actions,
     commands,
     mobile,
+    streamTickets,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);
@@ -452,14 +453,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
       createStreamRoutes(stream, streamTickets, auth),
-      createNotificationsRoutes(notify, auth),
-      createUpdatesRoutes(agentVersions, auth),
-      createAgentUpdatesRoutes(agentUpdates, { authenticator: auth, apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
-      createMaintenanceRoutes(maintenance, auth),
-      createTotpRoutes(auth, totp),
-      createTelegramRoutes(telegram, auth),
+      createAgentUpdatesRoutes(agentUpdates, { apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
-      createActionsRoutes({ commands, actions, apiKeys, keyAgents, authenticator: auth, logger: logger.child({ scope: 'actions' }) }),
+      createActionsRoutes({ commands, apiKeys, keyAgents, logger: logger.child({ scope: 'actions' }) }),
       createMobileRoutes(mobile, auth, config.basePath),
     ],
   });

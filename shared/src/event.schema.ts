@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_PLACEHOLDERS } from './agent-values.js';
-import { isIanaTimeZone } from './time-zone.js';
+import { isIanaTimeZone, KNOWN_TIME_ZONES } from './time-zone.js';
 
 /** Event schema version accepted by this collector (`schema_version` must equal it exactly). */
 export const EVENT_SCHEMA_VERSION = '1.0';
@@ -161,7 +161,8 @@ const HostSchema = z.strictObject({
   os_version: text(EVENT_LIMITS.shortText).optional(),
   ipv4: z.union([z.ipv4(), placeholder]).optional(),
   ipv6: z.union([z.ipv6(), placeholder]).optional(),
-  timezone: z.string().refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Moscow').optional(),
+  // The document lists the zones this runtime knows: no looser than the check.
+  timezone: z.string().refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Moscow').meta({ enum: KNOWN_TIME_ZONES }).optional(),
 });
 
 const RawSchema = z.strictObject({
@@ -187,7 +188,7 @@ const EnrichmentSchema = freeObject(
 export const EventSchema = z.strictObject({
   schema_version: z.literal(EVENT_SCHEMA_VERSION, { error: `must be "${EVENT_SCHEMA_VERSION}"` }),
   event_id: uuidV4,
-  occurred_at: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time with Z or a numeric offset'),
+  occurred_at: z.string().refine(isRfc3339, 'must be an RFC 3339 date-time with Z or a numeric offset').meta({ format: 'date-time', pattern: RFC3339.source }),
   source: SourceSchema,
   host: HostSchema,
   category: z.enum(CATEGORIES),

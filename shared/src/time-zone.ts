@@ -25,6 +25,9 @@ export function isIanaTimeZone(value: string): boolean {
   return known;
 }
 
+/** The IANA zone names this runtime knows (what `isIanaTimeZone` accepts, aliases aside), for API documents. */
+export const KNOWN_TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => IANA_ZONE.test(z))];
+
 function zoneParts(ms: number, timeZone: string): (type: string) => string {
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api } from '../helpers/auth.js';
@@ -6,8 +7,21 @@ import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { tempDir } from '../helpers/stores.js';
 import { NOT_FUZZED_PATHS } from '../../daemon/src/server/openapi.js';
 
-/** The checks the issue asks for: no 5xx, and every answer's status, content type and body as documented. */
-const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
+/**
+ * Every schemathesis check (no 5xx; status, content type, headers and body as documented; schema-valid
+ * input accepted and invalid input refused; 405 with `Allow` for undeclared methods; …) over all its
+ * phases, stateful included. The seed is random and printed: replay a failure with
+ * `SAC_SCHEMATHESIS_SEED=<seed>`.
+ */
+const CHECKS = 'all';
+/**
+ * Left out: `positive_data_acceptance` still finds schema-valid requests the server refuses on
+ * rules no JSON Schema states (a common or wrong password, a wrong TOTP code, a one-off window
+ * without an end) and query/body fields whose document is looser than the check (comma lists,
+ * push subscription endpoint and key lengths). Listed in issue #28's note; remove when fixed.
+ */
+const EXCLUDED_CHECKS = 'positive_data_acceptance';
+const SEED = Number(process.env.SAC_SCHEMATHESIS_SEED ?? randomInt(1, 2 ** 31));
 /** Seconds the two schemathesis runs may take (240 s together at most). */
 const AGENT_SECONDS = 40;
 const CONSOLE_SECONDS = 170;
@@ -54,11 +68,13 @@ describe('OpenAPI document and schemathesis against a live daemon', () => {
       `${sac.url}/api/v1/openapi.json`,
       ...scope(),
       '--checks', CHECKS,
+      '--exclude-checks', EXCLUDED_CHECKS,
       '--max-examples', '25',
       '--max-time', String(seconds),
       '--workers', '1',
       '--request-timeout', '10',
-      '--seed', '17',
+      '--seed', String(SEED),
+      '--phases', 'examples,coverage,fuzzing,stateful',
       '--suppress-health-check', 'all',
       '--report', 'junit',
       '--report-junit-path', path.join(reports, 'junit.xml'),
@@ -66,8 +82,8 @@ describe('OpenAPI document and schemathesis against a live daemon', () => {
     const summary = output.split('\n').filter((l) => /passed|failed|error|Summary|operations/i.test(l)).slice(-8).join('\n');
     // The run summary belongs in the test output: it is the evidence the issue asks for.
     // eslint-disable-next-line no-console
-    console.log(`schemathesis (${name}):\n${summary}`);
-    expect(code, output.slice(-6000)).toBe(0);
+    console.log(`schemathesis (${name}, seed ${SEED}):\n${summary}`);
+    expect(code, `seed ${SEED}\n${output.slice(-6000)}`).toBe(0);
     expect(output).toMatch(/\d+ generated, \d+ passed/);
   }, (AGENT_SECONDS + CONSOLE_SECONDS + 30) * 1000);
 });

@@ -1,12 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AgentCommandResultSchema, CommandListQuerySchema, EventLogoffBodySchema, SessionIdSchema, toValidationIssues } from '../../../shared/src/index.js';
+import { AgentCommandResultSchema, toValidationIssues } from '../../../shared/src/index.js';
 import { type ApiKeyService, type KeyAgents, requestKey } from '../apikeys/index.js';
-import { apiKeyFromHeaders, type Authenticator, clientAddress, parseInput, parseQuery, requireUser, restActor, sendJson } from '../http/index.js';
+import { apiKeyFromHeaders, clientAddress, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { CommandsService } from './commands.service.js';
-import type { RemoteActionsService } from './remote-actions.service.js';
 
 const AgentPollQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256) });
 const AgentResultQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256).optional() });
@@ -21,23 +20,19 @@ function agentInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S>
 
 export interface ActionsRoutesDeps {
   commands: CommandsService;
-  actions: RemoteActionsService;
   apiKeys: ApiKeyService;
   keyAgents: KeyAgents;
-  authenticator: Authenticator;
   logger: Logger;
 }
 
 /**
  * The agent command channel (agent API key: `Authorization: Bearer` or `X-API-Key`, speaking
  * only for its own installation: 403 `apikey/host_mismatch` otherwise, which the agent logs and
- * does not retry) and the operators' remote actions (UI token, admin and monitor alike).
- * Agent-path answers are 202.
+ * does not retry). The operators' remote actions are in `actions.operations.ts`.
  */
 export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
-  const { commands, actions } = deps;
+  const { commands } = deps;
   const r = express.Router();
-  const operator = requireUser(deps.authenticator, 'operator');
 
   const agent = async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -75,37 +70,5 @@ export function createActionsRoutes(deps: ActionsRoutesDeps): express.Router {
     sendJson(res, 200, { id: view.id, state: view.state });
   });
 
-  r.get('/api/v1/hosts/:id/sessions', operator, async (req, res) => {
-    const a = await actions.listSessions(String(req.params.id), restActor(req, res));
-    sendJson(res, a.status, a.body);
-  });
-  r.post('/api/v1/hosts/:id/sessions/:sid/logoff', operator, async (req, res) => {
-    const sessionId = parseInput(z.coerce.number().pipe(SessionIdSchema), req.params.sid);
-    const a = await actions.logoff(String(req.params.id), sessionId, restActor(req, res));
-    sendJson(res, a.status, a.body);
-  });
-  r.post('/api/v1/events/:id/actions/sessions', operator, async (req, res) => {
-    const a = await actions.eventSessions(String(req.params.id), restActor(req, res));
-    sendJson(res, a.status, a.body);
-  });
-  r.post('/api/v1/events/:id/actions/logoff', operator, async (req, res) => {
-    const { session_id } = parseInput(EventLogoffBodySchema, req.body);
-    const a = await actions.eventLogoff(String(req.params.id), session_id, restActor(req, res));
-    sendJson(res, a.status, a.body);
-  });
-  r.get('/api/v1/commands', operator, async (req, res) => {
-    sendJson(res, 200, { items: await commands.list(parseQuery(CommandListQuerySchema, req.query)) });
-  });
-  r.get('/api/v1/commands/:id', operator, async (req, res) => {
-    sendJson(res, 200, await commands.byId(String(req.params.id)));
-  });
-  for (const base of ['/hosts', '/api/v1/hosts']) {
-    r.post(`${base}/:id/actions/winrm-test`, operator, async (req, res) => {
-      sendJson(res, 200, await actions.winrmTest(String(req.params.id), restActor(req, res)));
-    });
-  }
-  r.post('/api/v1/hosts/:id/actions/ssh-test', operator, async (req, res) => {
-    sendJson(res, 200, await actions.sshTest(String(req.params.id), restActor(req, res)));
-  });
   return r;
 }

@@ -3,7 +3,6 @@ export { AuthService, type AuthPolicy, type DeviceGate, type OwnPasswordChange }
 export { AddressFailures, passwordProblem, retryAfterSeconds } from './auth.rules.js';
 export { generatePassword, hashPassword, verifyPassword } from './passwords.js';
 export { TotpService } from './totp.service.js';
-export { createTotpRoutes } from './totp.routes.js';
-export { totpRouter } from './totp.router.js';
+export { totpOperations } from './totp.operations.js';
 export { SessionTokens, loadJwtSecret, type DeviceClaim } from './tokens.js';
 export { authOperations } from './auth.operations.js';

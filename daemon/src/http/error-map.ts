@@ -17,6 +17,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'request/unsupported_media_type': 415,
   'request/host_not_allowed': 421,
   'route/not_found': 404,
+  'route/method_not_allowed': 405,
   'auth/unauthorized': 401,
   'auth/invalid_credentials': 401,
   'auth/forbidden': 403,

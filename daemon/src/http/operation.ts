@@ -51,6 +51,8 @@ export interface OperationSpec<Id extends string, R extends OperationRole, M ext
   aliases?: readonly string[];
   /** REST success status (default 200); a 204 answers no body. */
   status?: 200 | 201 | 204;
+  /** A second REST success status the answer chooses: 201 when it created something, 202 when the work was queued. */
+  alternative?: { status: 201 | 202; description: string; when: (output: Awaited<O>) => boolean };
   /** `false`: REST only (a phone's or a script's call the console never makes). Default true. */
   trpc?: boolean;
   /** The REST body is this one field of the input (`patch`), not the input's own fields. */
@@ -153,7 +155,7 @@ export function operationRoutes(operations: readonly AnyOperation[], authenticat
     const handle = async (req: Request, res: Response) => {
       const caller: Caller = { user: (res.locals.user as SessionUser | undefined) ?? null, ip: clientAddress(req), token: bearerToken(req) };
       const output: unknown = await op.handler(op.input ? restInput(op, req) : undefined, caller);
-      const status = op.status ?? 200;
+      const status = op.alternative?.when(output) ? op.alternative.status : (op.status ?? 200);
       if (status === 204) res.status(204).end();
       else if (op.produces) res.status(status).set({ 'Content-Type': op.produces.contentType, 'Cache-Control': 'no-store', ...op.produces.headers }).send(output);
       else sendJson(res, status, op.envelope === undefined ? output : { [op.envelope]: output });
@@ -194,9 +196,13 @@ export function openApiOperation(spec: {
   ok: [status: string, description: string, schema?: z.ZodType];
   /** The success answer's content type (default JSON). */
   contentType?: string;
+  /** A second success status answering the same schema. */
+  alsoOk?: [status: string, description: string];
   query?: z.ZodObject;
   path?: z.ZodObject;
   body?: z.ZodType;
+  /** The route reads a missing body as `{}` (declared operations whose body fields are all optional). */
+  bodyOptional?: boolean;
   errors?: Readonly<Record<string, string>>;
 }): ZodOpenApiOperationObject {
   const [status, description, schema] = spec.ok;
@@ -207,6 +213,7 @@ export function openApiOperation(spec: {
         : { description, content: { [spec.contentType ?? 'application/json']: { schema: schema ?? z.looseObject({}) } } },
     ...UI_ERRORS,
   };
+  if (spec.alsoOk) responses[spec.alsoOk[0]] = { ...responses[status], description: spec.alsoOk[1] };
   if (spec.path) responses['404'] = errorResponse('No such resource');
   for (const [code, text] of Object.entries(spec.errors ?? {})) responses[code] = errorResponse(text);
   return {
@@ -215,7 +222,7 @@ export function openApiOperation(spec: {
       ? { security: [] }
       : { security: [{ session: [] }], description: `Role: ${spec.role === 'admin' ? 'admin' : 'admin or monitor'}.` }),
     ...(spec.query || spec.path ? { requestParams: { ...(spec.query ? { query: spec.query } : {}), ...(spec.path ? { path: spec.path } : {}) } } : {}),
-    ...(spec.body ? { requestBody: { required: true, ...jsonContent(spec.body) } } : {}),
+    ...(spec.body ? { requestBody: { required: !spec.bodyOptional, ...jsonContent(spec.body) } } : {}),
     responses,
   };
 }
@@ -233,6 +240,7 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
   const hasFields = rest !== undefined && Object.keys(rest.shape).length > 0;
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
   const status = String(op.status ?? 200);
+  const body = inQuery ? undefined : op.restBody !== undefined ? (schema?.shape[op.restBody] as z.ZodType) : hasFields ? rest : undefined;
   return openApiOperation({
     summary: op.summary,
     role: op.role,
@@ -240,9 +248,10 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
     ...(op.produces ? { contentType: op.produces.contentType } : {}),
     ...(schema && params.length > 0 ? { path: pick(schema, params) } : {}),
     ...(inQuery && hasFields ? { query: rest } : {}),
-    ...(!inQuery && op.restBody !== undefined ? { body: schema?.shape[op.restBody] as z.ZodType } : {}),
-    ...(!inQuery && op.restBody === undefined && hasFields ? { body: rest } : {}),
+    // A missing body is read as `{}` (restInput): required only when `{}` does not do.
+    ...(body ? { body, bodyOptional: body.safeParse({}).success } : {}),
     ...(op.errors ? { errors: op.errors } : {}),
+    ...(op.alternative ? { alsoOk: [String(op.alternative.status), op.alternative.description] as [string, string] } : {}),
   });
 }
 

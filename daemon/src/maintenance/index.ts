@@ -1,8 +1,7 @@
 /**
  * Maintenance windows (silences): the service, the pure timing/matching rules the notifier and
- * the silence scan use, and the REST routes and tRPC router.
+ * the silence scan use, and the operations.
  */
 export { MaintenanceService } from './maintenance.service.js';
 export { suppressingWindow } from './maintenance.rules.js';
-export { createMaintenanceRoutes } from './maintenance.routes.js';
-export { maintenanceRouter } from './maintenance.router.js';
+export { maintenanceOperations } from './maintenance.operations.js';

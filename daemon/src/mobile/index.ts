@@ -1,7 +1,7 @@
 /**
  * Mobile clients: enrollment codes, devices, rotating refresh tokens (reuse revokes the device),
- * device-bound access tokens, and the REST routes and tRPC router of the area.
+ * device-bound access tokens, and the operations of the area.
  */
 export { MobileService, CODE_HISTORY_MS, DEFAULT_MOBILE_POLICY, type MobilePolicy, type PushRegistry } from './mobile.service.js';
-export { mobileRouter } from './mobile.router.js';
+export { mobileOperations } from './mobile.operations.js';
 export { createMobileRoutes } from './mobile.routes.js';

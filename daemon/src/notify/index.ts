@@ -12,5 +12,4 @@ export { phrases } from './notify.i18n.js';
 export { dueReportDay } from './notify.rules.js';
 export type { NotifySettings } from './notify.types.js';
 export type { InlineButton } from './telegram.client.js';
-export { createNotificationsRoutes } from './notifications.routes.js';
-export { notificationsRouter } from './notifications.router.js';
+export { notificationsOperations } from './notifications.operations.js';

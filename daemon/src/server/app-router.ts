@@ -1,19 +1,20 @@
-import { actionsRouter, type CommandsService, type RemoteActionsService } from '../actions/index.js';
+import { actionsOperations, type CommandsService, type RemoteActionsService } from '../actions/index.js';
 import { apiKeysOperations, type ApiKeysAdmin } from '../apikeys/index.js';
 import { auditOperations, type AuditService } from '../audit/index.js';
-import { authOperations, totpRouter, type AuthService, type TotpService } from '../auth/index.js';
+import { authOperations, totpOperations, type AuthService, type TotpService } from '../auth/index.js';
 import { dashboardsOperations, type DashboardsService } from '../dashboards/index.js';
 import { eventsOperations, type EventsService } from '../events/index.js';
 import { hostsOperations, type HostsService } from '../hosts/index.js';
-import { maintenanceRouter, type MaintenanceService } from '../maintenance/index.js';
-import { mobileRouter, type MobileService } from '../mobile/index.js';
-import { notificationsRouter, type NotifyService } from '../notify/index.js';
+import { maintenanceOperations, type MaintenanceService } from '../maintenance/index.js';
+import { mobileOperations, type MobileService } from '../mobile/index.js';
+import { notificationsOperations, type NotifyService } from '../notify/index.js';
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
 import { reportsOperations, type ReportsService } from '../reports/index.js';
 import { settingsOperations, type SettingsService } from '../settings/index.js';
-import { telegramRouter, type TelegramService } from '../telegram/index.js';
-import { updatesRouter, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
+import { telegramOperations, type TelegramService } from '../telegram/index.js';
+import { updatesOperations, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { usersOperations, type UsersService } from '../users/index.js';
+import { streamOperations, type StreamTickets } from '../stream/index.js';
 import { SAC_VERSION } from '../version.js';
 import { defineOperation, operationsRecord, router } from '../http/index.js';
 import { z } from 'zod';
@@ -45,6 +46,7 @@ export interface RouterDeps {
   actions: RemoteActionsService;
   commands: CommandsService;
   mobile: MobileService;
+  streamTickets: StreamTickets;
 }
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
@@ -68,6 +70,14 @@ export function appOperations(deps: RouterDeps) {
       output: z.object({ version: z.string(), store: z.enum(['sqlite', 'mongodb']) }),
       handler: () => ({ version: SAC_VERSION, store: deps.storeKind }),
     }),
+    ...actionsOperations(deps.actions, deps.commands),
+    ...updatesOperations(deps.agentVersions, deps.agentUpdates),
+    ...maintenanceOperations(deps.maintenance),
+    ...notificationsOperations(deps.notify),
+    ...telegramOperations(deps.telegram),
+    ...totpOperations(deps.auth, deps.totp),
+    ...mobileOperations(deps.mobile),
+    ...streamOperations(deps.streamTickets, deps.auth),
   ];
 }
 
@@ -77,13 +87,6 @@ export type AppOperations = ReturnType<typeof appOperations>;
 export function createAppRouter(deps: RouterDeps, operations: AppOperations) {
   return router({
     ...operationsRecord(operations),
-    notifications: notificationsRouter(deps.notify),
-    actions: actionsRouter(deps.actions, deps.commands),
-    agents: updatesRouter(deps.agentVersions, deps.agentUpdates),
-    maintenance: maintenanceRouter(deps.maintenance),
-    totp: totpRouter(deps.auth, deps.totp),
-    telegram: telegramRouter(deps.telegram),
-    mobile: mobileRouter(deps.mobile),
   });
 }
 

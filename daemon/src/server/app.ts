@@ -9,6 +9,7 @@ import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js'
 import type { GeoStatus, JobState } from '../../../shared/src/index.js';
 import type { Store } from '../store/index.js';
 import type { AppRouter } from './app-router.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 import { openApiRoute } from './openapi.js';
 
 export interface AppDeps {
@@ -149,6 +150,8 @@ export function createApp(deps: AppDeps): express.Express {
       },
     }),
   );
+  // Agents' `POST /api/v1/events` is answered before Express (server.ts).
+  app.use(methodNotAllowed(app, { '/api/v1/events': ['POST'] }));
   app.use(express.json({ limit: '1mb' }));
   for (const routes of deps.routes) app.use(routes);
   app.use(operationRoutes(deps.operations, deps.authenticator));

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { EventSchema, PushSubscriptionInputSchema } from '../../../shared/src/index.js';
+import { EnrollmentCodeCreateSchema, EventSchema } from '../../../shared/src/index.js';
 import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApiOperation, operationPaths } from '../http/index.js';
 
 /**
@@ -61,7 +61,6 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
       },
       '/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
       '/healthz': { get: { summary: 'Health', security: [], responses: { '200': { description: 'Healthy', ...json(Health) }, '503': { description: 'Degraded', ...json(Health) } } } },
-      '/api/v1/stream/ticket': { post: op({ summary: 'A single-use live stream ticket', role: 'operator', ok: ['201', 'The ticket'] }) },
       '/api/v1/stream/events': {
         get: {
           summary: 'Live stream (server-sent events)',
@@ -75,12 +74,9 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
           },
         },
       },
-      '/api/v1/push/vapid-public-key': { get: op({ summary: 'VAPID public key for push subscriptions', role: 'operator', ok: ['200', 'The key'] }) },
-      '/api/v1/push/subscriptions': {
-        get: op({ summary: 'List push subscriptions', role: 'admin', ok: ['200', 'Subscriptions'] }),
-        post: op({ summary: 'Register a push subscription', role: 'operator', body: PushSubscriptionInputSchema, ok: ['201', 'The subscription'] }),
+      '/api/v1/mobile/enrollment-codes': {
+        post: op({ summary: 'Issue an enrollment code (with its absolute enroll URL)', role: 'admin', body: EnrollmentCodeCreateSchema, ok: ['201', 'The code'], errors: { '404': 'No such user', '409': 'The user is not active' } }),
       },
-      '/api/v1/push/subscriptions/{id}': { delete: op({ summary: 'Remove a push subscription', role: 'operator', path: Id, ok: ['204', 'Removed'] }) },
     }),
   });
 }

@@ -4,3 +4,4 @@ export { isStreamMessage } from './stream.rules.js';
 export { StreamTickets } from './stream.tickets.js';
 export { createStreamRoutes } from './stream.routes.js';
 export { presentFacts, subscribeStream, type StreamPresentation } from './stream.present.js';
+export { streamOperations } from './stream.operations.js';

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { SessionUser } from '../../../shared/src/index.js';
-import { type Authenticator, bearerToken, currentUser, errorBody, requireUser, sendJson } from '../http/index.js';
+import { type Authenticator, bearerToken, errorBody, sendJson } from '../http/index.js';
 import type { TicketSession } from '../store/index.js';
 import type { StreamHub } from './stream.service.js';
 import type { StreamTickets } from './stream.tickets.js';
@@ -10,15 +10,11 @@ import { AppError } from '../errors.js';
 const STREAM_RETRY_AFTER_S = 30;
 
 /**
- * `POST /api/v1/stream/ticket` (any signed-in user) and `GET /api/v1/stream/events` (SSE),
- * authorised by `Authorization: Bearer` or `?ticket=`; resume with `Last-Event-ID` or `?last_event_id=`.
+ * `GET /api/v1/stream/events` (SSE), authorised by `Authorization: Bearer` or `?ticket=` (from the
+ * `stream.ticket` operation); resume with `Last-Event-ID` or `?last_event_id=`.
  */
 export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator): express.Router {
   const r = express.Router();
-  r.post('/api/v1/stream/ticket', requireUser(authenticator, 'operator'), async (req, res) => {
-    const session = authenticator.tokenSession(bearerToken(req) ?? '');
-    sendJson(res, 201, await tickets.issue(currentUser(res), session && { session_id: session.sessionId, ends_ms: session.expiresMs }));
-  });
   r.get('/api/v1/stream/events', async (req, res) => {
     const token = bearerToken(req);
     const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : null;

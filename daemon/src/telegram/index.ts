@@ -4,5 +4,5 @@
  */
 export { TelegramService } from './telegram.service.js';
 export { setWebhook, telegramBotApi, type TelegramBotApi } from './telegram.bot.js';
-export { createTelegramRoutes, createTelegramWebhookRoutes } from './telegram.routes.js';
-export { telegramRouter } from './telegram.router.js';
+export { createTelegramWebhookRoutes } from './telegram.routes.js';
+export { telegramOperations } from './telegram.operations.js';

@@ -1,26 +1,7 @@
 import express from 'express';
-import { type Authenticator, currentUser, requireUser, restActor, sendJson } from '../http/index.js';
+import { sendJson } from '../http/index.js';
 import type { TelegramUpdate } from './telegram.bot.js';
 import type { TelegramService } from './telegram.service.js';
-
-/**
- * Telegram link of one's own account: `GET /api/v1/auth/telegram`, `POST /api/v1/auth/telegram/link-code`
- * (201, the one-time code to send the bot), `DELETE /api/v1/auth/telegram`.
- */
-export function createTelegramRoutes(telegram: TelegramService, authenticator: Authenticator): express.Router {
-  const r = express.Router();
-  const operator = requireUser(authenticator, 'operator');
-  r.get('/api/v1/auth/telegram', operator, async (_req, res) => {
-    sendJson(res, 200, await telegram.status(currentUser(res)));
-  });
-  r.post('/api/v1/auth/telegram/link-code', operator, async (req, res) => {
-    sendJson(res, 201, await telegram.createLinkCode(currentUser(res), restActor(req, res)));
-  });
-  r.delete('/api/v1/auth/telegram', operator, async (req, res) => {
-    sendJson(res, 200, await telegram.unlink(currentUser(res), restActor(req, res)));
-  });
-  return r;
-}
 
 /**
  * Webhook mode only (SAC_PUBLIC_URL is https): `POST /api/v1/telegram/webhook`, which Telegram calls

@@ -7,7 +7,7 @@ import { actionsApi, type CommandQuery } from './actions.api';
 
 /** The queued agent commands (qwinsta, logoff) with the names of their hosts. */
 export const useCommandsStore = defineStore('commands', () => {
-  const state = ref<NonNullable<CommandQuery>['state'] | ''>('');
+  const state = ref<NonNullable<Exclude<CommandQuery, void>>['state'] | ''>('');
   const list = useResource(async () => (await actionsApi.commands({ limit: 200, ...(state.value ? { state: state.value } : {}) } as CommandQuery)).items);
   const hosts = useResource(async () => (await hostsApi.list('')).items);
   const names = computed(() => new Map((hosts.data.value ?? []).map((h) => [h.id, h.hostname])));
