@@ -8,17 +8,6 @@ export interface SourceFailure {
   occurred_ms: number;
 }
 
-/** What the store holds of one address's failures in a span. */
-export interface SourceFailureStats {
-  address: string;
-  /** Failed logins (each event once). */
-  count: number;
-  /** The distinct hosts failed on, by first failure in the span. */
-  hosts: { host_id: string; hostname: string }[];
-  /** Most `limit` failure event ids, oldest first (for the problem's timeline). */
-  event_ids: string[];
-}
-
 /**
  * The fleet's failed logins by source address, kept only as long as the rules look back: written
  * by ingest's correlation step in the batch's commit, read back by every daemon, so a count is
@@ -27,6 +16,6 @@ export interface SourceFailureStats {
 export interface SourceFailuresRepo {
   /** Records failures (an event already recorded is skipped) and deletes those occurred before `pruneBeforeMs`. */
   record(rows: SourceFailure[], pruneBeforeMs: number): Promise<void>;
-  /** Per address: the failures occurred in [from_ms, to_ms]; an address without any is absent. */
-  stats(q: { addresses: string[]; from_ms: number; to_ms: number; limit: number }): Promise<SourceFailureStats[]>;
+  /** The failures of these addresses occurred in [from_ms, to_ms], newest first, at most `limit`. */
+  list(q: { addresses: string[]; from_ms: number; to_ms: number; limit: number }): Promise<SourceFailure[]>;
 }

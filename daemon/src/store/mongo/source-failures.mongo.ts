@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { foldSourceFailures } from '../source-failure-fold.js';
 import type { SourceFailure, SourceFailuresRepo } from '../source-failures.types.js';
 
 export const SOURCE_FAILURES_MONGO_MIGRATION = {
@@ -29,13 +28,13 @@ export function mongoSourceFailures(db: Db): SourceFailuresRepo {
         failures.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } }),
       ]);
     },
-    async stats(q) {
+    async list(q) {
       if (q.addresses.length === 0) return [];
-      const rows = await failures
+      return failures
         .find({ address: { $in: q.addresses }, occurred_ms: { $gte: q.from_ms, $lte: q.to_ms } }, { projection: { _id: 0 } })
-        .sort({ occurred_ms: 1, event_id: 1 })
+        .sort({ occurred_ms: -1, event_id: -1 })
+        .limit(q.limit)
         .toArray();
-      return foldSourceFailures(rows, q.limit);
     },
   };
 }

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { foldSourceFailures } from '../source-failure-fold.js';
 import type { SourceFailure, SourceFailuresRepo } from '../source-failures.types.js';
 import { placeholders } from './query.sqlite.js';
 
@@ -32,16 +31,15 @@ export function sqliteSourceFailures(db: Database.Database): SourceFailuresRepo 
     async record(rows, pruneBeforeMs) {
       recordTx(rows, pruneBeforeMs);
     },
-    async stats(q) {
+    async list(q) {
       if (q.addresses.length === 0) return [];
-      const rows = db
+      return db
         .prepare<unknown[], SourceFailure>(
           `SELECT event_id, address, host_id, hostname, occurred_ms FROM source_failures
            WHERE address IN (${placeholders(q.addresses.length)}) AND occurred_ms BETWEEN ? AND ?
-           ORDER BY occurred_ms, event_id`,
+           ORDER BY occurred_ms DESC, event_id DESC LIMIT ?`,
         )
-        .all(...q.addresses, q.from_ms, q.to_ms);
-      return foldSourceFailures(rows, q.limit);
+        .all(...q.addresses, q.from_ms, q.to_ms, q.limit);
     },
   };
 }
