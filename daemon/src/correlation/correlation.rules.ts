@@ -62,6 +62,14 @@ export function contentFingerprint(hostId: string, event: Event, actorUser: stri
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
 }
 
+/** Problems about several hosts are keyed without one: `*` stands in the key's host part. */
+export const ANY_HOST = '*';
+
+/** Host names for a title: at most `shown`, the rest as a count. */
+export function someNames(names: readonly string[], shown = 10): string {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? ` and ${names.length - shown} more` : '');
+}
+
 /** Occurred-time span of a problem or of a group of events. */
 export interface Span {
   first_ms: number;

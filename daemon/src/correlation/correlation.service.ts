@@ -2,6 +2,7 @@ import type { Severity } from '../../../shared/src/index.js';
 import type { DomainFact } from '../facts.js';
 import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type SourceFailure, type Store } from '../store/index.js';
 import {
+  ANY_HOST,
   clusterByWindow,
   contentFingerprint,
   effectiveSeverity,
@@ -30,7 +31,6 @@ import {
 } from './flap.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
 import {
-  ANY_HOST,
   DISTRIBUTED_BRUTEFORCE_TYPE,
   distributedBruteforceTitle,
   isFailedLogin,

@@ -14,4 +14,5 @@ export {
 export * from './correlation.rules.js';
 export * from './hosts.rules.js';
 export * from './problem-state.rules.js';
+export * from './mass-silence.rules.js';
 export { problemView, streamProblem } from './problem.views.js';

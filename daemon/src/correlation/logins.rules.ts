@@ -1,5 +1,6 @@
 import { agentValue, eventIp, FAILED_LOGIN_TYPES, type AddressScope } from '../../../shared/src/index.js';
 import { addressScope, parseAddress } from '../geo/index.js';
+import { someNames } from './correlation.rules.js';
 
 /*
  * The cross-host login rules: which events are failed and successful logins, which source
@@ -43,16 +44,10 @@ export function loginUser(details: Readonly<Record<string, unknown>> | null | un
   return bare.toLowerCase() || '-';
 }
 
-/** Cross-host problems are keyed without a host: `*` stands in the key's host part. */
-export const ANY_HOST = '*';
-
 export function loginAfterFailuresTitle(address: string, user: string, hostname: string, failures: number): string {
   return `Login of ${user} on ${hostname} from ${address} after ${failures} failed logins`;
 }
 
-/** Names at most `shown` hosts; the rest as a count. */
-export function distributedBruteforceTitle(address: string, hostnames: readonly string[], shown = 10): string {
-  const named = hostnames.slice(0, shown).join(', ');
-  const more = hostnames.length > shown ? ` and ${hostnames.length - shown} more` : '';
-  return `Failed logins from ${address} on ${hostnames.length} hosts: ${named}${more}`;
+export function distributedBruteforceTitle(address: string, hostnames: readonly string[]): string {
+  return `Failed logins from ${address} on ${hostnames.length} hosts: ${someNames(hostnames)}`;
 }
