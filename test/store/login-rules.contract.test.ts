@@ -1,25 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
 import { loadConfig } from '../../daemon/src/config.js';
-import { DEFAULT_CROSS_HOST_RULES, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import { openStore, type Problem, type Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
+import { CORRELATION } from '../helpers/services.js';
 import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T09:00:00.000Z');
 const MINUTE = 60_000;
 const ATTACKER = '203.0.113.77';
-const settings: CorrelationSettings = {
-  windowMinutes: 60,
-  severityOverrides: {},
-  hiddenTypes: [],
-  staleMinutes: 300,
-  staleMinutesByProduct: {},
-  silenceCooldownMinutes: 720,
-  crossHost: DEFAULT_CROSS_HOST_RULES,
-};
+const settings = CORRELATION;
 
 /** An RDP logon as the Windows agent sends it (4625 failed, 4624 success) on `hostname`, `minutes` after T0. */
 function rdpLogin(hostname: string, outcome: 'failed' | 'success', minutes: number, ip = ATTACKER, user = 'administrator') {
