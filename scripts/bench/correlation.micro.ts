@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseEvent } from '../../shared/src/index.js';
-import { CorrelationService, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { CorrelationService, DEFAULT_CROSS_HOST_RULES, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import { openStore, type CommittedEvent, type NewEvent } from '../../daemon/src/store/index.js';
 import { createEventFactory } from './lib/event-factory.js';
@@ -25,6 +25,7 @@ const settings: CorrelationSettings = {
   staleMinutes: 10,
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
+  crossHost: DEFAULT_CROSS_HOST_RULES,
 };
 
 function pct(values: number[], p: number): number {

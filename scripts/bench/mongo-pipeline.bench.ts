@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Collection } from 'mongodb';
 import { parseEvent } from '../../shared/src/index.js';
-import type { CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { DEFAULT_CROSS_HOST_RULES, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import { openStore, type NewEvent } from '../../daemon/src/store/index.js';
@@ -33,6 +33,7 @@ const settings: CorrelationSettings = {
   staleMinutes: 10,
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
+  crossHost: DEFAULT_CROSS_HOST_RULES,
 };
 
 /** Driver calls per collection and operation, counted by wrapping the driver's methods (this process only). */

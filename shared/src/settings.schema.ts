@@ -84,6 +84,24 @@ export const HostStatusSettingsSchema = z.strictObject({
 export const CorrelationSettingsSchema = z.strictObject({
   /** Events of one problem key this many minutes apart (occurred time) join one problem. */
   window_minutes: decimalMinutes(10_080).default(60),
+  /** Success after failures: a successful login from an address that failed this often (any host) in the preceding window. */
+  login_after_failures_enabled: z.boolean().default(true),
+  login_after_failures_min_failures: z.number().int().min(1).max(1000).default(3),
+  login_after_failures_window_minutes: z.number().int().min(1).max(1440).default(15),
+  login_after_failures_severity: z.enum(SEVERITIES).default('high'),
+  /** Distributed brute force: one address failing on this many distinct hosts within the window. */
+  distributed_bruteforce_enabled: z.boolean().default(true),
+  distributed_bruteforce_min_hosts: z.number().int().min(2).max(1000).default(4),
+  distributed_bruteforce_window_minutes: z.number().int().min(1).max(1440).default(10),
+  distributed_bruteforce_severity: z.enum(SEVERITIES).default('high'),
+  /** Mass silence: more than this share of the hosts (and at least the minimum) going stale within minutes of each other. */
+  mass_silence_enabled: z.boolean().default(true),
+  mass_silence_share_percent: z.number().int().min(1).max(100).default(50),
+  mass_silence_min_hosts: z.number().int().min(2).max(100_000).default(5),
+  mass_silence_within_minutes: z.number().int().min(1).max(1440).default(5),
+  /** The hosts of a mass silence raise their own `host_silence` only once silent this much longer. */
+  mass_silence_grace_minutes: z.number().int().min(0).max(10_080).default(15),
+  mass_silence_severity: z.enum(SEVERITIES).default('high'),
 });
 
 /** One or more PEM certificate blocks and nothing else. */

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterEach } from 'vitest';
 import { parseEvent, type SessionUser } from '../../shared/src/index.js';
 import { AuditService, type Actor } from '../../daemon/src/audit/index.js';
-import type { CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { DEFAULT_CROSS_HOST_RULES, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import { JobRunner, type Job } from '../../daemon/src/jobs/index.js';
@@ -36,6 +36,7 @@ export const CORRELATION: CorrelationSettings = {
   staleMinutes: 10,
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
+  crossHost: DEFAULT_CROSS_HOST_RULES,
 };
 
 /** Ingests events (built from `overrides`) as received now by `clock`, through the real pipeline. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent, type Event } from '../../shared/src/index.js';
-import { CorrelationService, type CorrelationEffects, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { CorrelationService, DEFAULT_CROSS_HOST_RULES, type CorrelationEffects, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import type { CommittedEvent, Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
@@ -14,6 +14,7 @@ const settings: CorrelationSettings = {
   staleMinutes: 300,
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
+  crossHost: DEFAULT_CROSS_HOST_RULES,
 };
 
 /** Stores a batch the way ingest does and hands the committed events to the correlation listener. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEvent } from '../../shared/src/index.js';
-import { problemFingerprint, problemKey, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
+import { DEFAULT_CROSS_HOST_RULES, problemFingerprint, problemKey, type CorrelationSettings } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline, type BatchContext } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
 import type { EventNotifyPlan } from '../../daemon/src/notify/index.js';
@@ -16,6 +16,7 @@ const correlation: CorrelationSettings = {
   staleMinutes: 300,
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
+  crossHost: DEFAULT_CROSS_HOST_RULES,
 };
 const plan: EventNotifyPlan = {
   policy: { minSeverity: 'high', enabledChannels: ['webhook'], lifecycleChannels: [], hiddenTypes: [], severityOverrides: {}, language: 'en' },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
-export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence'] as const;
+export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence'] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
 /** Types that never open a problem by severity: the agent's own bookkeeping. */
@@ -60,6 +60,14 @@ export function contentFingerprint(hostId: string, event: Event, actorUser: stri
   const d = event.details ?? {};
   const parts = [hostId, event.type, String(occurredMs), String(d.event_id_windows ?? ''), actorUser ?? '', eventIp(d) ?? ''];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+}
+
+/** Problems about several hosts are keyed without one: `*` stands in the key's host part. */
+export const ANY_HOST = '*';
+
+/** Host names for a title: at most `shown`, the rest as a count. */
+export function someNames(names: readonly string[], shown = 10): string {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? ` and ${names.length - shown} more` : '');
 }
 
 /** Occurred-time span of a problem or of a group of events. */

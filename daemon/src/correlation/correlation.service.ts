@@ -1,7 +1,8 @@
 import type { Severity } from '../../../shared/src/index.js';
 import type { DomainFact } from '../facts.js';
-import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type Store } from '../store/index.js';
+import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type SourceFailure, type Store } from '../store/index.js';
 import {
+  ANY_HOST,
   clusterByWindow,
   contentFingerprint,
   effectiveSeverity,
@@ -29,9 +30,25 @@ import {
   type GatewaySide,
 } from './flap.rules.js';
 import { hardwareChangeTitle, hardwareDiff, inventoryOf } from './inventory.rules.js';
+import {
+  DISTRIBUTED_BRUTEFORCE_TYPE,
+  distributedBruteforceTitle,
+  isFailedLogin,
+  isSuccessfulLogin,
+  LOGIN_AFTER_FAILURES_TYPE,
+  loginAfterFailuresTitle,
+  loginSource,
+  loginUser,
+} from './logins.rules.js';
 
 /** Most stored gateway events read per host around a batch when looking for flap counterparts. */
 const FLAP_SCAN_LIMIT = 5000;
+/** Most stored failures read per source address of a batch (the newest; thresholds are far below). */
+const SOURCE_SCAN_LIMIT = 2000;
+/** Failures linked to a login problem's timeline besides the events that raised it. */
+const SOURCE_LINK_LIMIT = 50;
+/** How long failed logins by source are kept: the longest window the settings allow. */
+const SOURCE_KEEP_MS = 24 * 60 * 60_000;
 
 /** An event of the batch with what the rules derived for it. */
 interface Derived {
@@ -82,7 +99,7 @@ export class CorrelationService {
     const visible = derived.filter((d) => !d.hidden);
     // These touch different documents and none reads what another writes: on MongoDB they go out
     // together, so the batch waits for the slowest rather than for their sum.
-    const [, , severity, inventory, flaps] = await Promise.all([
+    const [, , severity, inventory, flaps, logins] = await Promise.all([
       this.store.events.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity }))),
       this.store.rollups.add(
         foldRollups(
@@ -93,8 +110,9 @@ export class CorrelationService {
       this.severityOccurrences(visible, settings),
       this.inventoryOccurrences(visible, settings),
       this.flapOccurrences(visible),
+      this.loginOccurrences(visible, settings, nowMs),
     ]);
-    await this.raise([...severity, ...inventory, ...flaps], nowMs, effects);
+    await this.raise([...severity, ...inventory, ...flaps, ...logins], nowMs, effects);
     return effects;
   }
 
@@ -223,6 +241,86 @@ export class CorrelationService {
         ],
         counted: true,
       });
+    }
+    return out;
+  }
+
+  /**
+   * Logins across hosts by source address: a success after enough failures of its address
+   * (`login_after_failures`), and failures of one address on enough distinct hosts
+   * (`distributed_bruteforce`). The batch's failures are recorded before the store is read, so
+   * with several daemons ingesting at once the last of them to write sees every failure.
+   */
+  private async loginOccurrences(events: Derived[], settings: CorrelationSettings, nowMs: number): Promise<Occurrence[]> {
+    const { loginAfterFailures: afterFailures, distributedBruteforce: distributed } = settings.crossHost;
+    const logins: { d: Derived; address: string; failed: boolean }[] = [];
+    for (const d of events) {
+      const failed = isFailedLogin(d.c.event.type);
+      if (!failed && !isSuccessfulLogin(d.c.event.type)) continue;
+      const address = loginSource(d.c.event.details);
+      if (address !== null) logins.push({ d, address, failed });
+    }
+    const failures: SourceFailure[] = logins
+      .filter((l) => l.failed)
+      .map(({ d, address }) => ({ event_id: d.c.event.event_id, address, host_id: d.c.host_id, hostname: d.c.event.host.hostname, occurred_ms: d.c.occurred_ms }));
+    // Recorded even with both rules off: switched on later, they count what came before.
+    if (failures.length > 0) await this.store.sourceFailures.record(failures, nowMs - SOURCE_KEEP_MS);
+    const wanted = logins.filter((l) => (l.failed ? distributed.enabled : afterFailures.enabled));
+    if (wanted.length === 0) return [];
+    const times = wanted.map((l) => l.d.c.occurred_ms);
+    const addresses = [...new Set(wanted.map((l) => l.address))];
+    const stored = await this.store.sourceFailures.list({
+      addresses,
+      from_ms: Math.min(...times) - Math.max(afterFailures.windowMs, distributed.windowMs),
+      to_ms: Math.max(...times),
+      limit: SOURCE_SCAN_LIMIT * addresses.length,
+    });
+    const byAddress = new Map<string, SourceFailure[]>();
+    for (const f of stored) {
+      const rows = byAddress.get(f.address);
+      if (rows) rows.push(f);
+      else byAddress.set(f.address, [f]);
+    }
+    const before = (address: string, at: number, windowMs: number) =>
+      (byAddress.get(address) ?? []).filter((f) => f.occurred_ms <= at && f.occurred_ms >= at - windowMs);
+    const out: Occurrence[] = [];
+    for (const { d, address, failed } of wanted) {
+      const own: ProblemLink = { event_id: d.c.event.event_id, occurred_ms: d.c.occurred_ms, counted: true };
+      const earlier = (rows: SourceFailure[]): ProblemLink[] =>
+        rows
+          .filter((f) => f.event_id !== own.event_id)
+          .slice(0, SOURCE_LINK_LIMIT)
+          .map((f) => ({ event_id: f.event_id, occurred_ms: f.occurred_ms, counted: false }));
+      const base = { host_id: d.c.host_id, hostname: d.c.event.host.hostname, occurred_ms: d.c.occurred_ms, counted: true };
+      if (failed) {
+        const rows = before(address, d.c.occurred_ms, distributed.windowMs);
+        const hosts = [...new Map(rows.map((f) => [f.host_id, f.hostname])).values()].sort();
+        if (hosts.length < distributed.minHosts) continue;
+        out.push({
+          ...base,
+          key: problemKey(ANY_HOST, DISTRIBUTED_BRUTEFORCE_TYPE, 'distributed_bruteforce', [address]),
+          rule: 'distributed_bruteforce',
+          type: DISTRIBUTED_BRUTEFORCE_TYPE,
+          title: distributedBruteforceTitle(address, hosts),
+          severity: distributed.severity,
+          window_ms: distributed.windowMs,
+          links: [own, ...earlier(rows)],
+        });
+      } else {
+        const rows = before(address, d.c.occurred_ms, afterFailures.windowMs);
+        if (rows.length < afterFailures.minFailures) continue;
+        const user = loginUser(d.c.event.details);
+        out.push({
+          ...base,
+          key: problemKey(d.c.host_id, LOGIN_AFTER_FAILURES_TYPE, 'login_after_failures', [address, user]),
+          rule: 'login_after_failures',
+          type: LOGIN_AFTER_FAILURES_TYPE,
+          title: loginAfterFailuresTitle(address, user, d.c.event.host.hostname, rows.length),
+          severity: afterFailures.severity,
+          window_ms: afterFailures.windowMs,
+          links: [own, ...earlier(rows)],
+        });
+      }
     }
     return out;
   }

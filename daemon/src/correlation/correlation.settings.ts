@@ -1,4 +1,4 @@
-import type { Severity } from '../../../shared/src/index.js';
+import { CorrelationSettingsSchema, type Severity, type SettingsValue } from '../../../shared/src/index.js';
 import type { SettingsService } from '../settings/index.js';
 
 /** The settings the correlation rules read: environment defaults, overridden by stored settings. */
@@ -11,7 +11,47 @@ export interface CorrelationSettings {
   staleMinutes: number;
   staleMinutesByProduct: Record<string, number>;
   silenceCooldownMinutes: number;
+  /** The rules that look across hosts (logins by source address, mass silence). */
+  crossHost: CrossHostRules;
 }
+
+/** Thresholds of the cross-host rules, each with its switch and the severity of its problem. */
+export interface CrossHostRules {
+  loginAfterFailures: { enabled: boolean; minFailures: number; windowMs: number; severity: Severity };
+  distributedBruteforce: { enabled: boolean; minHosts: number; windowMs: number; severity: Severity };
+  massSilence: { enabled: boolean; sharePercent: number; minHosts: number; withinMs: number; graceMs: number; severity: Severity };
+}
+
+const MINUTE_MS = 60_000;
+
+/** The cross-host rules of the stored `correlation` settings. */
+export function crossHostRules(c: SettingsValue<'correlation'>): CrossHostRules {
+  return {
+    loginAfterFailures: {
+      enabled: c.login_after_failures_enabled,
+      minFailures: c.login_after_failures_min_failures,
+      windowMs: c.login_after_failures_window_minutes * MINUTE_MS,
+      severity: c.login_after_failures_severity,
+    },
+    distributedBruteforce: {
+      enabled: c.distributed_bruteforce_enabled,
+      minHosts: c.distributed_bruteforce_min_hosts,
+      windowMs: c.distributed_bruteforce_window_minutes * MINUTE_MS,
+      severity: c.distributed_bruteforce_severity,
+    },
+    massSilence: {
+      enabled: c.mass_silence_enabled,
+      sharePercent: c.mass_silence_share_percent,
+      minHosts: c.mass_silence_min_hosts,
+      withinMs: c.mass_silence_within_minutes * MINUTE_MS,
+      graceMs: c.mass_silence_grace_minutes * MINUTE_MS,
+      severity: c.mass_silence_severity,
+    },
+  };
+}
+
+/** The cross-host rules with every setting at its default. */
+export const DEFAULT_CROSS_HOST_RULES: CrossHostRules = crossHostRules(CorrelationSettingsSchema.parse({}));
 
 /** Reads the current settings; called once per ingest batch and per request, so it must be cheap. */
 export type CorrelationSettingsSource = () => Promise<CorrelationSettings>;
@@ -43,6 +83,7 @@ export function storedCorrelationSettings(
       staleMinutes: hostStatus.stale_minutes,
       staleMinutesByProduct: hostStatus.stale_minutes_by_product,
       silenceCooldownMinutes: hostStatus.silence_cooldown_minutes,
+      crossHost: crossHostRules(correlation),
     };
   };
 }

@@ -3,8 +3,16 @@
  * the ingest listener, and how a problem is shown (API view and stream message).
  */
 export { CorrelationService, type CorrelationEffects } from './correlation.service.js';
-export { storedCorrelationSettings, type CorrelationSettings, type CorrelationSettingsSource } from './correlation.settings.js';
+export {
+  crossHostRules,
+  DEFAULT_CROSS_HOST_RULES,
+  storedCorrelationSettings,
+  type CorrelationSettings,
+  type CorrelationSettingsSource,
+  type CrossHostRules,
+} from './correlation.settings.js';
 export * from './correlation.rules.js';
 export * from './hosts.rules.js';
 export * from './problem-state.rules.js';
+export * from './mass-silence.rules.js';
 export { problemView, streamProblem } from './problem.views.js';

@@ -38,3 +38,55 @@ describe('host silence, the host_silence job on a fake clock', () => {
     expect(await silences()).toEqual([]);
   });
 });
+
+describe('mass silence, the host_silence job on a fake clock', () => {
+  const bed = serviceBed(T0);
+  const hb = (i: number) => agentLifecycleEvent({ hostname: `WS${String(i).padStart(2, '0')}`, os_family: 'windows', product: 'rdp-login-monitor' }, 'agent.heartbeat', '1.0.0');
+  const fleet = Array.from({ length: 50 }, (_, i) => hb(i));
+
+  async function setUp() {
+    const { store, clock, startJobs } = await bed.start();
+    const facts = new Facts(() => undefined);
+    const scanner = new SilenceScanner(store, facts, clock, silentLogger, async () => CORRELATION);
+    const jobs = startJobs([{ name: 'host_silence', intervalMs: MINUTE, run: (fence) => scanner.scan(fence) }]);
+    await ingestNow(store, clock, fleet);
+    const active = (rule: string) => store.problems.list({ statuses: ['open'], rule, hidden: [], limit: 100 });
+    /** Moves on `minutes` five at a time, the hosts in `alive` sending a heartbeat every five minutes. */
+    const run = async (minutes: number, alive: typeof fleet) => {
+      for (let m = 0; m < minutes; m += 5) {
+        await jobs.advance(5 * MINUTE);
+        await ingestNow(store, clock, alive);
+      }
+    };
+    return { store, clock, active, run };
+  }
+
+  it('40 of 50 hosts going silent together open one mass_silence problem, not 40; their own follow after the grace; resolved when they return', async () => {
+    const { store, clock, active, run } = await setUp();
+    const alive = fleet.slice(40);
+    await run(15, alive);
+    const [mass, ...more] = await active('mass_silence');
+    expect(more).toEqual([]);
+    expect(mass).toMatchObject({ type: 'host.silence', severity: 'high', count: 40 });
+    expect(mass.title).toMatch(/^40 of 50 hosts went silent together: WS00, WS01, .* and 30 more$/);
+    expect(await active('host_silence')).toEqual([]);
+
+    // Silent past the grace (15 min after turning stale): each host's own problem follows.
+    await run(15, alive);
+    expect(await active('host_silence')).toHaveLength(40);
+    expect(await active('mass_silence')).toHaveLength(1);
+
+    await ingestNow(store, clock, fleet);
+    await run(5, fleet);
+    expect(await active('mass_silence')).toEqual([]);
+    expect(await active('host_silence')).toEqual([]);
+    expect((await store.problems.byId(mass.id))?.resolved_by).toBe('auto');
+  });
+
+  it('a few hosts going silent (not more than the share) each get their own host_silence', async () => {
+    const { active, run } = await setUp();
+    await run(15, fleet.slice(3));
+    expect(await active('mass_silence')).toEqual([]);
+    expect(await active('host_silence')).toHaveLength(3);
+  });
+});

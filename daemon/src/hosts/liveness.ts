@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import {
+  ANY_HOST,
   formatSilence,
+  massSilenceGroup,
+  massSilenceTitle,
   hostStatus,
   problemFingerprint,
   problemKey,
@@ -10,6 +13,7 @@ import {
   type CorrelationSettings,
   type CorrelationSettingsSource,
   type HostStatus,
+  type SilenceOnset,
 } from '../correlation/index.js';
 import type { DomainFact, Facts } from '../facts.js';
 import type { Fence } from '../jobs/index.js';
@@ -21,6 +25,7 @@ import type { Host, HostState, Store } from '../store/index.js';
  */
 
 const silenceKey = (hostId: string) => problemKey(hostId, 'host.silence', 'host_silence');
+const MASS_SILENCE_KEY = problemKey(ANY_HOST, 'host.silence', 'mass_silence');
 
 /** Liveness time of a host: its last heartbeat or daily report, else its first event. */
 export function lastSeenMs(host: Host, state: HostState | undefined): number {
@@ -30,6 +35,11 @@ export function lastSeenMs(host: Host, state: HostState | undefined): number {
 export function hostStatusOf(host: Host, state: HostState | undefined, settings: CorrelationSettings, now: number): HostStatus {
   const minutes = staleMinutesFor(host.agent_product, settings.staleMinutes, settings.staleMinutesByProduct);
   return hostStatus(lastSeenMs(host, state), now, minutes);
+}
+
+/** When a host turned stale: its last-seen plus its stale threshold. */
+function staleSince(host: Host, state: HostState | undefined, settings: CorrelationSettings): number {
+  return lastSeenMs(host, state) + staleMinutesFor(host.agent_product, settings.staleMinutes, settings.staleMinutesByProduct) * 60_000;
 }
 
 /**
@@ -103,11 +113,16 @@ export class SilenceScanner {
         }
       }
     }
+    const silenced = stale.length > 0 && this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
+    const onsets = stale.filter((h) => !silenced(h.hostname)).map((host) => ({ host, onset_ms: staleSince(host, stateOf.get(host.id), settings) }));
+    const mass = await this.massSilence(onsets, hosts.length, settings, now, fence);
     if (stale.length === 0) return;
-    const silenced = this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
     const problems = new Map((await this.store.problems.byKeys(stale.map((h) => silenceKey(h.id)))).map((p) => [p.host_id, p]));
     for (const host of stale) {
       if (silenced(host.hostname)) continue;
+      // A host of a mass silence raises its own problem only once silent past the grace.
+      const since = mass.get(host.id);
+      if (since !== undefined && now - since < settings.crossHost.massSilence.graceMs) continue;
       const problem = problems.get(host.id) ?? null;
       const action = silenceAction('stale', problem, now, settings.silenceCooldownMinutes);
       if (action === 'none') continue;
@@ -129,5 +144,57 @@ export class SilenceScanner {
         this.logger.info({ problem_id: changed.id, host_id: host.id, action }, 'host silence problem opened');
       }
     }
+  }
+
+  /**
+   * The `mass_silence` problem: opened once when more than the share of hosts turned stale
+   * together (not again for the same mass after an operator resolved it), auto-resolved once they
+   * no longer are (enough came back). Returns the hosts of the mass with their onsets.
+   */
+  private async massSilence(onsets: SilenceOnset<Host>[], totalHosts: number, settings: CorrelationSettings, now: number, fence: Fence): Promise<Map<string, number>> {
+    const rule = settings.crossHost.massSilence;
+    const group = massSilenceGroup(onsets, totalHosts, rule);
+    const [latest] = await this.store.problems.list({ rule: 'mass_silence', hidden: [], limit: 1, sort: 'first_seen', dir: 'desc' });
+    const active = latest && latest.status !== 'resolved' ? latest : null;
+    if (!group) {
+      if (active) {
+        await fence.check();
+        const resolved = await this.store.problems.transition(active.id, ['open', 'acknowledged'], { status: 'resolved', now_ms: now, resolved_by: 'auto', resolved_by_user: null });
+        if (resolved) {
+          await this.facts.publish([{ type: 'problem.resolved', problem: resolved }], 'service');
+          this.logger.info({ problem_id: resolved.id }, 'mass silence problem resolved');
+        }
+      }
+      return new Map();
+    }
+    const first = group[0];
+    const last = group[group.length - 1];
+    // The latest mass problem covers this mass when it began within it (its first onset is kept as first_seen).
+    if (!latest || latest.first_seen_ms < first.onset_ms - rule.withinMs) {
+      await fence.check();
+      const [{ problem, created }] = await this.store.problems.upsertMatchMany([
+        {
+          key: MASS_SILENCE_KEY,
+          fingerprint: problemFingerprint(MASS_SILENCE_KEY),
+          rule: 'mass_silence',
+          type: 'host.silence',
+          host_id: first.host.id,
+          hostname: first.host.hostname,
+          title: massSilenceTitle(group.map((o) => o.host.hostname).sort(), totalHosts),
+          severity: rule.severity,
+          window_ms: rule.withinMs,
+          first_ms: first.onset_ms,
+          last_ms: last.onset_ms,
+          count: group.length,
+          now_ms: now,
+          links: [],
+        },
+      ]);
+      if (problem && created) {
+        await this.facts.publish([{ type: 'problem.opened', problem }], 'service');
+        this.logger.info({ problem_id: problem.id, hosts: group.length, of: totalHosts }, 'mass silence problem opened');
+      }
+    }
+    return new Map(group.map((o) => [o.host.id, o.onset_ms]));
   }
 }

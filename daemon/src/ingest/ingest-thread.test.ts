@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../../shared/src/index.js';
 import { buildEvent } from '../../../test/helpers/events.js';
 import { systemClock } from '../clock.js';
+import { DEFAULT_CROSS_HOST_RULES } from '../correlation/index.js';
 import { Facts, type DomainFact } from '../facts.js';
 import type { NewEvent } from '../store/index.js';
 import { isEventFault } from '../errors.js';
@@ -65,7 +66,7 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
         logger,
         context: async () => ({
           now_ms: 1_000,
-          correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720 },
+          correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720, crossHost: DEFAULT_CROSS_HOST_RULES },
           notify: null,
         }),
         apply: (effects) => applyBatchEffects(effects, { facts, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),

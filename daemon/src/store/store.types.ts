@@ -16,6 +16,7 @@ import type { ProblemsRepo } from './problems.types.js';
 import type { RollupsRepo } from './rollups.types.js';
 import type { LeasesRepo } from './leases.types.js';
 import type { ApiKeysRepo } from './api-keys.types.js';
+import type { SourceFailuresRepo } from './source-failures.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
 
@@ -44,6 +45,8 @@ export interface Store {
   readonly rollups: RollupsRepo;
   readonly leases: LeasesRepo;
   readonly agentVersions: AgentVersionsRepo;
+  /** Failed logins by source address, for the cross-host login rules. */
+  readonly sourceFailures: SourceFailuresRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
   readonly escalation: EscalationRepo;

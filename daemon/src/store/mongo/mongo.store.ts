@@ -12,6 +12,7 @@ import { mongoAudit } from './audit.mongo.js';
 import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo.js';
 import { mongoSessions } from './sessions.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
+import { mongoSourceFailures } from './source-failures.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
@@ -118,6 +119,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     sessions: mongoSessions(db),
     settings: mongoSettings(db),
     agentVersions: mongoAgentVersions(db),
+    sourceFailures: mongoSourceFailures(db),
     agentUpdates: mongoAgentUpdates(db),
     audit: mongoAudit(db),
     problems: mongoProblems(db),

@@ -10,6 +10,7 @@ import { sqliteAudit } from './audit.sqlite.js';
 import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sqlite.js';
 import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
+import { sqliteSourceFailures } from './source-failures.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
@@ -70,6 +71,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     sessions: sqliteSessions(db),
     settings: sqliteSettings(db),
     agentVersions: sqliteAgentVersions(db),
+    sourceFailures: sqliteSourceFailures(db),
     agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),

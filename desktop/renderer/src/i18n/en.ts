@@ -585,7 +585,15 @@ const en = {
       agent_update_failed: 'Agent update failed',
       agent_update_fallback: 'Agent update pushed over WinRM',
     },
-    rules: { severity: 'Severity threshold', rdg_flap: 'RD Gateway flapping', hardware_changed: 'Hardware changed', host_silence: 'Host silent' },
+    rules: {
+      severity: 'Severity threshold',
+      rdg_flap: 'RD Gateway flapping',
+      hardware_changed: 'Hardware changed',
+      host_silence: 'Host silent',
+      login_after_failures: 'Login after failed logins',
+      distributed_bruteforce: 'Distributed brute force',
+      mass_silence: 'Many hosts silent together',
+    },
     range: {
       label: 'Time range',
       any: 'Any time',

@@ -588,7 +588,15 @@ const ru: Messages = {
       agent_update_failed: 'Обновление агента не удалось',
       agent_update_fallback: 'Обновление агента установлено через WinRM',
     },
-    rules: { severity: 'Порог важности', rdg_flap: 'Флаппинг RD Gateway', hardware_changed: 'Оборудование изменилось', host_silence: 'Хост молчит' },
+    rules: {
+      severity: 'Порог важности',
+      rdg_flap: 'Флаппинг RD Gateway',
+      hardware_changed: 'Оборудование изменилось',
+      host_silence: 'Хост молчит',
+      login_after_failures: 'Вход после неудачных попыток',
+      distributed_bruteforce: 'Распределённый перебор',
+      mass_silence: 'Много хостов замолчали разом',
+    },
     range: {
       label: 'Период',
       any: 'За всё время',

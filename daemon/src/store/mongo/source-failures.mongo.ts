@@ -1,0 +1,40 @@
+import type { Db } from 'mongodb';
+import type { SourceFailure, SourceFailuresRepo } from '../source-failures.types.js';
+
+export const SOURCE_FAILURES_MONGO_MIGRATION = {
+  id: 63,
+  name: 'failed logins by source address (success after failures, distributed brute force)',
+  async up(db: Db) {
+    await db.collection('source_failures').createIndexes([
+      { key: { event_id: 1 }, name: 'event_unique', unique: true },
+      { key: { address: 1, occurred_ms: 1 }, name: 'by_address' },
+      { key: { occurred_ms: 1 }, name: 'by_time' },
+    ]);
+  },
+};
+
+export function mongoSourceFailures(db: Db): SourceFailuresRepo {
+  const failures = db.collection<SourceFailure>('source_failures');
+  return {
+    async record(rows, pruneBeforeMs) {
+      // Upserts keyed by event id (unique index): a re-sent or concurrently recorded failure stays one row.
+      await Promise.all([
+        rows.length === 0
+          ? undefined
+          : failures.bulkWrite(
+              rows.map((r) => ({ updateOne: { filter: { event_id: r.event_id }, update: { $setOnInsert: r }, upsert: true } })),
+              { ordered: false },
+            ),
+        failures.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } }),
+      ]);
+    },
+    async list(q) {
+      if (q.addresses.length === 0) return [];
+      return failures
+        .find({ address: { $in: q.addresses }, occurred_ms: { $gte: q.from_ms, $lte: q.to_ms } }, { projection: { _id: 0 } })
+        .sort({ occurred_ms: -1, event_id: -1 })
+        .limit(q.limit)
+        .toArray();
+    },
+  };
+}
