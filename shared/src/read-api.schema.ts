@@ -331,7 +331,11 @@ export interface DashboardSummary {
   recent_events: EventView[];
   top_hosts: { host_id: string; hostname: string; count: number }[];
   top_types: { type: string; count: number }[];
-  heartbeats: { received_24h: number; hosts_reporting: number };
+  /**
+   * `received_24h` is 0 when `agent.heartbeat` is a hidden type (`hidden`); `hosts_reporting`
+   * counts hosts whose last heartbeat falls in the range either way (host liveness, not events).
+   */
+  heartbeats: { hidden: boolean; received_24h: number; hosts_reporting: number };
   /** Agents' daily reports received in the last 24 h, once per host and platform (as the daily report counts them). */
   daily_reports_24h: { ssh: number; rdp: number; total: number };
   /** Where the range's failed logins came from (source country and ASN as enriched at ingest). */
