@@ -342,4 +342,6 @@ export interface DashboardSummary {
   failed_login_sources: FailedLoginSources;
   /** Whether source addresses are being enriched now (off: new events carry no country/ASN). */
   geo: GeoStatus;
+  /** The hidden types (patterns) every event figure above leaves out, as set now. */
+  hidden_types: string[];
 }

@@ -130,6 +130,7 @@ export class DashboardsService {
       daily_reports_24h: { ssh: sshReports, rdp: rdpReports, total: sshReports + rdpReports },
       failed_login_sources: sources,
       geo: this.geoStatus(),
+      hidden_types: hidden,
     };
   }
 

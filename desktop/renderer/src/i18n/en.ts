@@ -149,6 +149,22 @@ const en = {
     failedLoginMap: 'Failed logins',
     topCountries: 'Top source countries',
     topAsns: 'Top source networks (ASN)',
+    heartbeatsHidden: 'hidden type',
+    hiddenNote: 'Hidden types left out of every event figure on this page: {types}. Host figures still go by heartbeats.',
+    help: {
+      rule: 'Hidden types (correlation settings, as set now) are left out of every event count, list and chart here.',
+      events: 'Events that occurred in the range, by severity.',
+      problems: 'Open problems, and problems opened or resolved in the range; problems of hidden types are left out.',
+      hosts: 'Known hosts. Online and stale go by each host’s last heartbeat or report, whether agent.heartbeat is hidden or not: they are about hosts, not events.',
+      heartbeats:
+        'Heartbeat events received in the range: none are counted while agent.heartbeat is hidden. Hosts reporting counts hosts whose last heartbeat falls in the range either way: it is about hosts, not events.',
+      reports: 'Daily reports received in the range, once per host and platform; a hidden report type counts 0.',
+      chart: 'Events per hour of occurred time.',
+      topHosts: 'Hosts with the most events in the range; the counts add up to the Events figure.',
+      topTypes: 'Event types with the most events in the range.',
+      sources: 'Failed logins of the range by source country and network; hidden failed-login types are left out.',
+      recent: 'The newest events.',
+    },
   },
   geo: {
     source: 'Source',
