@@ -207,6 +207,13 @@ export interface Page<T> {
 
 export type HostStatus = 'online' | 'stale';
 
+/**
+ * What is known of an agent's version: `outdated` when older than the product's latest release or
+ * than `newest_seen`; `up_to_date` only against a latest release read from a repository;
+ * `unknown` otherwise (no repository configured or read yet, or a version that does not parse).
+ */
+export type AgentVersionStatus = 'up_to_date' | 'outdated' | 'unknown';
+
 export interface HostView {
   id: string;
   hostname: string;
@@ -222,6 +229,9 @@ export interface HostView {
   latest_version: string | null;
   /** The one outdated rule: the agent's version is older than `latest_version`. */
   outdated: boolean;
+  version_status: AgentVersionStatus;
+  /** The newest version of this product stored for any host (the fleet's newest). */
+  newest_seen: string | null;
   /** Agent installation that sent the latest event. */
   agent_instance_id: string | null;
   /** Result of the last SSH administrator access probe; null until one has run. */

@@ -116,7 +116,7 @@ export class DashboardsService {
         total: hosts.length,
         online: hosts.filter((h) => h.status === 'online').length,
         stale: hosts.filter((h) => h.status === 'stale').length,
-        outdated: hosts.filter((h) => h.outdated).length,
+        outdated: hosts.filter((h) => h.version_status === 'outdated').length,
       },
       recent_events: recent,
       top_hosts: top(rollups.some((r) => r.dim === 'host_type') ? byHost : byHostAtIngest, (id, count) => (hostnames.has(id) ? { host_id: id, hostname: hostnames.get(id)!, count } : null)),

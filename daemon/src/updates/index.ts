@@ -1,4 +1,4 @@
-export { compareAgentVersions, isOutdated, parseAgentVersion } from './agent-version.rules.js';
+export { agentVersionStatus, compareAgentVersions, isOutdated, newestSeenByProduct, parseAgentVersion } from './agent-version.rules.js';
 export { AgentVersionsService, type AgentVersionView, type GitTestResult } from './agent-versions.service.js';
 export { createUpdatesRoutes } from './updates.routes.js';
 export { updatesRouter } from './updates.router.js';
