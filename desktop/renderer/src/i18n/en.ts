@@ -277,8 +277,6 @@ const en = {
     activityLabel: '{count} event in the last 24 hours, per hour | {count} events in the last 24 hours, per hour',
     inventoryAge: 'inventory {days} d old',
     title: 'Hosts',
-    outdated: 'outdated',
-    outdatedTitle: 'Latest version: {latest}',
     searchPlaceholder: 'Hostname, display name or IP',
     hostname: 'Hostname',
     ip: 'IP',

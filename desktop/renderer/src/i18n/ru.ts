@@ -279,8 +279,6 @@ const ru: Messages = {
     activityLabel: 'Событий за 24 часа: {count}, по часам',
     inventoryAge: 'инвентаризация {days} дн. назад',
     title: 'Хосты',
-    outdated: 'устарел',
-    outdatedTitle: 'Последняя версия: {latest}',
     searchPlaceholder: 'Имя, отображаемое имя или IP',
     hostname: 'Имя хоста',
     ip: 'IP',
