@@ -27,7 +27,7 @@ test.beforeAll(async () => {
     severity: 'info',
     title: 'heartbeat',
     source: { product: 'rdp-login-monitor', product_version: '2.1.5-SAC', agent_instance_id: undefined },
-    host: { hostname: 'WS-OLD', os_family: 'windows', ipv4: '10.0.0.61' },
+    host: { hostname: 'WS-OLD', display_name: 'WS-OLD', os_family: 'windows', ipv4: '10.0.0.61' },
     details: { generated_by: 'agent' },
   });
   const token = await sac.token('admin', ADMIN_PASSWORD);

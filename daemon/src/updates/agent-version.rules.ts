@@ -56,7 +56,11 @@ export function agentVersionStatus(agentVersion: string, latest: string | null, 
 /** The newest agent version stored for each product across the fleet's hosts. */
 export function newestSeenByProduct(hosts: readonly { agent_product: string; agent_version: string }[]): Map<string, string> {
   const byProduct = new Map<string, string[]>();
-  for (const h of hosts) byProduct.set(h.agent_product, [...(byProduct.get(h.agent_product) ?? []), h.agent_version]);
+  for (const h of hosts) {
+    const versions = byProduct.get(h.agent_product);
+    if (versions) versions.push(h.agent_version);
+    else byProduct.set(h.agent_product, [h.agent_version]);
+  }
   return new Map([...byProduct].flatMap(([product, versions]) => {
     const newest = newestVersion(versions);
     return newest === null ? [] : [[product, newest] as const];
