@@ -207,6 +207,13 @@ export interface Page<T> {
 
 export type HostStatus = 'online' | 'stale';
 
+/**
+ * What is known of an agent's version: `outdated` when older than the product's latest release or
+ * than `newest_seen`; `up_to_date` only against a latest release read from a repository;
+ * `unknown` otherwise (no repository configured or read yet, or a version that does not parse).
+ */
+export type AgentVersionStatus = 'up_to_date' | 'outdated' | 'unknown';
+
 export interface HostView {
   id: string;
   hostname: string;
@@ -222,6 +229,9 @@ export interface HostView {
   latest_version: string | null;
   /** The one outdated rule: the agent's version is older than `latest_version`. */
   outdated: boolean;
+  version_status: AgentVersionStatus;
+  /** The newest version of this product stored for any host (the fleet's newest). */
+  newest_seen: string | null;
   /** Agent installation that sent the latest event. */
   agent_instance_id: string | null;
   /** Result of the last SSH administrator access probe; null until one has run. */
@@ -331,11 +341,17 @@ export interface DashboardSummary {
   recent_events: EventView[];
   top_hosts: { host_id: string; hostname: string; count: number }[];
   top_types: { type: string; count: number }[];
-  heartbeats: { received_24h: number; hosts_reporting: number };
+  /**
+   * `received_24h` is 0 when `agent.heartbeat` is a hidden type (`hidden`); `hosts_reporting`
+   * counts hosts whose last heartbeat falls in the range either way (host liveness, not events).
+   */
+  heartbeats: { hidden: boolean; received_24h: number; hosts_reporting: number };
   /** Agents' daily reports received in the last 24 h, once per host and platform (as the daily report counts them). */
   daily_reports_24h: { ssh: number; rdp: number; total: number };
   /** Where the range's failed logins came from (source country and ASN as enriched at ingest). */
   failed_login_sources: FailedLoginSources;
   /** Whether source addresses are being enriched now (off: new events carry no country/ASN). */
   geo: GeoStatus;
+  /** The hidden types (patterns) every event figure above leaves out, as set now. */
+  hidden_types: string[];
 }

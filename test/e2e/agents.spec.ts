@@ -100,7 +100,7 @@ test('on the host page an admin starts the update, sees it move live, edits the 
   await app.login();
   await app.open(`/hosts/${ids['LNX-01']}`);
   const detail = page.getByTestId('host-detail');
-  await expect(detail.locator('.agent-outdated')).toBeVisible();
+  await expect(detail.getByTestId('agent-version-status')).toHaveText('outdated');
   const section = page.getByTestId('agent-update');
   await section.getByTestId('update-agent').click();
   await expect(page.getByText('Update to 1.1.3-ipset started')).toBeVisible();
@@ -126,7 +126,7 @@ test('on the host page an admin starts the update, sees it move live, edits the 
 
   await agentEvent('LNX-01', 'agent.update.success', '1.1.3-ipset');
   await expect(section.getByTestId('agent-update-job')).toHaveAttribute('data-state', 'success');
-  await expect(detail.locator('.agent-outdated')).toHaveCount(0);
+  await expect(detail.getByTestId('agent-version-status')).toHaveText('up to date');
 });
 
 test('a monitor sees versions, jobs and the configuration read-only', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../daemon/src/config.js';
-import { openStore, type RollupRow, type Store } from '../../daemon/src/store/index.js';
+import { hostTypeKey, openStore, type RollupRow, type Store } from '../../daemon/src/store/index.js';
 import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;
@@ -41,11 +41,14 @@ describe.each(STORE_KINDS)('rollups contract: %s', (kind) => {
     const second = await openStore(config.config.store);
     stores.push(second);
     const host = (key: string, n: number, bucket = 5 * HOUR): RollupRow => ({ bucket_ms: bucket, dim: 'host', key, severity: 'info', n });
-    await first.rollups.add([host('gone', 3), host('kept', 1), host('gone', 2, 6 * HOUR)]);
-    await second.rollups.add([host('gone', 4), host('kept', 5)]);
+    const hostType = (hostId: string, n: number): RollupRow => ({ ...host(hostTypeKey(hostId, 'agent.heartbeat'), n), dim: 'host_type' });
+    await first.rollups.add([host('gone', 3), host('kept', 1), host('gone', 2, 6 * HOUR), hostType('gone', 3), hostType('kept', 1)]);
+    await second.rollups.add([host('gone', 4), host('kept', 5), hostType('gone', 4)]);
     await second.hosts.delete('gone');
     const rows = await first.rollups.buckets(5 * HOUR, 6 * HOUR, 'host');
     expect(rows.map((r) => [r.bucket_ms, r.key, r.n])).toEqual([[5 * HOUR, 'kept', 6]]);
     expect((await first.rollups.sum(5 * HOUR, 6 * HOUR)).filter((r) => r.dim === 'host')).toMatchObject([{ key: 'kept', n: 6 }]);
+    const perType = await first.rollups.buckets(5 * HOUR, 6 * HOUR, 'host_type');
+    expect(perType.map((r) => [r.key, r.n])).toEqual([[hostTypeKey('kept', 'agent.heartbeat'), 1]]);
   });
 });

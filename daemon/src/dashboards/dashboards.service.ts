@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
-import { bucketOf, ROLLUP_BUCKET_MS, type Store } from '../store/index.js';
+import { bucketOf, ROLLUP_BUCKET_MS, splitHostTypeKey, type Store } from '../store/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
@@ -49,6 +49,11 @@ export class DashboardsService {
    * The summary of a range (default the last 24 h). Event counters cover the range's whole hours;
    * problems created or resolved, heartbeats, daily reports and recent events the range itself
    * (the last 24 h exactly by default, as before ranges).
+   *
+   * One rule for every figure: types hidden in the correlation settings (as they are now, not as
+   * they were at ingest) are left out of every event count, top list, chart, problem count and
+   * failed-login source. Host figures (online, stale, hosts reporting a heartbeat) still go by
+   * heartbeats, hidden or not: they say whether a host is alive, not how many events it sent.
    */
   async summary(range: DashboardRangeQuery = {}): Promise<DashboardSummary> {
     const settings = await this.settings();
@@ -71,9 +76,16 @@ export class DashboardsService {
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const byType = new Map<string, number>();
     const byHost = new Map<string, number>();
+    // Counters kept before the per-host-and-type ones existed: types hidden at ingest left out.
+    const byHostAtIngest = new Map<string, number>();
     for (const r of rollups) {
       if (r.dim === 'host') {
-        byHost.set(r.key, (byHost.get(r.key) ?? 0) + r.n);
+        byHostAtIngest.set(r.key, (byHostAtIngest.get(r.key) ?? 0) + r.n);
+        continue;
+      }
+      if (r.dim === 'host_type') {
+        const { host_id, type } = splitHostTypeKey(r.key);
+        if (!isHiddenType(type, hidden)) byHost.set(host_id, (byHost.get(host_id) ?? 0) + r.n);
         continue;
       }
       if (isHiddenType(r.key, hidden)) continue;
@@ -104,12 +116,13 @@ export class DashboardsService {
         total: hosts.length,
         online: hosts.filter((h) => h.status === 'online').length,
         stale: hosts.filter((h) => h.status === 'stale').length,
-        outdated: hosts.filter((h) => h.outdated).length,
+        outdated: hosts.filter((h) => h.version_status === 'outdated').length,
       },
       recent_events: recent,
-      top_hosts: top(byHost, (id, count) => (hostnames.has(id) ? { host_id: id, hostname: hostnames.get(id)!, count } : null)),
+      top_hosts: top(rollups.some((r) => r.dim === 'host_type') ? byHost : byHostAtIngest, (id, count) => (hostnames.has(id) ? { host_id: id, hostname: hostnames.get(id)!, count } : null)),
       top_types: top(byType, (type, count) => ({ type, count })),
       heartbeats: {
+        hidden: isHiddenType('agent.heartbeat', hidden),
         received_24h: typeCount('agent.heartbeat'),
         hosts_reporting: states.filter((s) => hostIds.has(s.host_id) && s.heartbeat_ms !== null && s.heartbeat_ms >= fromMs && s.heartbeat_ms < toMs)
           .length,
@@ -117,6 +130,7 @@ export class DashboardsService {
       daily_reports_24h: { ssh: sshReports, rdp: rdpReports, total: sshReports + rdpReports },
       failed_login_sources: sources,
       geo: this.geoStatus(),
+      hidden_types: hidden,
     };
   }
 

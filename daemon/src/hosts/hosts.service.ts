@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
 import { AppError, invalidParameter } from '../errors.js';
 import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
-import { isOutdated } from '../updates/index.js';
+import { agentVersionStatus, isOutdated, newestSeenByProduct } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -57,7 +57,8 @@ export class HostsService {
     return (hostId) => byHost.get(hostId) ?? new Array<number>(HOST_ACTIVITY_HOURS).fill(0);
   }
 
-  private async views(hosts: Host[]): Promise<HostView[]> {
+  /** Views of `hosts`; `fleet` is every stored host (the newest agent version seen per product). */
+  private async views(hosts: Host[], fleet: Host[]): Promise<HostView[]> {
     const settings = await this.settings();
     const now = this.clock.now();
     const [states, counts, latest, activity] = await Promise.all([
@@ -67,6 +68,7 @@ export class HostsService {
       this.activity(now),
     ]);
     const stateOf = new Map(states.map((s) => [s.host_id, s]));
+    const newestSeen = newestSeenByProduct(fleet);
     return hosts.map((h) => {
       const state = stateOf.get(h.id);
       return {
@@ -82,6 +84,8 @@ export class HostsService {
         agent_version: h.agent_version,
         latest_version: latest.get(h.agent_product) ?? null,
         outdated: isOutdated(h.agent_version, latest.get(h.agent_product)),
+        version_status: agentVersionStatus(h.agent_version, latest.get(h.agent_product) ?? null, newestSeen.get(h.agent_product) ?? null),
+        newest_seen: newestSeen.get(h.agent_product) ?? null,
         agent_instance_id: h.agent_instance_id,
         ssh_admin_ok: h.ssh_admin_ok,
         ssh_admin_checked_at: h.ssh_admin_checked_at === null ? null : iso(h.ssh_admin_checked_at),
@@ -102,7 +106,8 @@ export class HostsService {
    */
   async list(q?: string, outdated?: boolean, sort: HostSortKey = 'hostname', dir: 'asc' | 'desc' = 'asc'): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
-    const hosts = (await this.store.hosts.list()).filter(
+    const fleet = await this.store.hosts.list();
+    const hosts = fleet.filter(
       (h) =>
         !needle ||
         h.hostname.toLowerCase().includes(needle) ||
@@ -110,7 +115,7 @@ export class HostsService {
         (h.fqdn ?? '').toLowerCase().includes(needle) ||
         h.ips.some((ip) => ip.includes(needle)),
     );
-    const views = await this.views(hosts);
+    const views = await this.views(hosts, fleet);
     // Statuses are derived at read time, so the (complete, unpaged) list is sorted here, not in the store.
     const value = SORT_VALUE[sort];
     const sign = dir === 'asc' ? 1 : -1;
@@ -123,7 +128,8 @@ export class HostsService {
   async byId(id: string): Promise<HostDetailView> {
     const host = await this.store.hosts.byId(id);
     if (!host) throw hostNotFound(id);
-    const [[view], state, all] = await Promise.all([this.views([host]), this.store.hostState.byHost(id), this.store.hosts.list()]);
+    const [state, all] = await Promise.all([this.store.hostState.byHost(id), this.store.hosts.list()]);
+    const [view] = await this.views([host], all);
     return {
       ...view,
       observed_ip: host.observed_ip,

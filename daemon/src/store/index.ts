@@ -9,7 +9,7 @@ import type { Store } from './store.types.js';
 export const SQLITE_MIGRATION_IDS: readonly number[] = SQLITE_MIGRATIONS.map((m) => m.id);
 
 export { openSqliteStore };
-export { bucketOf, foldRollups, ROLLUP_BUCKET_MS } from './rollup-fold.js';
+export { bucketOf, foldRollups, hostTypeKey, ROLLUP_BUCKET_MS, splitHostTypeKey } from './rollup-fold.js';
 export { GATEWAY_DETAIL_KEYS, LOOKUP_TYPES, RDG_CLOSED, RDG_OPENED } from './detail-lookups.js';
 export type * from './store.types.js';
 export type * from './events.types.js';

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compareAgentVersions, isOutdated, newestVersion, parseAgentVersion, versionFromFile, versionFromTag } from './agent-version.rules.js';
+import {
+  agentVersionStatus,
+  compareAgentVersions,
+  isOutdated,
+  newestSeenByProduct,
+  newestVersion,
+  parseAgentVersion,
+  versionFromFile,
+  versionFromTag,
+} from './agent-version.rules.js';
 
 describe('agent versions (not semver)', () => {
   it.each([
@@ -46,5 +55,29 @@ describe('agent versions (not semver)', () => {
     expect(versionFromFile('#!/bin/bash\n# ssh-monitor\nSSH_MONITOR_VERSION="1.1.2-ipset"\nmain() {}\n')).toBe('1.1.2-ipset');
     expect(versionFromFile('#!/bin/bash\necho hi\n')).toBeNull();
     expect(versionFromFile('')).toBeNull();
+  });
+});
+
+describe('what is known of an agent version', () => {
+  it.each([
+    // agent, latest release, newest seen in the fleet, status
+    ['2.1.7-SAC', null, '2.1.7-SAC', 'unknown'],
+    ['2.1.5-SAC', null, '2.1.7-SAC', 'outdated'],
+    ['2.1.8-SAC', '2.1.8-SAC', '2.1.8-SAC', 'up_to_date'],
+    ['2.1.7-SAC', '2.1.8-SAC', '2.1.7-SAC', 'outdated'],
+    ['2.1.7-SAC', '2.1.7-SAC', '2.1.9-SAC', 'outdated'],
+    ['nightly', '2.1.8-SAC', '2.1.8-SAC', 'unknown'],
+  ] as const)('%s with latest %s and fleet newest %s is %s', (agent, latest, newest, status) => {
+    expect(agentVersionStatus(agent, latest, newest)).toBe(status);
+  });
+
+  it('takes the newest parsable version per product', () => {
+    const seen = newestSeenByProduct([
+      { agent_product: 'rdp-login-monitor', agent_version: '2.1.5-SAC' },
+      { agent_product: 'rdp-login-monitor', agent_version: '2.1.10-SAC' },
+      { agent_product: 'rdp-login-monitor', agent_version: '2.1.7-SAC' },
+      { agent_product: 'ssh-monitor', agent_version: 'nightly' },
+    ]);
+    expect([...seen]).toEqual([['rdp-login-monitor', '2.1.10-SAC']]);
   });
 });

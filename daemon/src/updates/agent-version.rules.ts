@@ -1,3 +1,5 @@
+import type { AgentVersionStatus } from '../../../shared/src/index.js';
+
 /**
  * Agent versions are not semver: the real agents ship `2.1.7-SAC` and `1.1.2-ipset`. A version is
  * a numeric release part (`2.1.7`, any number of components, an optional leading `v`) and an
@@ -39,6 +41,30 @@ export function isOutdated(agentVersion: string | null | undefined, latest: stri
   if (!agentVersion || !latest) return false;
   const c = compareAgentVersions(agentVersion, latest);
   return c !== null && c < 0;
+}
+
+/**
+ * What can honestly be said of an agent's version: outdated when older than its product's latest
+ * release (read from git) or than the newest version seen in the fleet; up to date only against a
+ * known latest release; otherwise unknown (no repository read, or the version does not parse).
+ */
+export function agentVersionStatus(agentVersion: string, latest: string | null, newestSeen: string | null): AgentVersionStatus {
+  if (isOutdated(agentVersion, latest) || isOutdated(agentVersion, newestSeen)) return 'outdated';
+  return latest !== null && compareAgentVersions(agentVersion, latest) !== null ? 'up_to_date' : 'unknown';
+}
+
+/** The newest agent version stored for each product across the fleet's hosts. */
+export function newestSeenByProduct(hosts: readonly { agent_product: string; agent_version: string }[]): Map<string, string> {
+  const byProduct = new Map<string, string[]>();
+  for (const h of hosts) {
+    const versions = byProduct.get(h.agent_product);
+    if (versions) versions.push(h.agent_version);
+    else byProduct.set(h.agent_product, [h.agent_version]);
+  }
+  return new Map([...byProduct].flatMap(([product, versions]) => {
+    const newest = newestVersion(versions);
+    return newest === null ? [] : [[product, newest] as const];
+  }));
 }
 
 /** The newest of the strings that parse as versions (tags such as `v2.1.8-SAC`), or null. */

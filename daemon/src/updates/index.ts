@@ -1,4 +1,4 @@
-export { compareAgentVersions, isOutdated, parseAgentVersion } from './agent-version.rules.js';
+export { agentVersionStatus, compareAgentVersions, isOutdated, newestSeenByProduct, parseAgentVersion } from './agent-version.rules.js';
 export { AgentVersionsService, type AgentVersionView, type GitTestResult } from './agent-versions.service.js';
 export { updatesOperations } from './updates.operations.js';
 export { AgentUpdatesService, agentUpdateView, subscribeAgentUpdates, type AgentUpdateView } from './agent-updates.service.js';

@@ -212,7 +212,7 @@ export function mongoHosts(db: Db, cache: HostCache): HostsRepo {
       const res = await db.collection('hosts').deleteOne({ id: hostId });
       // The dashboard's type counters lose this host's events; its host counters go altogether.
       const counted = await db.collection<EventDoc>('events').find({ host_id: hostId }, { projection: { _id: 0, occurred_ms: 1, type: 1, severity: 1 } }).toArray();
-      await addRollups(foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1));
+      await addRollups(foldRollups(counted.map((e) => ({ ...e, host_id: hostId })), () => false, -1).filter((r) => r.dim === 'type'));
       await dropHostRollups(db, addRollups, hostId);
       await db.collection('events').deleteMany({ host_id: hostId });
       const ids = (await db.collection<{ id: string }>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { SEVERITIES, type Severity } from '../../../../shared/src/index.js';
+import { splitHostTypeKey } from '../rollup-fold.js';
 import type { RollupRow, RollupsRepo } from '../rollups.types.js';
 import { inParallel } from './query.mongo.js';
 
@@ -103,18 +104,18 @@ export function mongoRollups(db: Db): RollupsRepo {
 }
 
 /**
- * Takes one host's counters out of the host dimension, for every writer: the sum of each hour is
+ * Takes one host's counters out of the host dimensions, for every writer: the sum of each hour is
  * subtracted through `add` (this daemon's writer), as no daemon writes another's documents.
  */
 export async function dropHostRollups(db: Db, add: (rows: RollupRow[]) => Promise<void>, hostId: string): Promise<void> {
   const rollups = db.collection<PackedDoc | RowDoc>('rollups');
   // Counter rows written before packing go as they did: they are never written again.
   await rollups.deleteMany({ dim: 'host', key: hostId });
-  const docs = await rollups.find({ dim: 'host' }).toArray();
-  const rows = rowsOf(docs).filter((r) => r.key === hostId);
+  const docs = await rollups.find({ dim: { $in: ['host', 'host_type'] } }).toArray();
+  const ofHost = (r: RollupRow) => (r.dim === 'host' ? r.key === hostId : splitHostTypeKey(r.key).host_id === hostId);
   const totals = new Map<string, RollupRow>();
-  for (const r of rows) {
-    const k = `${r.bucket_ms}|${r.severity}`;
+  for (const r of rowsOf(docs).filter(ofHost)) {
+    const k = `${r.bucket_ms}|${r.dim}|${r.key}|${r.severity}`;
     const t = totals.get(k);
     if (t) t.n += r.n;
     else totals.set(k, { ...r });

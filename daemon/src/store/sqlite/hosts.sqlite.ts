@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Severity } from '../../../../shared/src/index.js';
 import type { Host, HostObservation, HostsRepo } from '../hosts.types.js';
 import { appendUnique, foldObservations, hostNeedsWrite } from '../host-merge.js';
-import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
+import { hostTypeKey, ROLLUP_BUCKET_MS } from '../rollup-fold.js';
 import { rollupAdder } from './rollups.sqlite.js';
 
 type Db = Database.Database;
@@ -130,7 +130,11 @@ export function sqliteHosts(db: Db): HostsRepo {
       )
       .all(ROLLUP_BUCKET_MS, ROLLUP_BUCKET_MS, hostId);
     for (const c of counted) addRollup({ bucket_ms: c.bucket_ms, dim: 'type', key: c.type, severity: c.severity, n: -c.n });
-    db.prepare(`DELETE FROM rollups WHERE dim = 'host' AND key = ?`).run(hostId);
+    db.prepare(`DELETE FROM rollups WHERE (dim = 'host' AND key = ?) OR (dim = 'host_type' AND substr(key, 1, ?) = ?)`).run(
+      hostId,
+      hostTypeKey(hostId, '').length,
+      hostTypeKey(hostId, ''),
+    );
     db.prepare('DELETE FROM events WHERE host_id = ?').run(hostId);
     db.prepare('DELETE FROM problem_events WHERE problem_id IN (SELECT id FROM problems WHERE host_id = ?)').run(hostId);
     db.prepare('DELETE FROM problems WHERE host_id = ?').run(hostId);

@@ -19,6 +19,17 @@ export const useAgentsStore = defineStore('agents', () => {
 
   /** Hosts whose agent is older than their product's latest ("update all" acts on them). */
   const outdatedCount = (product: string) => (hosts.data.value ?? []).filter((h) => h.agent_product === product && h.outdated).length;
+  /** Per product seen on hosts: the newest version stored and how many hosts run an older one. */
+  const fleet = computed(() => {
+    const byProduct = new Map<string, { product: string; newest: string | null; total: number; outdated: number }>();
+    for (const h of hosts.data.value ?? []) {
+      const p = byProduct.get(h.agent_product) ?? { product: h.agent_product, newest: h.newest_seen, total: 0, outdated: 0 };
+      p.total += 1;
+      if (h.version_status === 'outdated') p.outdated += 1;
+      byProduct.set(h.agent_product, p);
+    }
+    return [...byProduct.values()].sort((a, b) => a.product.localeCompare(b.product));
+  });
   const progressOf = (product: string, latest: string | null) => productProgress(allJobs.data.value ?? [], product, latest);
 
   async function filterJobs(next: Omit<AgentUpdateQuery, 'limit'>) {
@@ -43,7 +54,7 @@ export const useAgentsStore = defineStore('agents', () => {
     reloadJobs();
     return job;
   }
-  return { versions, jobs, allJobs, hosts, names, hostOptions, outdatedCount, progressOf, filterJobs, reloadJobs, checkNow, updateAll, push };
+  return { versions, jobs, allJobs, hosts, names, hostOptions, fleet, outdatedCount, progressOf, filterJobs, reloadJobs, checkNow, updateAll, push };
 });
 
 /** The host page's agent: its latest update job, starting or pushing one, and its desired configuration. */
