@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProblemDetailView } from '../../shared/src/index.js';
+import { adminToken, api } from '../helpers/auth.js';
+import { waitFor } from '../helpers/clock.js';
+import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { buildEvent } from '../helpers/events.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
+import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
+import { startWebhookPeer, type WebhookPeer } from '../peers/webhook.peer.js';
+
+const WEBHOOK_SECRET = 'hook-secret-for-facts';
+const START_MS = Date.parse('2026-06-03T11:02:10Z');
+
+/** The i-th event of an SSH brute force from two addresses against three users (20/10 and 12/10/8 of 30). */
+function attempt(i: number) {
+  const ip = i < 20 ? '203.0.113.9' : '198.51.100.23';
+  const user = i % 3 === 0 ? 'root' : i % 3 === 1 ? 'admin' : i < 24 ? 'oracle' : 'admin';
+  return buildEvent({
+    occurred_at: new Date(START_MS + i * 2000).toISOString(),
+    source: { product: 'ssh-monitor', product_version: '1.1.2-ipset', agent_instance_id: 'srv-web-07' },
+    host: { hostname: 'web-07', os_family: 'linux', display_name: undefined, ipv4: '10.0.1.17' },
+    type: 'ssh.login.failed',
+    severity: 'warning',
+    title: 'SSH login failed',
+    summary: `Failed password for ${user} from ${ip} port ${50000 + i}`,
+    details: { user, ip_address: ip, port: 50000 + i, attempt: 1, max_attempts: 3 },
+  });
+}
+
+const ADDRESSES = [
+  { value: '203.0.113.9', count: 20 },
+  { value: '198.51.100.23', count: 10 },
+];
+const USERS = [
+  { value: 'admin', count: 12 },
+  { value: 'root', count: 10 },
+  { value: 'oracle', count: 8 },
+];
+
+describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
+  let hook: WebhookPeer;
+  let smtp: SmtpPeer;
+  let t: TestSac;
+  let token: string;
+
+  beforeAll(async () => {
+    [hook, smtp] = await Promise.all([startWebhookPeer(WEBHOOK_SECRET), startSmtpPeer('sac', 'mail-pass')]);
+    t = await startTestSac(kind, {
+      SAC_WEBHOOK_URL: hook.url,
+      SAC_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      SAC_SMTP_URL: smtp.url,
+      SAC_SMTP_FROM: 'SAC <sac@example.test>',
+      SAC_SMTP_TO: 'soc@example.test',
+      SAC_NOTIFY_MIN_SEVERITY: 'warning',
+      ...FAST_DELIVERY,
+      ...reportNeverDue(),
+    });
+    token = await adminToken(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([hook?.close(), smtp?.close()]);
+  });
+
+  it('a 30-event SSH brute force names its addresses and users with counts in the detail, the webhook and the e-mail', async () => {
+    const events = Array.from({ length: 30 }, (_, i) => attempt(i));
+    // The first alone: the opening is notified with the facts it had then.
+    expect((await postEvent(t.url, t.apiKey, events[0])).status).toBe(201);
+    for (const e of events.slice(1)) expect((await postEvent(t.url, t.apiKey, e)).status).toBe(201);
+
+    const list = await api(t, 'GET', '/api/v1/problems?type=ssh.login.failed', { token });
+    expect(list.status).toBe(200);
+    const problems = list.body.items as { id: string; count: number }[];
+    expect(problems.map((p) => p.count)).toEqual([30]);
+    const id = problems[0].id;
+
+    const detail = await api(t, 'GET', `/api/v1/problems/${id}`, { token });
+    expect(detail.status).toBe(200);
+    expect((detail.body as ProblemDetailView).facts).toEqual({ addresses: ADDRESSES, users: USERS, hosts: [{ value: 'web-07', count: 30 }] });
+
+    const opened = await waitFor('the opening on the webhook', () => hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'opened' && d.body.problem.id === id));
+    expect(opened.body.problem.facts).toEqual({ addresses: [{ value: '203.0.113.9', count: 1 }], users: [{ value: 'root', count: 1 }], hosts: [{ value: 'web-07', count: 1 }] });
+
+    // The resolution goes where the opening went, with the facts as they stand at the end.
+    expect((await api(t, 'POST', `/api/v1/problems/${id}/resolve`, { token, body: {} })).status).toBe(200);
+    const resolved = await waitFor('the resolution on the webhook', () => hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'resolved' && d.body.problem.id === id));
+    expect(resolved.signatureValid).toBe(true);
+    expect(resolved.body.problem.facts).toEqual({ addresses: ADDRESSES, users: USERS, hosts: [{ value: 'web-07', count: 30 }] });
+    const mail = await waitFor('the resolution e-mail', () => smtp.mails.find((m) => m.subject?.includes('resolved') && m.text?.includes('web-07')));
+    expect(mail.text).toContain('Addresses: 203.0.113.9 (20), 198.51.100.23 (10)');
+    expect(mail.text).toContain('Users: admin (12), root (10), oracle (8)');
+    expect(mail.html).toContain('203.0.113.9 (20), 198.51.100.23 (10)');
+  });
+});
