@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemDetailView } from '../../shared/src/index.js';
 import { adminToken, api } from '../helpers/auth.js';
-import { waitFor } from '../helpers/clock.js';
+import { TestClock, waitFor } from '../helpers/clock.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { buildEvent } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
@@ -43,6 +43,7 @@ describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
   let smtp: SmtpPeer;
   let t: TestSac;
   let token: string;
+  const clock = new TestClock();
 
   beforeAll(async () => {
     [hook, smtp] = await Promise.all([startWebhookPeer(WEBHOOK_SECRET), startSmtpPeer('sac', 'mail-pass')]);
@@ -53,9 +54,10 @@ describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
       SAC_SMTP_FROM: 'SAC <sac@example.test>',
       SAC_SMTP_TO: 'soc@example.test',
       SAC_NOTIFY_MIN_SEVERITY: 'warning',
+      SAC_ESCALATION_CHECK_SECONDS: '0.2',
       ...FAST_DELIVERY,
       ...reportNeverDue(),
-    });
+    }, { clock });
     token = await adminToken(t);
   });
 
@@ -65,6 +67,8 @@ describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
   });
 
   it('a 30-event SSH brute force names its addresses and users with counts in the detail, the webhook and the e-mail', async () => {
+    const set = await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: { warning: { interval_minutes: 15, max_repeats: 1 } } } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
     const events = Array.from({ length: 30 }, (_, i) => attempt(i));
     // The first alone: the opening is notified with the facts it had then.
     expect((await postEvent(t.url, t.apiKey, events[0])).status).toBe(201);
@@ -82,6 +86,11 @@ describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
 
     const opened = await waitFor('the opening on the webhook', () => hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'opened' && d.body.problem.id === id));
     expect(opened.body.problem.facts).toEqual({ addresses: [{ value: '203.0.113.9', count: 1 }], users: [{ value: 'root', count: 1 }], hosts: [{ value: 'web-07', count: 1 }] });
+
+    // A reminder of the problem that grew names its facts as they stand now.
+    clock.advance(15 * 60_000);
+    const reminded = await waitFor('the reminder on the webhook', () => hook.deliveries.find((d) => d.body.kind === 'problem' && d.body.action === 'escalated' && d.body.problem.id === id));
+    expect(reminded.body.problem.facts).toEqual({ addresses: ADDRESSES, users: USERS, hosts: [{ value: 'web-07', count: 30 }] });
 
     // The resolution goes where the opening went, with the facts as they stand at the end.
     expect((await api(t, 'POST', `/api/v1/problems/${id}/resolve`, { token, body: {} })).status).toBe(200);
