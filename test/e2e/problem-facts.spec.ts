@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { sshBruteForceAttempt } from '../helpers/events.js';
 import { ConsolePage } from './support/console.js';
 import { ADMIN_PASSWORD, agentTime, startE2eSac, type E2eSac } from './support/sac.js';
 
@@ -7,20 +8,7 @@ let sac: E2eSac;
 test.beforeAll(async () => {
   sac = await startE2eSac();
   // An SSH brute force: 30 failures from two addresses against three users (20/10 and 12/10/8).
-  for (let i = 0; i < 30; i++) {
-    const ip = i < 20 ? '203.0.113.9' : '198.51.100.23';
-    const user = i % 3 === 0 ? 'root' : i % 3 === 1 ? 'admin' : i < 24 ? 'oracle' : 'admin';
-    await sac.ingest({
-      occurred_at: agentTime(30 - i),
-      source: { product: 'ssh-monitor', product_version: '1.1.2-ipset', agent_instance_id: 'srv-web-07' },
-      host: { hostname: 'web-07', os_family: 'linux', display_name: undefined, ipv4: '10.0.1.17' },
-      type: 'ssh.login.failed',
-      severity: 'warning',
-      title: 'SSH login failed',
-      summary: `Failed password for ${user} from ${ip} port ${50000 + i}`,
-      details: { user, ip_address: ip, port: 50000 + i, attempt: 1, max_attempts: 3 },
-    });
-  }
+  for (let i = 0; i < 30; i++) await sac.ingest(sshBruteForceAttempt(i, agentTime(30 - i)));
 });
 
 test.afterAll(async () => {

@@ -3,7 +3,7 @@ import type { ProblemDetailView } from '../../shared/src/index.js';
 import { adminToken, api } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { postEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
-import { buildEvent } from '../helpers/events.js';
+import { buildEvent, sshBruteForceAttempt } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { FAST_DELIVERY, reportNeverDue } from '../peers/notify-env.js';
 import { startSmtpPeer, type SmtpPeer } from '../peers/smtp.peer.js';
@@ -11,22 +11,6 @@ import { startWebhookPeer, type WebhookPeer } from '../peers/webhook.peer.js';
 
 const WEBHOOK_SECRET = 'hook-secret-for-facts';
 const START_MS = Date.parse('2026-06-03T11:02:10Z');
-
-/** The i-th event of an SSH brute force from two addresses against three users (20/10 and 12/10/8 of 30). */
-function attempt(i: number) {
-  const ip = i < 20 ? '203.0.113.9' : '198.51.100.23';
-  const user = i % 3 === 0 ? 'root' : i % 3 === 1 ? 'admin' : i < 24 ? 'oracle' : 'admin';
-  return buildEvent({
-    occurred_at: new Date(START_MS + i * 2000).toISOString(),
-    source: { product: 'ssh-monitor', product_version: '1.1.2-ipset', agent_instance_id: 'srv-web-07' },
-    host: { hostname: 'web-07', os_family: 'linux', display_name: undefined, ipv4: '10.0.1.17' },
-    type: 'ssh.login.failed',
-    severity: 'warning',
-    title: 'SSH login failed',
-    summary: `Failed password for ${user} from ${ip} port ${50000 + i}`,
-    details: { user, ip_address: ip, port: 50000 + i, attempt: 1, max_attempts: 3 },
-  });
-}
 
 const ADDRESSES = [
   { value: '203.0.113.9', count: 20 },
@@ -69,7 +53,7 @@ describe.each(STORE_KINDS)('a problem states its facts on %s', (kind) => {
   it('a 30-event SSH brute force names its addresses and users with counts in the detail, the webhook and the e-mail', async () => {
     const set = await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: { warning: { interval_minutes: 15, max_repeats: 1 } } } });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    const events = Array.from({ length: 30 }, (_, i) => attempt(i));
+    const events = Array.from({ length: 30 }, (_, i) => buildEvent(sshBruteForceAttempt(i, new Date(START_MS + i * 2000).toISOString())));
     // The first alone: the opening is notified with the facts it had then.
     expect((await postEvent(t.url, t.apiKey, events[0])).status).toBe(201);
     for (const e of events.slice(1)) expect((await postEvent(t.url, t.apiKey, e)).status).toBe(201);
