@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Severity } from './event.schema.js';
 import type { StreamProblem } from './stream.types.js';
+import type { ProblemFacts } from './read-api.schema.js';
 
 /** Notification channels (policy `enabled_channels`, delivery log `channel`). */
 export const NOTIFY_CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
@@ -76,7 +77,10 @@ export interface EventNotice {
 }
 
 /** Notices name no assignee: the outbox keeps what was sent, and sending does not depend on who handles it. */
-export type ProblemNotice = Omit<StreamProblem, 'assignee_id' | 'assignee'>;
+export type ProblemNotice = Omit<StreamProblem, 'assignee_id' | 'assignee'> & {
+  /** The problem's top addresses, users and hosts when the notice was built (absent in rows queued before they were added). */
+  facts?: ProblemFacts;
+};
 
 /** One host's line of a daily report. */
 export interface ReportHostRow {

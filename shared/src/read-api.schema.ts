@@ -315,7 +315,30 @@ export interface ProblemView {
   comments: ProblemCommentView[];
 }
 
+/** One value of a problem's facts and how many of its counted events carry it. */
+export interface ProblemFactCount {
+  value: string;
+  count: number;
+}
+
+/** How many entries each list of a problem's facts holds at most. */
+export const PROBLEM_FACTS_TOP = 5;
+
+/**
+ * What a problem's counted events name, most frequent first (ties by value), at most
+ * `PROBLEM_FACTS_TOP` each; the counts are exact over all of the problem's counted events.
+ */
+export interface ProblemFacts {
+  /** Source addresses (`eventIp`). */
+  addresses: ProblemFactCount[];
+  /** The events' actor users. */
+  users: ProblemFactCount[];
+  /** The reporting hosts' names. */
+  hosts: ProblemFactCount[];
+}
+
 export interface ProblemDetailView extends ProblemView {
+  facts: ProblemFacts;
   /** Newest first, at most 500; `counted: false` marks replays. */
   timeline: (EventView & { counted: boolean })[];
 }

@@ -73,3 +73,22 @@ export function rdGatewayEvent(internalIp: string, type = 'rdg.connection.succes
     details: { user: 'CORP\\jdoe', external_ip: '203.0.113.9', internal_ip: internalIp, protocol: 'HTTP', event_id_windows: type === 'rdg.connection.success' ? 302 : 303, generated_by: 'agent' },
   };
 }
+
+/**
+ * The i-th (0–29) failure of an SSH brute force on linux host web-07, as ssh-monitor sends it:
+ * from 203.0.113.9 twenty times, then 198.51.100.23 ten times, against admin 12, root 10, oracle 8.
+ */
+export function sshBruteForceAttempt(i: number, occurredAt: string): Parameters<typeof buildEvent>[0] {
+  const ip = i < 20 ? '203.0.113.9' : '198.51.100.23';
+  const user = i % 3 === 0 ? 'root' : i % 3 === 1 ? 'admin' : i < 24 ? 'oracle' : 'admin';
+  return {
+    occurred_at: occurredAt,
+    source: { product: 'ssh-monitor', product_version: '1.1.2-ipset', agent_instance_id: 'srv-web-07' },
+    host: { hostname: 'web-07', os_family: 'linux', display_name: undefined, ipv4: '10.0.1.17' },
+    type: 'ssh.login.failed',
+    severity: 'warning',
+    title: 'SSH login failed',
+    summary: `Failed password for ${user} from ${ip} port ${50000 + i}`,
+    details: { user, ip_address: ip, port: 50000 + i, attempt: 1, max_attempts: 3 },
+  };
+}

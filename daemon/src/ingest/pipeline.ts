@@ -120,7 +120,7 @@ export function createIngestPipeline(store: Store): IngestPipeline {
     if (!plan) return;
     let rows: OutboxRecord[] = [];
     await step('notifications', async () => {
-      rows = await factNotificationRows(effects.facts, plan, ctx.now_ms, store.outbox);
+      rows = await factNotificationRows(effects.facts, plan, ctx.now_ms, store);
     });
     if (rows.length === 0) return;
     try {

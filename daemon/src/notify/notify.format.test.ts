@@ -44,6 +44,31 @@ describe('message formats', () => {
     const opened = JSON.parse(pushMessage({ ...problem, action: 'opened' } as NotificationContent, ru)) as { actions: unknown[] };
     expect(opened.actions).toEqual([{ action: 'acknowledge', title: 'Подтвердить' }]);
   });
+  it('a problem names its top addresses and users with counts on Telegram, e-mail, push and webhook', () => {
+    const problem: NotificationContent = {
+      kind: 'problem',
+      action: 'opened',
+      problem: {
+        id: 'p2', host_id: 'h', hostname: 'srv01', type: 'ssh.login.failed', rule: 'bruteforce', severity: 'high', title: 'SSH brute force', status: 'open',
+        count: 30, first_seen: '2026-06-03T00:00:00Z', last_seen: '2026-06-03T00:10:00Z',
+        facts: {
+          addresses: [{ value: '203.0.113.7', count: 20 }, { value: '198.51.100.4', count: 10 }],
+          users: [{ value: 'root', count: 12 }, { value: 'admin', count: 10 }, { value: '<b>', count: 8 }, { value: 'dev', count: 0 }],
+          hosts: [{ value: 'srv01', count: 30 }],
+        },
+      },
+    };
+    const text = telegramMessage(problem, en);
+    expect(text).toContain('Addresses: <code>203.0.113.7 (20), 198.51.100.4 (10)</code>');
+    expect(text).toContain('Users: <code>root (12), admin (10), &lt;b&gt; (8), dev (0)</code>');
+    // The problem's own host is named once, not again as a top list.
+    expect(text).not.toContain('Hosts:');
+    expect(telegramMessage(problem, ru)).toContain('Адреса: <code>203.0.113.7 (20), 198.51.100.4 (10)</code>');
+    expect(mailMessage(problem, en, null).text).toContain('Users: root (12), admin (10), <b> (8), dev (0)');
+    const push = JSON.parse(pushMessage(problem, en)) as { body: string };
+    expect(push.body).toBe('SSH brute force\nAddresses: 203.0.113.7 (20), 198.51.100.4 (10)\nUsers: root (12), admin (10), <b> (8)');
+    expect(webhookBody(problem, { id: 'o3', sentAt: 'x' }, en)).toMatchObject({ kind: 'problem', problem: { facts: { addresses: [{ value: '203.0.113.7', count: 20 }, { value: '198.51.100.4', count: 10 }] } } });
+  });
   it('mail has text and escaped HTML', () => {
     const mail = mailMessage(event, en, null);
     expect(mail.subject).toBe('[SAC] HIGH · RDS01 · Перебор <script>alert(1)</script> & co');

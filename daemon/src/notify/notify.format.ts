@@ -1,4 +1,4 @@
-import type { EventNotice, Language, NotificationContent, NotifyChannel, ProblemNotice, ReportSummary, Severity } from '../../../shared/src/index.js';
+import { PROBLEM_FACTS_TOP, type EventNotice, type Language, type NotificationContent, type NotifyChannel, type ProblemFactCount, type ProblemNotice, type ReportSummary, type Severity } from '../../../shared/src/index.js';
 import { phrases, type Phrases } from './notify.i18n.js';
 import { localParts } from '../../../shared/src/index.js';
 import type { MailContent } from './smtp.client.js';
@@ -40,10 +40,30 @@ function eventFacts(e: EventNotice, p: Phrases): [string, string][] {
   return rows;
 }
 
+/** `203.0.113.7 (20), 198.51.100.4 (10)`: the first `limit` values with their event counts. */
+function countList(list: readonly ProblemFactCount[], limit: number): string {
+  return list
+    .slice(0, limit)
+    .map((f) => `${f.value} (${f.count})`)
+    .join(', ');
+}
+
+/** The rows naming a problem's top addresses and users, and its hosts when they are not just its own. */
+function topRows(pr: ProblemNotice, p: Phrases, limit: number): [string, string][] {
+  const f = pr.facts;
+  if (!f) return [];
+  const rows: [string, string][] = [];
+  if (f.addresses.length) rows.push([p.top_addresses, countList(f.addresses, limit)]);
+  if (f.users.length) rows.push([p.top_users, countList(f.users, limit)]);
+  if (f.hosts.length > 1 || (f.hosts.length === 1 && f.hosts[0].value !== pr.hostname)) rows.push([p.top_hosts, countList(f.hosts, limit)]);
+  return rows;
+}
+
 function problemFacts(pr: ProblemNotice, p: Phrases, tz: string): [string, string][] {
   return [
     [p.host, pr.hostname],
     [p.events, String(pr.count)],
+    ...topRows(pr, p, PROBLEM_FACTS_TOP),
     [p.first_seen, when(pr.first_seen, tz)],
     [p.last_seen, when(pr.last_seen, tz)],
     [p.type, `${pr.type} / ${pr.rule}`],
@@ -186,7 +206,9 @@ export function pushMessage(c: NotificationContent, o: FormatOptions): string {
   const x = outline(c, o);
   const ref =
     c.kind === 'event' ? c.event.event_id : c.kind === 'problem' ? c.problem.id : c.kind === 'report' ? c.report_id : c.kind === 'login_locked' ? c.username : null;
-  const body = [x.title, x.body].filter(Boolean).join('\n').slice(0, 1000);
+  // A problem's push names its top three addresses and users: a lock screen shows a few lines.
+  const short = c.kind === 'problem' ? topRows(c.problem, phrases(o.lang), 3).map(([k, v]) => `${k}: ${v}`) : [];
+  const body = [x.title, x.body, ...short].filter(Boolean).join('\n').slice(0, 1000);
   // The tap target is the path of the thing in SAC's API (`/problems/{id}`, `/events/{id}`); the
   // mobile client's service worker opens its own screen for it. An open problem can be
   // acknowledged from the notification where the platform shows actions.

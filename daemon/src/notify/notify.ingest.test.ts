@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NotifyChannel } from '../../../shared/src/index.js';
+import type { NotifyChannel, ProblemFacts } from '../../../shared/src/index.js';
 import { buildCommittedEvent, buildProblem } from '../../../test/helpers/facts.js';
 import type { DomainFact } from '../facts.js';
 import type { MaintenanceWindowRecord } from '../store/index.js';
@@ -27,7 +27,9 @@ const window = (over: Partial<MaintenanceWindowRecord>): MaintenanceWindowRecord
   ended_early_ms: null,
   ...over,
 });
-const noCarriers = { carriers: async (): Promise<NotifyChannel[]> => [] };
+const FACTS: ProblemFacts = { addresses: [{ value: '203.0.113.7', count: 20 }], users: [{ value: 'root', count: 12 }], hosts: [{ value: 'RDS01', count: 20 }] };
+const problemFacts = { facts: async (): Promise<ProblemFacts> => FACTS };
+const noCarriers = { outbox: { carriers: async (): Promise<NotifyChannel[]> => [] }, problems: problemFacts };
 const summary = (rows: Awaited<ReturnType<typeof factNotificationRows>>) => rows.map((r) => [r.topic, r.channel, r.target, r.status]);
 
 describe('the notification rows of facts (one builder: in the ingest commit and in the notifier)', () => {
@@ -56,10 +58,13 @@ describe('the notification rows of facts (one builder: in the ingest commit and 
     const resolved = buildProblem({ id: 'p-done', status: 'resolved', resolved_by: 'auto' });
     const asked: string[] = [];
     const carriers = {
-      carriers: async (topic: string, ref: string): Promise<NotifyChannel[]> => {
-        asked.push(`${topic}:${ref}`);
-        return ['telegram'];
+      outbox: {
+        carriers: async (topic: string, ref: string): Promise<NotifyChannel[]> => {
+          asked.push(`${topic}:${ref}`);
+          return ['telegram'];
+        },
       },
+      problems: problemFacts,
     };
     const facts: DomainFact[] = [
       { type: 'problem.opened', problem: opened },
@@ -79,5 +84,6 @@ describe('the notification rows of facts (one builder: in the ingest commit and 
     ]);
     expect(asked).toEqual(['problem.opened:p-done']);
     expect(rows[3].content).toMatchObject({ kind: 'problem', action: 'resolved', problem: { id: 'p-done', status: 'resolved', first_seen: new Date(resolved.first_seen_ms).toISOString() } });
+    expect(rows[0].content).toMatchObject({ kind: 'problem', action: 'opened', problem: { id: 'p-open', facts: FACTS } });
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
+import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemFacts, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
 import { streamProblem } from '../correlation/index.js';
 import type { DomainFact } from '../facts.js';
 import { suppressingWindow } from '../maintenance/index.js';
-import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic } from '../store/index.js';
+import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic, ProblemsRepo } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
 
 /**
@@ -71,10 +71,10 @@ export function suppressed(row: OutboxRecord, windowId: string): OutboxRecord {
   return { ...row, status: 'suppressed', last_error: `held back by maintenance window ${windowId}` };
 }
 
-/** The notification view of a problem. */
-export function problemNotice(p: StreamProblem): ProblemNotice {
+/** The notification view of a problem, with its facts as they stand when the notice is built. */
+export function problemNotice(p: StreamProblem, facts: ProblemFacts): ProblemNotice {
   const { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen } = p;
-  return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen };
+  return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen, facts };
 }
 
 /** The outbox rows of one committed event, by the plan (none for most: the policy sends few types). */
@@ -98,7 +98,7 @@ export async function factNotificationRows(
   facts: readonly DomainFact[],
   plan: EventNotifyPlan,
   nowMs: number,
-  outbox: Pick<OutboxRepo, 'carriers'>,
+  store: { outbox: Pick<OutboxRepo, 'carriers'>; problems: Pick<ProblemsRepo, 'facts'> },
 ): Promise<OutboxRecord[]> {
   const configured = Object.keys(plan.targets) as NotifyChannel[];
   const rows: OutboxRecord[] = [];
@@ -108,13 +108,17 @@ export async function factNotificationRows(
     } else if (fact.type === 'problem.opened') {
       const p = streamProblem(fact.problem);
       const channels = problemOpenedChannels(p, plan.policy, configured);
-      const built = outboxRows({ topic: 'problem.opened', ref: p.id, content: { kind: 'problem', action: 'opened', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs);
+      if (channels.length === 0) continue;
+      const problem = problemNotice(p, await store.problems.facts(p.id));
+      const built = outboxRows({ topic: 'problem.opened', ref: p.id, content: { kind: 'problem', action: 'opened', problem } }, channels, plan.targets, plan.maxAttempts, nowMs);
       const held = suppressingWindow(plan.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, nowMs);
       rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
     } else if (fact.type === 'problem.resolved') {
       const p = streamProblem(fact.problem);
-      const channels = problemResolvedChannels(await outbox.carriers('problem.opened', p.id), plan.policy, configured);
-      rows.push(...outboxRows({ topic: 'problem.resolved', ref: p.id, content: { kind: 'problem', action: 'resolved', problem: problemNotice(p) } }, channels, plan.targets, plan.maxAttempts, nowMs));
+      const channels = problemResolvedChannels(await store.outbox.carriers('problem.opened', p.id), plan.policy, configured);
+      if (channels.length === 0) continue;
+      const problem = problemNotice(p, await store.problems.facts(p.id));
+      rows.push(...outboxRows({ topic: 'problem.resolved', ref: p.id, content: { kind: 'problem', action: 'resolved', problem } }, channels, plan.targets, plan.maxAttempts, nowMs));
     }
   }
   return rows;

@@ -7,7 +7,7 @@ import { AppError, errorSummary } from '../errors.js';
 import type { DomainFact, FactOrigin, Facts } from '../facts.js';
 import type { Metrics } from '../metrics.js';
 import { suppressingWindow } from '../maintenance/index.js';
-import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord } from '../store/index.js';
+import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import type { ChannelSenders } from './channel-sender.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions, type DispatcherRepos } from './notify.dispatcher.js';
 import { factNotificationRows, outboxRows, problemNotice, suppressed, type EventNotifyPlan } from './notify.ingest.js';
@@ -57,7 +57,7 @@ export class NotifyService {
 
   constructor(
     private readonly deps: {
-      store: DispatcherRepos;
+      store: DispatcherRepos & Pick<Store, 'problems'>;
       /** The channels' transports (the real clients, or fakes in tests). */
       senders: ChannelSenders;
       clock: Clock;
@@ -188,7 +188,7 @@ export class NotifyService {
     if (!this.settings) return;
     const s = this.current();
     const plan = this.eventPlan();
-    const rows = plan ? await factNotificationRows(facts, plan, this.deps.clock.now(), this.deps.store.outbox) : [];
+    const rows = plan ? await factNotificationRows(facts, plan, this.deps.clock.now(), this.deps.store) : [];
     for (const f of facts) {
       if (f.type !== 'auth.login_locked') continue;
       const content: NotificationContent = { kind: 'login_locked', username: f.username, ip: f.ip ?? null, locked_until: f.locked_until, attempts: f.attempts };
@@ -211,7 +211,9 @@ export class NotifyService {
     const configured = this.configured(s);
     const carriers = await this.deps.store.outbox.carriers('problem.opened', p.id);
     const channels = problemResolvedChannels([...carriers, ...(final?.channels ?? [])], s.policy, configured);
-    const content: NotificationContent = { kind: 'problem', action: 'escalated', problem: problemNotice(p), step, final: final !== null };
+    // A problem still growing is re-notified with its facts as they stand now.
+    const problem = problemNotice(p, await this.deps.store.problems.facts(p.id));
+    const content: NotificationContent = { kind: 'problem', action: 'escalated', problem, step, final: final !== null };
     const rows = this.rows('problem.escalated', p.id, content, channels, s);
     if (final && final.emails.length > 0 && s.smtp.url && s.smtp.from) {
       rows.push(...outboxRows({ topic: 'problem.escalated', ref: p.id, content }, ['smtp'], { smtp: [final.emails.join(',')] }, this.deps.options.maxAttempts, this.deps.clock.now()));

@@ -1,4 +1,4 @@
-import { SEVERITIES, type Severity } from '../../../shared/src/index.js';
+import { eventIp, PROBLEM_FACTS_TOP, SEVERITIES, type ProblemFactCount, type ProblemFacts, type Severity } from '../../../shared/src/index.js';
 import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemTransition, SilenceInput } from './problems.types.js';
 
 /**
@@ -125,4 +125,36 @@ export function transitionedProblem(p: Problem, change: ProblemTransition): Prob
   if (change.reopen) Object.assign(next, UNHANDLED, { status: change.status });
   if (change.comment) next.comments = [...p.comments, change.comment];
   return next;
+}
+
+/** A group of a problem's counted events alike in what its facts name: `n` events. */
+export interface ProblemFactRow {
+  actor_user: string | null;
+  hostname: string | null;
+  /** The event's `details` fields that `eventIp` reads. */
+  details: Record<string, unknown>;
+  n: number;
+}
+
+function top(counts: Map<string, number>): ProblemFactCount[] {
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+    .slice(0, PROBLEM_FACTS_TOP);
+}
+
+/** A problem's facts from its events' groups: exact counts, the most frequent values kept. */
+export function problemFacts(rows: Iterable<ProblemFactRow>): ProblemFacts {
+  const addresses = new Map<string, number>();
+  const users = new Map<string, number>();
+  const hosts = new Map<string, number>();
+  const add = (m: Map<string, number>, v: string | null, n: number) => {
+    if (v) m.set(v, (m.get(v) ?? 0) + n);
+  };
+  for (const r of rows) {
+    add(addresses, eventIp(r.details), r.n);
+    add(users, r.actor_user, r.n);
+    add(hosts, r.hostname, r.n);
+  }
+  return { addresses: top(addresses), users: top(users), hosts: top(hosts) };
 }

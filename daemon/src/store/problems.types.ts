@@ -1,4 +1,4 @@
-import type { ProblemSortKey, Severity } from '../../../shared/src/index.js';
+import type { ProblemFacts, ProblemSortKey, Severity } from '../../../shared/src/index.js';
 export type { ProblemSortKey };
 
 /** Problem statuses: `open` → `acknowledged` → `resolved` (or `open` → `resolved`). */
@@ -153,6 +153,8 @@ export interface ProblemsRepo {
   list(query: ProblemQuery): Promise<Problem[]>;
   /** The problem's events, newest occurred first, at most `limit`. */
   timeline(problemId: string, limit: number): Promise<ProblemLink[]>;
+  /** The top addresses, users and hosts of the problem's counted events, counts exact over all of them. */
+  facts(problemId: string): Promise<ProblemFacts>;
   /** Compare-and-set: applies the transition only while the status is one of `from`; null otherwise. */
   transition(id: string, from: readonly ProblemStatusValue[], change: ProblemTransition): Promise<Problem | null>;
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Filter, ObjectId } from 'mongodb';
-import { SEVERITIES } from '../../../../shared/src/index.js';
+import { IP_KEYS, SEVERITIES } from '../../../../shared/src/index.js';
+import type { EventDoc } from './event-doc.mongo.js';
 import type { Problem, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import {
   ACTIVE_PROBLEM_STATUSES,
@@ -9,6 +10,7 @@ import {
   grownProblem,
   matchIndex,
   openedProblem,
+  problemFacts,
   reopenedSilence,
   severityRank,
   silenceProblem,
@@ -30,6 +32,9 @@ interface ProblemDoc extends Omit<Problem, 'severity'> {
 }
 
 const ACTIVE = [...ACTIVE_PROBLEM_STATUSES];
+
+/** Event ids per lookup of a problem's facts. */
+const FACT_CHUNK = 1000;
 
 /** The fields a problem may hold null in; a new problem is stored without them (see newDoc). */
 const NULLABLE = [
@@ -75,6 +80,7 @@ const problemLock = (key: string) => `problem:${key}`;
 export function mongoProblems(db: Db): ProblemsRepo {
   const problems = db.collection<ProblemDoc>('problems');
   const links = db.collection<{ problem_id: string; event_id: string; occurred_ms: number; counted: boolean }>('problem_events');
+  const events = db.collection<EventDoc>('events');
 
   /** Links are insert-only (unique per problem and event): all of a batch in one insertMany. */
   async function link(rows: { problem_id: string; event_id: string; occurred_ms: number; counted: boolean }[]): Promise<void> {
@@ -255,6 +261,17 @@ export function mongoProblems(db: Db): ProblemsRepo {
     async timeline(problemId, limit) {
       const docs = await links.find({ problem_id: problemId }, { projection: { _id: 0 } }).sort({ occurred_ms: -1 }).limit(limit).toArray();
       return docs.map((d) => ({ event_id: d.event_id, occurred_ms: d.occurred_ms, counted: d.counted }));
+    },
+    async facts(problemId) {
+      const ids = (await links.find({ problem_id: problemId, counted: true }, { projection: { _id: 0, event_id: 1 } }).toArray()).map((l) => l.event_id);
+      const chunks: string[][] = [];
+      for (let i = 0; i < ids.length; i += FACT_CHUNK) chunks.push(ids.slice(i, i + FACT_CHUNK));
+      const docs = await findEach(
+        events,
+        chunks.map((chunk) => ({ event_id: { $in: chunk } })),
+        { projection: { _id: 0, actor_user: 1, 'event.host.hostname': 1, ...Object.fromEntries(IP_KEYS.map((k) => [`event.details.${k}`, 1])) } },
+      );
+      return problemFacts(docs.map((d) => ({ actor_user: d.actor_user, hostname: d.event.host.hostname, details: d.event.details ?? {}, n: 1 })));
     },
     async transition(id, from, change) {
       const before = await problems.findOne({ id }, { projection: { key: 1 } });

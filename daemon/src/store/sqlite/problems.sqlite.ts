@@ -7,6 +7,7 @@ import {
   assignmentApplies,
   grownProblem,
   openedProblem,
+  problemFacts,
   reopenedSilence,
   severityRank,
   silenceProblem,
@@ -28,10 +29,29 @@ function problemFromRow(row: ProblemRow): Problem {
   return { ...rest, comments: comments === '[]' ? [] : (JSON.parse(comments) as Problem['comments']) };
 }
 
+interface FactGroupRow {
+  actor_user: string | null;
+  hostname: string | null;
+  ip_address: unknown;
+  source_ip: unknown;
+  external_ip: unknown;
+  ip: unknown;
+  n: number;
+}
+
 const ACTIVE = `status IN ('open', 'acknowledged')`;
 
 export function sqliteProblems(db: Db): ProblemsRepo {
   const byIdStmt = db.prepare<[string], ProblemRow>('SELECT * FROM problems WHERE id = ?');
+  // Grouped here, so a problem of thousands of events hands over a few rows (IP_KEYS in order).
+  const factsStmt = db.prepare<[string], FactGroupRow>(
+    `SELECT e.actor_user AS actor_user, json_extract(e.doc, '$.host.hostname') AS hostname,
+       json_extract(e.doc, '$.details.ip_address') AS ip_address, json_extract(e.doc, '$.details.source_ip') AS source_ip,
+       json_extract(e.doc, '$.details.external_ip') AS external_ip, json_extract(e.doc, '$.details.ip') AS ip, COUNT(*) AS n
+     FROM problem_events pe JOIN events e ON e.event_id = pe.event_id
+     WHERE pe.problem_id = ? AND pe.counted = 1
+     GROUP BY 1, 2, 3, 4, 5, 6`,
+  );
   // INDEXED BY: without it the planner picks problems_by_status for the ORDER BY and scans every
   // active problem of every key (the lookup then slows as problems accumulate).
   const findMatch = db.prepare<[string, number, number], ProblemRow>(
@@ -193,6 +213,17 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         )
         .all(problemId, limit);
       return rows.map((r) => ({ event_id: r.event_id, occurred_ms: r.occurred_ms, counted: r.counted === 1 }));
+    },
+    async facts(problemId) {
+      const rows = factsStmt.all(problemId);
+      return problemFacts(
+        rows.map((r) => ({
+          actor_user: r.actor_user,
+          hostname: r.hostname,
+          details: { ip_address: r.ip_address, source_ip: r.source_ip, external_ip: r.external_ip, ip: r.ip },
+          n: r.n,
+        })),
+      );
     },
     async transition(id, from, change) {
       return transitionTx.immediate(id, from, change);

@@ -233,6 +233,7 @@ const en = {
     acknowledgedBy: 'Acknowledged by {who} at {when}',
     resolvedBy: 'Resolved ({how}) at {when}',
     resolvedHow: { manual: 'manually', auto: 'automatically' },
+    facts: { title: 'What its events name', addresses: 'Source addresses', users: 'Users', hosts: 'Hosts', pivot: 'Events of {value} in this problem' },
     timeline: 'Event timeline',
     comments: 'Comments',
     noComments: 'No comments.',

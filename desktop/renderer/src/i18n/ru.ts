@@ -235,6 +235,7 @@ const ru: Messages = {
     acknowledgedBy: 'Принята: {who}, {when}',
     resolvedBy: 'Решена ({how}) {when}',
     resolvedHow: { manual: 'вручную', auto: 'автоматически' },
+    facts: { title: 'Что указано в событиях', addresses: 'Адреса источников', users: 'Пользователи', hosts: 'Хосты', pivot: 'События {value} в этой проблеме' },
     timeline: 'Хронология событий',
     comments: 'Комментарии',
     noComments: 'Комментариев нет.',
