@@ -7,8 +7,11 @@ export interface JobState {
   job: string;
   /** ISO time of the last run that ended without error, null before one. */
   last_success_at: string | null;
-  /** The last failed run (its error's message, bounded), null before one. */
-  last_failure: { at: string; message: string } | null;
+  /**
+   * The last failed run, null before one; its error's message (bounded) only for a signed-in
+   * console user — `/health` is public and an error can name internals.
+   */
+  last_failure: { at: string; message?: string } | null;
   /** Failed runs since the last success; 0 = the job is healthy. */
   consecutive_failures: number;
   /** When the current series of failures began, null when the job is healthy. */

@@ -70,13 +70,19 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const health = async (_req: Request, res: Response) => {
+  /** A console user's token sees why jobs fail; anyone else only that they do. Never slower than the health timeout. */
+  const jobsFor = async (req: Request): Promise<JobState[]> => {
+    const token = bearerToken(req);
+    const user = token ? await withTimeout(deps.clock, deps.authenticator.authenticate(token), HEALTH_TIMEOUT_MS).catch(() => null) : null;
+    return user ? deps.jobs() : deps.jobs().map(({ last_failure, ...job }) => ({ ...job, last_failure: last_failure && { at: last_failure.at } }));
+  };
+  const health = async (req: Request, res: Response) => {
     const base = {
       version: deps.version,
       store: deps.store.kind,
       uptime_s: Math.round((deps.clock.now() - deps.startedMs) / 1000),
       enrichment: deps.enrichment(),
-      jobs: deps.jobs(),
+      jobs: await jobsFor(req),
     };
     try {
       await withTimeout(deps.clock, deps.store.ping(), HEALTH_TIMEOUT_MS);
