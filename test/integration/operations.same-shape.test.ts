@@ -1,9 +1,12 @@
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../../daemon/src/http/index.js';
 import { adminToken, api, createUser, login } from '../helpers/auth.js';
 import { ManualClock } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { trpc } from '../peers/trpc.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
@@ -14,6 +17,11 @@ type Transport = 'rest' | 'trpc';
 interface Call {
   input?: Record<string, unknown>;
   token: string | null;
+  /**
+   * The error both transports must answer, for an operation that cannot succeed here without an
+   * outside peer (a WinRM or SSH host): the REST status and the app error code.
+   */
+  fails?: { status: number; code: string };
 }
 /** How to call an operation; asked once per transport, so a mutation acts on its own target each time. */
 type Case = (via: Transport) => Promise<Call> | Call;
@@ -44,11 +52,24 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
   let t: TestSac;
   let admin: string;
   let monitor: string;
+  let monitorId: string;
   const clock = new ManualClock(NOW);
   const problems: string[] = [];
   const hosts: Record<string, string> = {};
   const eventIds: string[] = [];
   let reportId = '';
+  /** A Windows host whose agent takes remote actions (no WinRM here: every action is queued, 202), and a sign-in event on it naming session 2. */
+  let agentHost = '';
+  let rdpEvent = '';
+  let commandId = '';
+  let windowId = '';
+  /**
+   * The agent products with their version in git, each with one outdated host: one product per transport.
+   * The git version is the one every other host here runs (the events' default), so they are up to date.
+   */
+  const PRODUCTS = ['rdp-login-monitor', 'ssh-monitor'] as const;
+  const outdatedHosts: string[] = [];
+  let repos: GitReposPeer | undefined;
 
   /** A fresh monitor signed in: for operations that change or end their caller's session or password. */
   async function freshMonitor() {
@@ -57,13 +78,48 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
   }
   /** A fresh monitor's id: for operations on a user account. */
   const freshUserId = async () => (await createUser(t, 'monitor')).user.id;
+  /** A fresh monitor with two-factor sign-in on, and its recovery codes. */
+  async function enrolledMonitor() {
+    const u = await createUser(t, 'monitor');
+    const token = (await login(t, u.user.username, u.password)).body.token as string;
+    const code = totpFor((await api(t, 'POST', '/api/v1/auth/totp/enroll', { token })).body.secret);
+    const confirmed = await api(t, 'POST', '/api/v1/auth/totp/confirm', { token, body: { code } });
+    return { ...u, token, recovery: confirmed.body.recovery_codes as string[] };
+  }
+  /** The current code of a TOTP secret. */
+  const totpFor = (secret: string) =>
+    new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: clock.now() });
+  /** A sign-in ticket of a fresh monitor who must enrol a second factor (required for all just for that sign-in). */
+  async function enrolTicket() {
+    const u = await createUser(t, 'monitor');
+    await api(t, 'PATCH', '/api/v1/settings/security', { token: admin, body: { require_totp: 'all' } });
+    const challenge = await login(t, u.user.username, u.password);
+    await api(t, 'PATCH', '/api/v1/settings/security', { token: admin, body: { require_totp: 'none' } });
+    return challenge.body.ticket as string;
+  }
+  /** An enrollment code issued to the monitor (the REST route of it builds the URL from the request). */
+  const issueCode = async () => (await api(t, 'POST', '/api/v1/mobile/enrollment-codes', { token: admin, body: { user_id: monitorId } })).body as { id: string; code: string };
+  /** A device enrolled for the monitor. */
+  async function deviceId() {
+    const body = { code: (await issueCode()).code, device_uuid: randomUUID(), name: 'On-call phone', platform: 'android' };
+    return (await api(t, 'POST', '/api/v1/mobile/enroll', { body })).body.device.id as string;
+  }
+  /** A push subscription of a browser (push.example stands for a push service; nothing is sent here). */
+  const pushSubscription = () => ({
+    endpoint: `https://push.example/${randomUUID()}`,
+    keys: { p256dh: createECDH('prime256v1').generateKeys('base64url'), auth: randomBytes(16).toString('base64url') },
+  });
+  /** A maintenance window of a host that sends nothing, starting now. */
+  const windowFields = (reason: string) => ({ hosts: ['QUIET'], starts_at: isoAt(NOW), duration_minutes: 60, reason });
+  const createWindow = async () => (await api(t, 'POST', '/api/v1/maintenance-windows', { token: admin, body: windowFields('planned') })).body.id as string;
   /** The same target picked by transport: the first for REST, the second for tRPC. */
   const pick = <T,>(via: Transport, pair: readonly T[]) => pair[via === 'rest' ? 0 : 1];
 
   beforeAll(async () => {
-    t = await startTestSac(kind, { SAC_SILENCE_SCAN_SECONDS: '3600' }, { clock });
+    t = await startTestSac(kind, { SAC_SILENCE_SCAN_SECONDS: '3600', SAC_PUSH_HOSTS: 'push.example' }, { clock });
     admin = await adminToken(t);
     monitor = (await freshMonitor()).token;
+    monitorId = (await api(t, 'GET', '/api/v1/auth/me', { token: monitor })).body.user.id;
     for (const [i, hostname] of ['ALPHA', 'BRAVO', 'CHARLIE', 'DOOMED-1', 'DOOMED-2'].entries()) {
       eventIds.push(await ingestEvent(t, { host: { hostname }, type: 'rdp.login.failed', severity: 'high', title: 'failed', occurred_at: isoAt(NOW - (10 - i) * MIN) }));
     }
@@ -72,9 +128,39 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     }
     for (const h of (await api(t, 'GET', '/api/v1/hosts', { token: admin })).body.items as { id: string; hostname: string }[]) hosts[h.hostname] = h.id;
     reportId = (await api(t, 'POST', '/api/v1/reports', { token: admin })).body.report.id;
+    rdpEvent = await ingestEvent(t, {
+      host: { hostname: 'WS-AGENT', os_family: 'windows' },
+      source: { agent_instance_id: 'ws-agent' },
+      type: 'rdp.login.success',
+      severity: 'info',
+      title: 'signed in',
+      occurred_at: isoAt(NOW - MIN),
+      details: { session_id: 2 },
+    });
+    agentHost = (await api(t, 'GET', `/api/v1/events/${rdpEvent}`, { token: admin })).body.host_id;
+    commandId = (await api(t, 'GET', `/api/v1/hosts/${agentHost}/sessions`, { token: admin })).body.command.id;
+    windowId = await createWindow();
+    repos = await startGitRepos();
+    for (const [i, product] of PRODUCTS.entries()) {
+      repos.commit(product, { 'version.txt': '2.1.7-SAC\r\n' }, 'v2.1.7-SAC');
+      const event = await ingestEvent(t, {
+        host: { hostname: `OUTDATED-${i}`, os_family: 'windows' },
+        source: { product, product_version: '2.1.6-SAC', agent_instance_id: `outdated-${i}` },
+        occurred_at: isoAt(NOW - MIN),
+      });
+      outdatedHosts.push((await api(t, 'GET', `/api/v1/events/${event}`, { token: admin })).body.host_id);
+    }
+    const gitRepos = PRODUCTS.map((product) => ({ product, url: repos!.fileUrl(product) }));
+    await api(t, 'PATCH', '/api/v1/settings/git_repos', { token: admin, body: { repos: gitRepos } });
+    await api(t, 'PATCH', '/api/v1/settings/agent_updates', { token: admin, body: { enabled: true, max_parallel: 1 } });
+    await api(t, 'POST', '/api/v1/agents/versions/refresh', { token: admin });
+    // Something to list: an update job, a device and the code it enrolled with.
+    await api(t, 'POST', `/api/v1/hosts/${outdatedHosts[0]}/agent-update`, { token: admin });
+    await deviceId();
   });
   afterAll(async () => {
     await t?.close();
+    await repos?.close();
   });
 
   const CASES: Record<string, Case> = {
@@ -115,6 +201,68 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'reports.list': () => ({ input: { limit: 5 }, token: monitor }),
     'reports.byId': () => ({ input: { id: reportId }, token: monitor }),
     'reports.generate': () => ({ token: admin }),
+    'actions.logoff': () => ({ input: { host_id: agentHost, session_id: 2 }, token: monitor }),
+    'actions.eventSessions': () => ({ input: { event_id: rdpEvent }, token: monitor }),
+    'actions.eventLogoff': () => ({ input: { event_id: rdpEvent }, token: monitor }),
+    'actions.winrmTest': () => ({ input: { host_id: agentHost }, token: monitor, fails: { status: 409, code: 'action/target_unverified' } }),
+    'actions.sshTest': () => ({ input: { host_id: agentHost }, token: monitor, fails: { status: 409, code: 'actions/ssh_not_configured' } }),
+    'actions.commands': () => ({ input: { host_id: agentHost, limit: 50 }, token: monitor }),
+    'actions.command': () => ({ input: { id: commandId }, token: monitor }),
+    'maintenance.list': () => ({ token: monitor }),
+    'maintenance.active': () => ({ input: { host: 'QUIET' }, token: monitor }),
+    'maintenance.byId': () => ({ input: { id: windowId }, token: monitor }),
+    'maintenance.create': (via) => ({ input: windowFields(`created over ${via}`), token: admin }),
+    'maintenance.update': async (via) => ({ input: { id: await createWindow(), ...windowFields(`changed over ${via}`) }, token: admin }),
+    'maintenance.end': async () => ({ input: { id: await createWindow() }, token: admin }),
+    'mobile.codes': () => ({ token: admin }),
+    'mobile.devices': () => ({ token: admin }),
+    'mobile.revokeCode': async () => ({ input: { id: (await issueCode()).id }, token: admin }),
+    'mobile.revokeDevice': async () => ({ input: { id: await deviceId() }, token: admin }),
+    'mobile.deleteDevice': async () => ({ input: { id: await deviceId() }, token: admin }),
+    'notifications.vapidPublicKey': () => ({ token: monitor }),
+    'notifications.subscribePush': () => ({ input: pushSubscription(), token: monitor }),
+    'notifications.pushSubscriptions': () => ({ token: admin }),
+    'notifications.unsubscribePush': async () => ({
+      input: { id: (await api(t, 'POST', '/api/v1/push/subscriptions', { token: monitor, body: pushSubscription() })).body.id },
+      token: monitor,
+    }),
+    'telegram.status': () => ({ token: monitor }),
+    'telegram.createLinkCode': () => ({ token: monitor }),
+    'telegram.unlink': () => ({ token: monitor }),
+    'totp.loginVerify': async () => {
+      const u = await enrolledMonitor();
+      return { input: { ticket: (await login(t, u.user.username, u.password)).body.ticket, code: u.recovery[0] }, token: null };
+    },
+    'totp.loginEnroll': async () => ({ input: { ticket: await enrolTicket() }, token: null }),
+    'totp.loginEnrollConfirm': async () => {
+      const ticket = await enrolTicket();
+      const secret = (await api(t, 'POST', '/api/v1/auth/login/enroll', { body: { ticket } })).body.secret as string;
+      return { input: { ticket, code: totpFor(secret) }, token: null };
+    },
+    'totp.status': () => ({ token: monitor }),
+    'totp.enroll': async () => ({ token: (await freshMonitor()).token }),
+    'totp.confirm': async () => {
+      const { token } = await freshMonitor();
+      return { input: { code: totpFor((await api(t, 'POST', '/api/v1/auth/totp/enroll', { token })).body.secret) }, token };
+    },
+    'totp.disable': async () => {
+      const u = await enrolledMonitor();
+      return { input: { code: u.recovery[0] }, token: u.token };
+    },
+    'totp.reset': async () => ({ input: { user_id: (await enrolledMonitor()).user.id }, token: admin }),
+    'agents.versions': () => ({ token: monitor }),
+    'agents.refreshVersions': () => ({ token: admin }),
+    'agents.testGitRepo': (via) => ({ input: { product: pick(via, PRODUCTS) }, token: admin }),
+    'agents.updates': () => ({ input: { limit: 10 }, token: monitor }),
+    'agents.updateProduct': (via) => ({ input: { product: pick(via, PRODUCTS) }, token: admin }),
+    // No WinRM or SSH here: the push does not reach the host, and the answer is the job (200) saying so.
+    'agents.pushUpdate': async (via) => ({
+      input: { job_id: (await api(t, 'POST', `/api/v1/hosts/${pick(via, outdatedHosts)}/agent-update`, { token: admin })).body.job.id },
+      token: admin,
+    }),
+    'agents.updateHost': (via) => ({ input: { host_id: pick(via, outdatedHosts) }, token: admin }),
+    'agents.hostConfig': () => ({ input: { host_id: agentHost }, token: monitor }),
+    'agents.setHostConfig': (via) => ({ input: { host_id: agentHost, config: { log_level: pick(via, ['info', 'debug']) } }, token: admin }),
   };
 
   const bothTransports = () => (t.sac.operations as readonly AnyOperation[]).filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);
@@ -134,14 +282,23 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
       const viaTrpc = await CASES[op.id]('trpc');
       const called = await trpc(t, viaTrpc.token, op.kind, op.id, viaTrpc.input);
 
-      const status = op.status ?? 200;
+      if (viaRest.fails) {
+        // Both transports answer the same error: the REST status and app code, and tRPC's HTTP status and app code.
+        const { status: want, code } = viaRest.fails;
+        const [restCode, trpcCode] = [(rest.body as { error?: { code?: string } }).error?.code, (called.error as { data?: { appCode?: string } } | undefined)?.data?.appCode];
+        if (rest.status !== want || restCode !== code) differences.push(`${op.id}: REST ${rest.status} ${restCode}, expected ${want} ${code}`);
+        if (called.status !== want || trpcCode !== code) differences.push(`${op.id}: tRPC ${called.status} ${trpcCode}, expected ${want} ${code}`);
+        continue;
+      }
+      const restData: unknown = op.envelope === undefined ? rest.body : (rest.body as Record<string, unknown>)[op.envelope];
+      // An operation with an alternative success status answers it when its output says so (202: queued for the agent).
+      const status = rest.status < 300 && op.alternative?.when(restData) ? op.alternative.status : (op.status ?? 200);
       if (rest.status !== status) differences.push(`${op.id}: REST ${rest.status} ${JSON.stringify(rest.body)}, expected ${status}`);
       if (called.status !== 200) differences.push(`${op.id}: tRPC ${called.status} ${JSON.stringify(called.error)}`);
       if (rest.status !== status || called.status !== 200) continue;
       if (!op.output.safeParse(called.data).success) differences.push(`${op.id}: the tRPC answer does not parse under the output schema`);
       // A 204 has no body to compare: the tRPC answer alone is checked above.
       if (status === 204) continue;
-      const restData: unknown = op.envelope === undefined ? rest.body : (rest.body as Record<string, unknown>)[op.envelope];
       if (!op.output.safeParse(restData).success) differences.push(`${op.id}: the REST answer does not parse under the output schema`);
       // A query reads the same state twice: equal. A mutation acted on its own target each time: the same shape.
       const [a, b] = op.kind === 'query' ? [restData, called.data] : [shapeOf(restData), shapeOf(called.data)];
