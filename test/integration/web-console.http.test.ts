@@ -58,8 +58,10 @@ describe('console web build served at /', () => {
     const json = await fetch(`${sac.url}/some/json/path`, { headers: { Accept: 'application/json' } });
     expect(json.status).toBe(404);
     expect(json.headers.get('content-type')).toMatch(/json/);
+    // The console is served at / for GET only: another method there is 405 naming what is served.
     const post = await fetch(`${sac.url}/`, { method: 'POST', headers: NAVIGATE });
-    expect(post.status).toBe(404);
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toMatch(/\bGET\b/);
   });
 
   it('serves hashed assets as immutable and answers 404 for a missing file', async () => {
