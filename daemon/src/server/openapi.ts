@@ -10,7 +10,6 @@ import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApi
  * Answers whose shape has no zod schema are documented as JSON objects.
  */
 
-const Id = z.object({ id: z.string().min(1).max(64) });
 const Health = z.looseObject({ status: z.enum(['ok', 'degraded']), version: z.string().optional() });
 const IngestCreated = z.object({ event_id: z.string(), status: z.literal('created') });
 const IngestDuplicate = ErrorBodySchema.extend({ event_id: z.string() });
