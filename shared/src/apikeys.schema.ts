@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { trimmedText } from './trimmed-text.js';
 
 /** `POST /api/v1/api-keys` body: a label saying which agents use the key. */
 export const ApiKeyCreateSchema = z.strictObject({
-  label: z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+  label: trimmedText(64),
   /** Binds the key to one host: events must name this `host.hostname` (case-insensitive). */
-  hostname: z.string().trim().min(1).max(255).optional(),
+  hostname: trimmedText(255).optional(),
   /** Binds the key to one agent installation: events must carry this `source.agent_instance_id`. */
   agent_instance_id: z.string().trim().min(1).max(128).optional(),
   /** What a bound key does with an event from another host: `refuse` (403, default) or `flag` (accept, audit). */

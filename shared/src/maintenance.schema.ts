@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KNOWN_TIME_ZONES } from './time-zone.js';
 
 /** Bounds of a maintenance window's matchers and text. */
 export const MAINTENANCE_LIMITS = { hosts: 200, typePrefixes: 50, rules: 20, reason: 1000, maxDays: 366 } as const;
@@ -12,7 +13,8 @@ export const WeeklyRecurrenceSchema = z.strictObject({
   weekdays: z.array(z.number().int().min(0).max(6)).min(1).max(7),
   start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)'),
   duration_minutes: z.number().int().min(1).max(7 * 24 * 60),
-  timezone: z.string().min(1).max(64),
+  /** Checked against the runtime's zones when saved (aliases too); the document lists the canonical names. */
+  timezone: z.string().min(1).max(64).meta({ enum: KNOWN_TIME_ZONES }),
 });
 export type WeeklyRecurrence = z.infer<typeof WeeklyRecurrenceSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SEVERITIES, type Severity } from './event.schema.js';
 import type { FailedLoginSources, GeoStatus, SourceGeo } from './geo.schema.js';
-import { isIanaTimeZone } from './time-zone.js';
+import { isIanaTimeZone, KNOWN_TIME_ZONES } from './time-zone.js';
 
 /** Largest page of the read API. */
 export const READ_LIMIT_MAX = 500;
@@ -14,17 +14,27 @@ export type ProblemStatus = (typeof PROBLEM_STATUSES)[number];
 export const PROBLEM_SORT_KEYS = ['last_seen', 'first_seen', 'severity', 'count', 'hostname'] as const;
 export type ProblemSortKey = (typeof PROBLEM_SORT_KEYS)[number];
 
-/** A comma-separated list (REST query) or an array (tRPC) of allowed values. */
+/**
+ * A comma-separated list (REST query: `high,critical`, no spaces, no empty items) or an array (tRPC)
+ * of allowed values. The REST form is one pattern, so the OpenAPI document states the rule.
+ */
 function listOf<T extends string>(values: readonly [T, ...T[]], name: string) {
+  const item = `(${values.join('|')})`;
   return z
-    .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(values, { error: `must be a comma list of ${name}: ${values.join(', ')}` })));
+    .union([
+      z.string().regex(new RegExp(`^${item}(,${item})*$`), `must be a comma list of ${name}: ${values.join(', ')}`),
+      z.array(z.enum(values, { error: `must be a list of ${name}: ${values.join(', ')}` })),
+    ])
+    .transform((v) => (Array.isArray(v) ? v : (v.split(',') as T[])));
 }
 
-const isoDateTime = z
-  .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+/**
+ * An ISO 8601 date-time of the read filters: date, hours and minutes, optional seconds and fraction,
+ * an optional `Z` or offset (none: the daemon's local time). Every value the pattern admits parses.
+ */
+const ISO_DATE_TIME =
+  /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$/;
+const isoDateTime = z.string().regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time');
 
 const limit = z.coerce
   .number({ error: 'must be a number' })
@@ -43,13 +53,13 @@ export const EventListQuerySchema = z.strictObject({
   type: typePrefix.optional(),
   date: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'must be a valid date')
+    .regex(/^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/, 'must be a date YYYY-MM-DD')
     .optional(),
   tz: z
     .string()
     .max(64)
     .refine(isIanaTimeZone, 'must be an IANA time zone such as Europe/Moscow')
+    .meta({ enum: KNOWN_TIME_ZONES })
     .optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES, type Role, type SessionUser } from './roles.js';
+import { trimmedText } from './trimmed-text.js';
 
 /** Password length bounds (the daemon also rejects a built-in list of common passwords). */
 export const PASSWORD_LIMITS = { min: 12, max: 256 } as const;
@@ -14,7 +15,7 @@ export const PasswordSchema = z
   .min(PASSWORD_LIMITS.min, `must be at least ${PASSWORD_LIMITS.min} characters`)
   .max(PASSWORD_LIMITS.max, `must be at most ${PASSWORD_LIMITS.max} characters`);
 
-const DisplayNameSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').nullable();
+const DisplayNameSchema = trimmedText(128).nullable();
 
 /** `POST /api/v1/auth/login` body. Lengths are bounded only loosely: a wrong password is a 401, not a 400. */
 export const LoginRequestSchema = z.strictObject({

@@ -83,6 +83,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       aliases: ['/hosts/{host_id}/actions/winrm-test'],
       input: HostInput,
       output: AccessTest,
+      errors: { '409': 'The host is not a Windows host' },
       handler: (input, caller) => actions.winrmTest(input.host_id, caller),
     }),
     defineOperation({
@@ -93,6 +94,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       path: '/api/v1/hosts/{host_id}/actions/ssh-test',
       input: HostInput,
       output: AccessTest,
+      errors: { '409': 'No SSH administrator is configured' },
       handler: (input, caller) => actions.sshTest(input.host_id, caller),
     }),
     defineOperation({
