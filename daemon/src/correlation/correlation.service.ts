@@ -254,7 +254,11 @@ export class CorrelationService {
   private async loginOccurrences(events: Derived[], settings: CorrelationSettings, nowMs: number): Promise<Occurrence[]> {
     const { loginAfterFailures: afterFailures, distributedBruteforce: distributed } = settings.crossHost;
     const logins: { d: Derived; address: string; failed: boolean }[] = [];
+    // Logins older than the store keeps failures (an agent's old spool) are left out: recorded,
+    // they would be pruned at once, so whether they count would depend on the daemons' timing.
+    const horizonMs = nowMs - SOURCE_KEEP_MS;
     for (const d of events) {
+      if (d.c.occurred_ms < horizonMs) continue;
       const failed = isFailedLogin(d.c.event.type);
       if (!failed && !isSuccessfulLogin(d.c.event.type)) continue;
       const address = loginSource(d.c.event.details);
@@ -264,7 +268,7 @@ export class CorrelationService {
       .filter((l) => l.failed)
       .map(({ d, address }) => ({ event_id: d.c.event.event_id, address, host_id: d.c.host_id, hostname: d.c.event.host.hostname, occurred_ms: d.c.occurred_ms }));
     // Recorded even with both rules off: switched on later, they count what came before.
-    if (failures.length > 0) await this.store.sourceFailures.record(failures, nowMs - SOURCE_KEEP_MS);
+    if (failures.length > 0) await this.store.sourceFailures.record(failures, horizonMs);
     const wanted = logins.filter((l) => (l.failed ? distributed.enabled : afterFailures.enabled));
     if (wanted.length === 0) return [];
     const times = wanted.map((l) => l.d.c.occurred_ms);
