@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PushSubscriptionInputSchema } from './notify.schema.js';
 import type { Role } from './roles.js';
+import { trimmedText } from './trimmed-text.js';
 
 /**
  * Enrollment codes: 10 characters from an alphabet without look-alikes (no 0/O, 1/I/L), shown
@@ -43,7 +44,7 @@ export interface EnrollmentCodeView {
 export const EnrollRequestSchema = z.strictObject({
   code: z.string().min(1).max(64),
   device_uuid: z.uuid(),
-  name: z.string().trim().min(1).max(128),
+  name: trimmedText(128),
   platform: z.string().trim().min(1).max(64),
   app_version: z.string().max(64).optional(),
   push: PushSubscriptionInputSchema.optional(),
