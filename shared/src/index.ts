@@ -21,3 +21,4 @@ export * from './actions.schema.js';
 export * from './mobile.schema.js';
 export * from './geo.schema.js';
 export * from './jobs.types.js';
+export * from './login-intel.schema.js';
