@@ -205,7 +205,8 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'actions.eventSessions': () => ({ input: { event_id: rdpEvent }, token: monitor }),
     'actions.eventLogoff': () => ({ input: { event_id: rdpEvent }, token: monitor }),
     'actions.winrmTest': () => ({ input: { host_id: agentHost }, token: monitor, fails: { status: 409, code: 'action/target_unverified' } }),
-    'actions.sshTest': () => ({ input: { host_id: agentHost }, token: monitor, fails: { status: 409, code: 'actions/ssh_not_configured' } }),
+    // SSH goes only to a verified target, checked first: every agent here connects from loopback.
+    'actions.sshTest': () => ({ input: { host_id: agentHost }, token: monitor, fails: { status: 409, code: 'action/target_unverified' } }),
     'actions.commands': () => ({ input: { host_id: agentHost, limit: 50 }, token: monitor }),
     'actions.command': () => ({ input: { id: commandId }, token: monitor }),
     'maintenance.list': () => ({ token: monitor }),
