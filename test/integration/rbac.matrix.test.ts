@@ -45,6 +45,12 @@ async function statusOf(url: string, method: string, credential: string | null):
   return res.status;
 }
 
+/**
+ * A walk makes one request per route (or procedure) and kind of caller, one after another (a
+ * sign-out must be renewed before the next): its time grows with the number of operations.
+ */
+const WALK_TIMEOUT_MS = 120_000;
+
 describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
   let sac: TestSac;
   const credentials = {} as Record<Principal, string | null>;
@@ -107,7 +113,7 @@ describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('enforces the declared access on every tRPC procedure for every kind of caller', async () => {
     const mismatches: string[] = [];
@@ -123,5 +129,5 @@ describe.each(STORE_KINDS)('RBAC matrix on %s', (kind) => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, WALK_TIMEOUT_MS);
 });
