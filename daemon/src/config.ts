@@ -180,6 +180,12 @@ const EnvSchema = z.object({
     .max(86_400)
     .default(60)
     .describe('How often the leader looks for git repositories due a read (each is read every refresh_minutes of the git_repos settings).'),
+  SAC_APPROVAL_EXPIRY_CHECK_SECONDS: z.coerce
+    .number()
+    .min(0.05)
+    .max(3600)
+    .default(30)
+    .describe('How often the leader marks approval requests past their expiry as expired, in seconds (decimals allowed).'),
   SAC_SILENCE_REOPEN_COOLDOWN_MINUTES: z.coerce
     .number()
     .min(0)
@@ -390,6 +396,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     /** `SAC_PUBLIC_URL` without a trailing slash. */
     publicUrl,
     updates: { versionCheckMs: Math.round(e.SAC_AGENT_VERSION_CHECK_SECONDS * 1000) },
+    approvals: { expiryCheckMs: Math.round(e.SAC_APPROVAL_EXPIRY_CHECK_SECONDS * 1000) },
     auth: {
       adminUsername: e.SAC_ADMIN_USERNAME,
       adminPassword: e.SAC_ADMIN_PASSWORD,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
+import { ApprovalPolicy, ApprovalsService } from './approvals/index.js';
 import { AuditService } from './audit/index.js';
 import { AuthService, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
@@ -24,7 +25,8 @@ import { Facts } from './facts.js';
 import { ensurePrivateDir, writeSecretFile } from './secret-files.js';
 import { EventsService } from './events/index.js';
 import { GeoService, shippedGeoDatabases } from './geo/index.js';
-import { HostsService, SilenceScanner } from './hosts/index.js';
+import { HostsService, hostNotFound, SilenceScanner } from './hosts/index.js';
+import type { LogoffAnswer } from '../../shared/src/index.js';
 import {
   appOperations,
   createApp,
@@ -199,7 +201,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     logger: logger.child({ scope: 'agent-versions' }),
   });
-  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, () => agentVersions.latest());
+  const approvalPolicy = new ApprovalPolicy(() => settings.get('approvals'));
+  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, approvalPolicy, () => agentVersions.latest());
   const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
   const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
   const geo = new GeoService({ settings: () => settings.get('geoip'), shipped: shippedGeoDatabases(), logger: logger.child({ scope: 'geo' }) });
@@ -229,6 +232,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'actions' }),
     windows: windowsShell,
     linux: linuxShell,
+    approvals: approvalPolicy,
     perMinute: config.actions.perMinute,
     timeoutMs: config.actions.timeoutMs,
   });
@@ -253,6 +257,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     versions: agentVersions,
     git: gitReleaseSource,
     settings: () => settings.get('agent_updates'),
+    approvals: approvalPolicy,
     windows: windowsShell,
     linux: linuxShell,
     publicUrl: config.publicUrl,
@@ -263,12 +268,61 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'agent-updates' }),
   });
   subscribeAgentUpdates(facts, agentUpdates, logger.child({ scope: 'agent-updates' }));
+  const hostOrThrow = async (id: string) => {
+    const host = await store.hosts.byId(id);
+    if (!host) throw hostNotFound(id);
+    return host;
+  };
+  const logoffDone = (answer: { body: LogoffAnswer }) =>
+    answer.body.path === 'winrm' ? `logged off over WinRM at ${answer.body.target}` : `logoff queued to the host's agent (command ${answer.body.command.id})`;
+  const approvals = new ApprovalsService({
+    repo: store.approvals,
+    users: store.users,
+    settings: () => settings.get('approvals'),
+    clock,
+    audit,
+    logger: logger.child({ scope: 'approvals' }),
+    async plan(request) {
+      const one = (h: { id: string; hostname: string }) => ({ host_ids: [h.id], hostnames: [h.hostname] });
+      switch (request.kind) {
+        case 'host_logoff':
+          return one(await actions.logoffHost({ host_id: request.host_id }));
+        case 'event_logoff':
+          return one(await actions.logoffHost({ event_id: request.event_id }));
+        case 'product_update': {
+          const outdated = await agentUpdates.outdatedOf(request.product);
+          return { host_ids: outdated.map((h) => h.id), hostnames: outdated.map((h) => h.hostname) };
+        }
+        case 'host_update':
+        case 'host_delete':
+          return one(await hostOrThrow(request.host_id));
+      }
+    },
+    async run(request, actor, approved) {
+      switch (request.kind) {
+        case 'host_logoff':
+          return logoffDone(await actions.logoff(request.host_id, request.session_id, actor, approved));
+        case 'event_logoff':
+          return logoffDone(await actions.eventLogoff(request.event_id, request.session_id, actor, approved));
+        case 'host_update': {
+          const { job, created } = await agentUpdates.startForHost(request.host_id, actor, approved);
+          return created ? `update to ${job.target_version} started` : `an update to ${job.target_version} was already under way`;
+        }
+        case 'product_update':
+          return `${(await agentUpdates.startForProduct(request.product, actor, approved)).created} update jobs started`;
+        case 'host_delete':
+          await hosts.remove(request.host_id, actor, approved);
+          return 'host deleted';
+      }
+    },
+  });
   jobs.start([
     { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: (fence) => agentVersions.refreshDue(fence) },
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: (fence) => agentUpdates.fallbackDue(fence) },
     { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
+    { name: 'approval_expiry', intervalMs: config.approvals.expiryCheckMs, run: (fence) => approvals.expireDue(fence) },
     { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
@@ -302,12 +356,14 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     settingsRepo: store.settings,
     settings,
     problems: read.problems,
+    approvals,
     api: telegramBotApi,
     audit,
     clock,
     logger: logger.child({ scope: 'telegram' }),
     pollTimeoutS: config.telegramBot.pollTimeoutS,
   });
+  approvals.onRequested((request, approvers) => telegram.askApproval(request, approvers));
   // With a public https URL Telegram pushes button presses to us; otherwise the leader long-polls.
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;
@@ -430,6 +486,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     commands,
     mobile,
     streamTickets,
+    approvals,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);

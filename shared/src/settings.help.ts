@@ -211,6 +211,14 @@ const en: SettingsHelp = {
       asn_db_path: { label: 'ASN database', help: 'Absolute path of an ASN MMDB file on the SAC server; empty = the shipped table. Saving reloads it.' },
     },
   },
+  approvals: {
+    title: 'Two-person approval',
+    help: 'Actions that need a second person: the action becomes a request (with a reason) that another user allowed to do it approves or denies; nobody approves their own. Approvers see the count in the menu and get a Telegram message with Approve/Deny buttons when their account is linked.',
+    fields: {
+      require: { label: 'Needs approval', help: 'session_logoff: logging a session off a Windows host; agent_update: starting agent updates (one host or a product); host_delete: deleting a host.' },
+      expiry_minutes: { label: 'Expires after (minutes)', help: 'A request not decided in this time expires and runs nothing, 1–1440.' },
+    },
+  },
   git_repo: {
     product: { label: 'Product', help: 'Agent product the repository holds, e.g. ssh-monitor.' },
     url: { label: 'Repository URL', help: 'https://… or a path on this server.' },
@@ -407,6 +415,14 @@ const ru: SettingsHelp = {
       enabled: { label: 'Включено', help: 'Определять страну и ASN адресов источников новых событий.' },
       country_db_path: { label: 'База стран', help: 'Абсолютный путь файла MMDB стран на сервере SAC; пусто — поставляемая база. Сохранение перечитывает её.' },
       asn_db_path: { label: 'База ASN', help: 'Абсолютный путь файла MMDB с ASN на сервере SAC; пусто — поставляемая таблица. Сохранение перечитывает её.' },
+    },
+  },
+  approvals: {
+    title: 'Подтверждение вторым лицом',
+    help: 'Действия, которым нужен второй человек: действие становится запросом (с причиной), который одобряет или отклоняет другой пользователь, имеющий право его выполнить; свой запрос одобрить нельзя. Одобряющие видят счётчик в меню и получают сообщение в Telegram с кнопками «Одобрить»/«Отклонить», если их аккаунт привязан.',
+    fields: {
+      require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агентов (хост или продукт); host_delete: удаление хоста.' },
+      expiry_minutes: { label: 'Истекает через (минут)', help: 'Запрос, не решённый за это время, истекает и ничего не выполняет, 1–1440.' },
     },
   },
   git_repo: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SEVERITIES } from './event.schema.js';
 import { allowedSignersProblem, isSafeGitRef } from './git.rules.js';
 import { LANGUAGES, NOTIFY_CHANNELS } from './notify.schema.js';
+import { ApprovalsSettingsSchema } from './approvals.schema.js';
 
 /**
  * A secret field (password, token, private key). Stored encrypted, never returned: reads show
@@ -278,6 +279,7 @@ export const SETTINGS_SCHEMAS = {
   security: SecuritySettingsSchema,
   backup: BackupSettingsSchema,
   geoip: GeoipSettingsSchema,
+  approvals: ApprovalsSettingsSchema,
 } as const;
 
 export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
@@ -305,6 +307,7 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   security: [],
   backup: [],
   geoip: [],
+  approvals: [],
 };
 
 /**

@@ -264,7 +264,27 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'agents.updateHost': (via) => ({ input: { host_id: pick(via, outdatedHosts) }, token: admin }),
     'agents.hostConfig': () => ({ input: { host_id: agentHost }, token: monitor }),
     'agents.setHostConfig': (via) => ({ input: { host_id: agentHost, config: { log_level: pick(via, ['info', 'debug']) } }, token: admin }),
+    // Approval cases come last: they put logoffs under the policy, and a monitor files each request.
+    'approvals.list': () => ({ input: { limit: 10 }, token: monitor }),
+    'approvals.byId': async () => ({ input: { id: (filedOnce ??= await fileLogoffRequest()) }, token: monitor }),
+    'approvals.request': async () => {
+      await fileLogoffRequest();
+      return { input: { request: { kind: 'host_logoff', host_id: agentHost, session_id: 2 }, reason: 'same shape' }, token: monitor };
+    },
+    'approvals.approve': async () => ({ input: { id: await fileLogoffRequest(), note: 'ok' }, token: admin }),
+    'approvals.deny': async () => ({ input: { id: await fileLogoffRequest() }, token: admin }),
+    'approvals.cancel': async () => ({ input: { id: await fileLogoffRequest() }, token: monitor }),
   };
+
+  /** The request both transports read back (a query's answers must be equal). */
+  let filedOnce: string | undefined;
+
+  /** Puts logoffs under the approval policy and files a logoff request as the monitor; its id. */
+  async function fileLogoffRequest(): Promise<string> {
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff'] } });
+    const filed = await api(t, 'POST', '/api/v1/approvals', { token: monitor, body: { request: { kind: 'host_logoff', host_id: agentHost, session_id: 2 }, reason: 'same shape' } });
+    return filed.body.id as string;
+  }
 
   const bothTransports = () => (t.sac.operations as readonly AnyOperation[]).filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);
 

@@ -1,3 +1,5 @@
+import { ApprovalsSettingsSchema } from '../../../shared/src/index.js';
+import { ApprovalPolicy } from '../approvals/index.js';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandView } from '../../../shared/src/index.js';
@@ -86,6 +88,7 @@ describe('RemoteActionsService with a fake remote shell', () => {
       logger,
       windows: windows.shell,
       linux,
+      approvals: new ApprovalPolicy(async () => ApprovalsSettingsSchema.parse({})),
       perMinute: 3,
       timeoutMs: 5_000,
     });

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccessTestResult, LogoffAnswer, SessionsAnswer } from '../../../shared/src/index.js';
+import { approvalAudit, type ApprovalPolicy, type Approved } from '../approvals/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -21,6 +22,8 @@ export interface RemoteActionsDeps {
   windows: WindowsShell;
   /** SSH to Linux hosts (access test). */
   linux: LinuxShell;
+  /** Logoffs may need a second person's approval. */
+  approvals: Pick<ApprovalPolicy, 'assert'>;
   /** Remote actions one user may start per minute. */
   perMinute: number;
   /** Budget of one WinRM run and of one SSH probe. */
@@ -52,10 +55,12 @@ export class RemoteActionsService {
     return this.audited('actions.sessions_listed', actor, host, { origin: `host:${host.id}` }, () => this.sessionsOn(host, actor, `host:${host.id}`, true));
   }
 
-  async logoff(hostId: string, sessionId: number, actor: Actor): Promise<Answer<LogoffAnswer>> {
-    this.throttle(actor);
+  /** Logs a session off; under the approval policy only with `approved` (a second person's decision). */
+  async logoff(hostId: string, sessionId: number, actor: Actor, approved?: Approved): Promise<Answer<LogoffAnswer>> {
     const host = await this.windowsHost(hostId);
-    return this.audited('actions.logoff', actor, host, { session_id: sessionId, origin: `host:${host.id}` }, () =>
+    await this.deps.approvals.assert({ kind: 'host_logoff', host_id: host.id, session_id: sessionId }, approved);
+    this.throttle(actor);
+    return this.audited('actions.logoff', actor, host, { session_id: sessionId, origin: `host:${host.id}`, ...approvalAudit(approved) }, () =>
       this.logoffOn(host, sessionId, actor, `host:${host.id}`, true),
     );
   }
@@ -67,16 +72,18 @@ export class RemoteActionsService {
     return this.audited('actions.sessions_listed', actor, host, { event_id: eventId, origin }, () => this.sessionsOn(host, actor, origin, !viaGateway));
   }
 
-  async eventLogoff(eventId: string, sessionId: number | undefined, actor: Actor): Promise<Answer<LogoffAnswer>> {
-    this.throttle(actor);
+  /** Logs off the session an event names; under the approval policy only with `approved`. */
+  async eventLogoff(eventId: string, sessionId: number | undefined, actor: Actor, approved?: Approved): Promise<Answer<LogoffAnswer>> {
     const stored = await this.deps.store.events.byId(eventId);
     const session = sessionId ?? eventSessionId(stored?.event.details);
     if (stored && session === null) {
       throw new AppError('actions/session_required', 'Name the session to log off: this event does not name one', { details: { event_id: eventId } });
     }
     const { host, viaGateway } = await this.eventHost(eventId);
+    await this.deps.approvals.assert({ kind: 'event_logoff', event_id: eventId, ...(sessionId === undefined ? {} : { session_id: sessionId }) }, approved);
+    this.throttle(actor);
     const origin = `event:${eventId}`;
-    return this.audited('actions.logoff', actor, host, { event_id: eventId, session_id: session, origin }, () =>
+    return this.audited('actions.logoff', actor, host, { event_id: eventId, session_id: session, origin, ...approvalAudit(approved) }, () =>
       this.logoffOn(host, session!, actor, origin, !viaGateway),
     );
   }
@@ -107,6 +114,11 @@ export class RemoteActionsService {
     if (wait !== null) {
       throw new AppError('actions/rate_limited', `Too many remote actions; retry in ${wait} s`, { details: { retry_after_s: wait } });
     }
+  }
+
+  /** The host a logoff would act on (an event's: its own, or the RD Gateway's target workstation); throws as the logoff would. */
+  async logoffHost(target: { host_id: string } | { event_id: string }): Promise<Host> {
+    return 'host_id' in target ? this.windowsHost(target.host_id) : (await this.eventHost(target.event_id)).host;
   }
 
   private async windowsHost(hostId: string): Promise<Host> {

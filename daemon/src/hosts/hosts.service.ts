@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { actionTargetOf, lower } from '../action-target.js';
 import { isTargetAddress } from '../target-address.js';
 import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostPinInput, type HostSortKey, type HostView } from '../../../shared/src/index.js';
+import { approvalAudit, type ApprovalPolicy, type Approved } from '../approvals/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
@@ -39,6 +40,8 @@ export class HostsService {
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
     private readonly audit: Pick<AuditService, 'record'>,
+    /** Host deletion may need a second person's approval. */
+    private readonly approvals: Pick<ApprovalPolicy, 'assert'>,
     /** Each product's latest agent version read from git (the outdated badge). */
     private readonly latestVersions: () => Promise<Map<string, string>> = async () => new Map(),
   ) {}
@@ -185,10 +188,12 @@ export class HostsService {
   }
 
   /** Removes the host with its events and problems; the next event from it recreates the host. */
-  async remove(id: string, actor: Actor): Promise<void> {
+  async remove(id: string, actor: Actor, approved?: Approved): Promise<void> {
     const host = await this.store.hosts.byId(id);
-    if (!host || !(await this.store.hosts.delete(id))) throw hostNotFound(id);
-    await this.audit.record({ action: 'host.deleted', actor, target: `host:${id}`, details: { hostname: host.hostname } });
+    if (!host) throw hostNotFound(id);
+    await this.approvals.assert({ kind: 'host_delete', host_id: id }, approved);
+    if (!(await this.store.hosts.delete(id))) throw hostNotFound(id);
+    await this.audit.record({ action: 'host.deleted', actor, target: `host:${id}`, details: { hostname: host.hostname, ...approvalAudit(approved) } });
     this.logger.info({ host_id: id, hostname: host.hostname, by: actor.user?.username }, 'host deleted');
   }
 }

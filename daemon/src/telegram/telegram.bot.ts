@@ -72,15 +72,20 @@ export const editMessageText = (cfg: BotConfig, chatId: number | string, message
 
 export const sendText = (cfg: BotConfig, chatId: number | string, text: string) => botCall<unknown>(cfg, 'sendMessage', { chat_id: chatId, text });
 
+export const sendButtons = (cfg: BotConfig, chatId: number | string, html: string, keyboard: InlineButton[][]) =>
+  botCall<unknown>(cfg, 'sendMessage', { chat_id: chatId, text: html, parse_mode: 'HTML', disable_web_page_preview: true, reply_markup: { inline_keyboard: keyboard } });
+
 /** The Bot API calls the Telegram service makes: the real ones in `telegramBotApi`, fakes in tests. */
 export interface TelegramBotApi {
   getUpdates(cfg: BotConfig, offset: number, timeoutS: number, signal?: AbortSignal): Promise<TelegramUpdate[]>;
   answerCallbackQuery(cfg: BotConfig, id: string, text: string): Promise<unknown>;
   editMessageText(cfg: BotConfig, chatId: number | string, messageId: number, html: string, keyboard: InlineButton[][]): Promise<unknown>;
   sendText(cfg: BotConfig, chatId: number | string, text: string): Promise<unknown>;
+  /** An HTML message with inline buttons (an approval request to one approver). */
+  sendButtons(cfg: BotConfig, chatId: number | string, html: string, keyboard: InlineButton[][]): Promise<unknown>;
 }
 
-export const telegramBotApi: TelegramBotApi = { getUpdates, answerCallbackQuery, editMessageText, sendText };
+export const telegramBotApi: TelegramBotApi = { getUpdates, answerCallbackQuery, editMessageText, sendText, sendButtons };
 
 export const setWebhook = (cfg: BotConfig, url: string, secretToken: string) =>
   botCall<boolean>(cfg, 'setWebhook', { url, secret_token: secretToken, allowed_updates: ['message', 'callback_query'] });

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NotificationPolicySchema, TelegramSettingsSchema, type ProblemView, type SettingsValue } from '../../../shared/src/index.js';
+import { NotificationPolicySchema, TelegramSettingsSchema, type ApprovalRequestView, type ProblemView, type SettingsValue } from '../../../shared/src/index.js';
 import { ManualClock } from '../../../test/helpers/clock.js';
 import { openFreshStore } from '../../../test/helpers/stores.js';
 import { AuditService } from '../audit/index.js';
@@ -33,6 +33,9 @@ function fakeBot() {
     async sendText(_cfg, chatId, text) {
       calls.push({ method: 'sendText', args: [chatId, text] });
     },
+    async sendButtons(_cfg, chatId, html, keyboard) {
+      calls.push({ method: 'sendButtons', args: [chatId, html, keyboard] });
+    },
   };
   return { api, calls, inbox };
 }
@@ -47,6 +50,7 @@ describe('TelegramService with a fake Bot API', () => {
   let clock: ManualClock;
   let bot: ReturnType<typeof fakeBot>;
   let problemCalls: string[];
+  let approvalCalls: string[];
   let telegram: TelegramService;
 
   beforeEach(async () => {
@@ -54,6 +58,7 @@ describe('TelegramService with a fake Bot API', () => {
     clock = new ManualClock(T0);
     bot = fakeBot();
     problemCalls = [];
+    approvalCalls = [];
     await store.users.insert({ ...BOB, display_name: null, active: true, password_hash: 'x', token_version: 0, created_ms: T0, updated_ms: T0, last_login_ms: null });
     const settings: Record<string, unknown> = {
       telegram: TelegramSettingsSchema.parse({ bot_token: '123:token', api_base: 'http://127.0.0.1:1' }),
@@ -70,6 +75,17 @@ describe('TelegramService with a fake Bot API', () => {
       settingsRepo: store.settings,
       settings: { get: async <K extends keyof typeof settings>(key: K) => settings[key] as SettingsValue<never> },
       problems: { acknowledge: transition('acknowledged'), resolve: transition('resolved') },
+      approvals: {
+        async approve(id, _note, actor) {
+          approvalCalls.push(`approve ${id} by ${actor.user.username}`);
+          if (id === 'a-own') throw new AppError('approval/own_request', 'You cannot decide your own request: another person must');
+          return { id, state: 'approved', result: { ok: true, detail: 'logoff queued' } } as ApprovalRequestView;
+        },
+        async deny(id, _note, actor) {
+          approvalCalls.push(`deny ${id} by ${actor.user.username}`);
+          return { id, state: 'denied', result: null } as ApprovalRequestView;
+        },
+      },
       api: bot.api,
       audit: new AuditService(store.audit, clock, logger),
       clock,
@@ -132,6 +148,32 @@ describe('TelegramService with a fake Bot API', () => {
       { method: 'answerCallbackQuery', args: ['q50', expect.stringContaining('Link your Telegram account first')] },
       { method: 'answerCallbackQuery', args: ['q51', 'The problem is already resolved'] },
     ]);
+  });
+
+  it('asks linked approvers with Approve / Deny buttons and decides a press as the linked user', async () => {
+    await linkBob(555);
+    bot.calls.length = 0;
+    const request = { id: 'a-1', summary: 'Log off session 2 on RDS01', requested_by: 'anna', reason: 'stale <admin> session', expires_at: '2026-06-03T12:30:00.000Z' } as ApprovalRequestView;
+
+    await telegram.askApproval(request, ['u-bob', 'u-unlinked']);
+
+    expect(bot.calls).toHaveLength(1);
+    const [chat, html, keyboard] = bot.calls[0]!.args as [string, string, { callback_data: string }[][]];
+    expect(chat).toBe('555');
+    expect(html).toContain('stale &lt;admin&gt; session');
+    expect(keyboard[0]!.map((b) => b.callback_data)).toEqual(['apv:a-1', 'dny:a-1']);
+
+    bot.inbox.push(press(50, 555, 'apv:a-1'), press(51, 555, 'apv:a-own'), press(52, 555, 'dny:a-2'));
+    await telegram.pollOnce(FENCE);
+
+    expect(approvalCalls).toEqual(['approve a-1 by bob', 'approve a-own by bob', 'deny a-2 by bob']);
+    const answers = bot.calls.filter((c) => c.method === 'answerCallbackQuery').map((c) => c.args);
+    expect(answers).toEqual([
+      ['q50', 'Approved'],
+      ['q51', 'You cannot decide your own request: another person must'],
+      ['q52', 'Denied'],
+    ]);
+    expect(bot.calls.find((c) => c.method === 'editMessageText')!.args[2]).toContain('Approved by bob: logoff queued');
   });
 
   it('refuses a webhook call without the secret token', async () => {

@@ -1,6 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Language, SessionUser, TelegramLinkCode, TelegramLinkStatus } from '../../../shared/src/index.js';
+import type { ApprovalRequestView, Language, SessionUser, TelegramLinkCode, TelegramLinkStatus } from '../../../shared/src/index.js';
+import type { ApprovalsService } from '../approvals/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
@@ -34,6 +35,13 @@ const REPLIES = {
     res_by: (u: string) => `✅ Resolved by ${u}`,
     unknown: 'Unknown button',
     failed: 'SAC could not apply this; try the console',
+    approval: (summary: string, by: string, reason: string, until: string) => `<b>Approval needed</b>\n${summary}\nRequested by ${by}: ${reason}\nExpires ${until} UTC`,
+    approve: 'Approve',
+    deny: 'Deny',
+    approved: 'Approved',
+    denied: 'Denied',
+    approved_by: (u: string, result: string) => `✔ Approved by ${u}: ${result}`,
+    denied_by: (u: string) => `✖ Denied by ${u}`,
   },
   ru: {
     linked: (u: string) => `Связано с пользователем SAC ${u}. Кнопки проблем теперь действуют от его имени.`,
@@ -46,6 +54,13 @@ const REPLIES = {
     res_by: (u: string) => `✅ Решил ${u}`,
     unknown: 'Неизвестная кнопка',
     failed: 'SAC не смог это применить; откройте консоль',
+    approval: (summary: string, by: string, reason: string, until: string) => `<b>Нужно подтверждение</b>\n${summary}\nЗапросил ${by}: ${reason}\nИстекает ${until} UTC`,
+    approve: 'Одобрить',
+    deny: 'Отклонить',
+    approved: 'Одобрено',
+    denied: 'Отклонено',
+    approved_by: (u: string, result: string) => `✔ Одобрил ${u}: ${result}`,
+    denied_by: (u: string) => `✖ Отклонил ${u}`,
   },
 } as const;
 
@@ -66,6 +81,7 @@ export class TelegramService {
       settingsRepo: SettingsRepo;
       settings: Pick<SettingsService, 'get'>;
       problems: Pick<ProblemsService, 'acknowledge' | 'resolve'>;
+      approvals: Pick<ApprovalsService, 'approve' | 'deny'>;
       /** The Bot API (`telegramBotApi`). */
       api: TelegramBotApi;
       audit: Pick<AuditService, 'record'>;
@@ -111,7 +127,24 @@ export class TelegramService {
     return this.status(user);
   }
 
-  /** One `getUpdates` round (the leader-only job): handles what arrived and moves the shared offset past it. */
+  /** Asks each approver with a linked Telegram account, in a private message with Approve / Deny buttons. */
+  async askApproval(request: ApprovalRequestView, approverIds: readonly string[]): Promise<void> {
+    const bot = await this.bot();
+    if (!bot) return;
+    const r = REPLIES[bot.lang];
+    const until = request.expires_at.slice(0, 16).replace('T', ' ');
+    const html = r.approval(escapeHtml(request.summary), escapeHtml(request.requested_by), escapeHtml(request.reason), until);
+    const keyboard: InlineButton[][] = [[{ text: r.approve, callback_data: `apv:${request.id}` }, { text: r.deny, callback_data: `dny:${request.id}` }]];
+    for (const id of approverIds) {
+      const link = await this.deps.telegram.byUser(id);
+      if (!link) continue;
+      // A private chat's id is the user's id: the approver started the bot to link.
+      await this.deps.api.sendButtons(bot.cfg, link.telegram_user_id, html, keyboard).catch((err: unknown) =>
+        this.deps.logger.warn({ err: errorSummary(err), user: id }, 'approval request not sent to Telegram'),
+      );
+    }
+  }
+
   /**
    * The `telegram_updates` leader job: one long poll. The fence is checked after it — the poll
    * waits up to its timeout, long enough for the lease to pass to another daemon — so a replaced
@@ -181,7 +214,7 @@ export class TelegramService {
 
   private async onPress(q: NonNullable<TelegramUpdate['callback_query']>, bot: { cfg: BotConfig; lang: Language }): Promise<void> {
     const r = REPLIES[bot.lang];
-    const m = /^(ack|res):([A-Za-z0-9_-]{1,60})$/.exec(q.data ?? '');
+    const m = /^(ack|res|apv|dny):([A-Za-z0-9_-]{1,60})$/.exec(q.data ?? '');
     if (!m) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.unknown));
     const link = await this.deps.telegram.byTelegramUser(String(q.from.id));
     if (!link) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.not_linked));
@@ -189,6 +222,7 @@ export class TelegramService {
     if (!user || !user.active) return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, r.inactive));
     // Acknowledge and resolve are open to every console role (admin and monitor), as in the console.
     const actor: Actor = { user: { id: user.id, username: user.username, role: user.role }, ip: 'telegram' };
+    if (m[1] === 'apv' || m[1] === 'dny') return this.onDecision(q, bot, m[1], m[2]!, actor as Actor & { user: SessionUser });
     const [action, problemId] = [m[1] as 'ack' | 'res', m[2]!];
     let problem;
     try {
@@ -209,5 +243,36 @@ export class TelegramService {
       );
     }
     await this.deps.api.answerCallbackQuery(bot.cfg, q.id, action === 'ack' ? r.acknowledged : r.resolved);
+  }
+
+  /** An Approve / Deny press: decided as the linked user with the console's rules (never their own request). */
+  private async onDecision(
+    q: NonNullable<TelegramUpdate['callback_query']>,
+    bot: { cfg: BotConfig; lang: Language },
+    press: 'apv' | 'dny',
+    approvalId: string,
+    actor: Actor & { user: SessionUser },
+  ): Promise<void> {
+    const r = REPLIES[bot.lang];
+    let line: string;
+    try {
+      if (press === 'apv') {
+        const decided = await this.deps.approvals.approve(approvalId, undefined, actor);
+        line = r.approved_by(actor.user.username, decided.result?.detail ?? '');
+      } else {
+        await this.deps.approvals.deny(approvalId, undefined, actor);
+        line = r.denied_by(actor.user.username);
+      }
+    } catch (err) {
+      const text = err instanceof AppError && err.kind === 'user' ? err.message : r.failed;
+      return void (await this.deps.api.answerCallbackQuery(bot.cfg, q.id, text));
+    }
+    if (q.message) {
+      const html = `${escapeHtml(q.message.text ?? '')}\n\n<b>${escapeHtml(line)}</b>`.slice(0, 4096);
+      await this.deps.api.editMessageText(bot.cfg, q.message.chat.id, q.message.message_id, html, []).catch((err: unknown) =>
+        this.deps.logger.warn({ err: errorSummary(err) }, 'telegram message not edited'),
+      );
+    }
+    await this.deps.api.answerCallbackQuery(bot.cfg, q.id, press === 'apv' ? r.approved : r.denied);
   }
 }

@@ -3,11 +3,12 @@ import { writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentUpdatesSettingsSchema, type StreamMessage } from '../../../shared/src/index.js';
+import { AgentUpdatesSettingsSchema, ApprovalsSettingsSchema, type StreamMessage } from '../../../shared/src/index.js';
 import { ManualClock } from '../../../test/helpers/clock.js';
 import { seedHost } from '../../../test/helpers/hosts.js';
 import { openFreshStore, tempDir } from '../../../test/helpers/stores.js';
 import { AuditService } from '../audit/index.js';
+import { ApprovalPolicy } from '../approvals/index.js';
 import { ShellFailure, type LinuxShell, type RemoteShell, type ShellResult } from '../remote-shell/index.js';
 import type { SshTarget } from '../ssh/index.js';
 import type { Host, Store } from '../store/index.js';
@@ -85,6 +86,7 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
         },
       },
       settings: async () => AgentUpdatesSettingsSchema.parse({ enabled: true, fallback_after_minutes: 0 }),
+      approvals: new ApprovalPolicy(async () => ApprovalsSettingsSchema.parse({})),
       windows: windows.shell as RemoteShell<WinRmHostTarget>,
       linux: linux.shell as LinuxShell,
       publicUrl: 'https://sac.example.test',

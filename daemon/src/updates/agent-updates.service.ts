@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Logger } from 'pino';
 import type { SettingsValue, StreamMessage } from '../../../shared/src/index.js';
+import type { ApprovalPolicy, Approved } from '../approvals/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
@@ -92,6 +93,8 @@ export class AgentUpdatesService {
       /** Packs bundles from the product's mirror. */
       git: Pick<GitReleaseSource, 'buildBundle'>;
       settings: () => Promise<SettingsValue<'agent_updates'>>;
+      /** Starting updates may need a second person's approval. */
+      approvals: Pick<ApprovalPolicy, 'assert'>;
       /** WinRM to Windows hosts, SSH to Linux hosts: the push paths. */
       windows: RemoteShell<WinRmHostTarget>;
       linux: LinuxShell;
@@ -115,11 +118,15 @@ export class AgentUpdatesService {
     return agentUpdateView(job);
   }
 
-  /** Starts an update of one host to its product's latest version (pending until its agent polls). */
-  async startForHost(hostId: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
+  /**
+   * Starts an update of one host to its product's latest version (pending until its agent polls);
+   * under the approval policy only with `approved`.
+   */
+  async startForHost(hostId: string, actor: Actor, approved?: Approved): Promise<{ job: AgentUpdateView; created: boolean }> {
     const host = await this.deps.store.hosts.byId(hostId);
     if (!host) throw new AppError('host/not_found', 'No such host', { details: { id: hostId } });
     await this.checkEnabled(host.agent_product);
+    await this.deps.approvals.assert({ kind: 'host_update', host_id: host.id }, approved);
     const latest = (await this.deps.versions.latest()).get(host.agent_product);
     if (!latest) throw new AppError('update/no_latest_version', `No latest version of ${host.agent_product} has been read from git yet`, { details: { product: host.agent_product } });
     if (!isOutdated(host.agent_version, latest)) {
@@ -128,15 +135,26 @@ export class AgentUpdatesService {
     return this.create(host, latest, actor);
   }
 
-  /** Starts updates of every outdated host of a product; hosts with a job in progress keep it. */
-  async startForProduct(product: string, actor: Actor): Promise<{ jobs: AgentUpdateView[]; created: number }> {
+  /** Starts updates of every outdated host of a product; hosts with a job in progress keep it. Under the approval policy only with `approved`. */
+  async startForProduct(product: string, actor: Actor, approved?: Approved): Promise<{ jobs: AgentUpdateView[]; created: number }> {
     await this.checkEnabled(product);
+    await this.deps.approvals.assert({ kind: 'product_update', product }, approved);
     const latest = (await this.deps.versions.latest()).get(product);
     if (!latest) throw new AppError('update/no_latest_version', `No latest version of ${product} has been read from git yet`, { details: { product } });
-    const outdated = (await this.deps.store.hosts.list()).filter((h) => h.agent_product === product && isOutdated(h.agent_version, latest));
+    const outdated = await this.outdatedHosts(product, latest);
     const results = [];
     for (const host of outdated) results.push(await this.create(host, latest, actor));
     return { jobs: results.map((r) => r.job), created: results.filter((r) => r.created).length };
+  }
+
+  /** The hosts of `product` an update to its latest version would reach now (none before a version was read). */
+  async outdatedOf(product: string): Promise<Host[]> {
+    const latest = (await this.deps.versions.latest()).get(product);
+    return latest ? this.outdatedHosts(product, latest) : [];
+  }
+
+  private async outdatedHosts(product: string, latest: string): Promise<Host[]> {
+    return (await this.deps.store.hosts.list()).filter((h) => h.agent_product === product && isOutdated(h.agent_version, latest));
   }
 
   /**

@@ -22,6 +22,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/maintenance', name: 'maintenance', component: () => import('./features/maintenance/MaintenanceView.vue') },
   { path: '/profile', name: 'profile', component: () => import('./features/profile/ProfileView.vue') },
   { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
+  { path: '/approvals', name: 'approvals', component: () => import('./features/approvals/ApprovalsView.vue') },
   { path: '/agents', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },

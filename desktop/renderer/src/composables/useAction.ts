@@ -3,6 +3,8 @@ import { useI18n } from 'vue-i18n';
 import { errorText } from '../api/error-text';
 import type { ApiError } from '../api/http';
 import { toApiError } from '../api/trpc';
+import type { ApprovalActionInput } from '../../../../shared/src/approvals.schema';
+import { useApprovalsStore } from '../features/approvals/approvals.store';
 import { useConfirmStore, type ConfirmRequest } from '../features/confirm/confirm.store';
 import { useToastStore } from '../features/toast/toast.store';
 
@@ -24,11 +26,15 @@ export interface Action {
   run<T>(work: () => Promise<T>, options?: ActionOptions<T>): Promise<T | undefined>;
 }
 
-/** Confirm → act → toast, the way every view that changes something does it. */
+/**
+ * Confirm → act → toast, the way every view that changes something does it. An action the
+ * daemon holds back for a second person's approval opens the request dialog instead of a toast.
+ */
 export function useAction(): Action {
   const { t, te } = useI18n();
   const toast = useToastStore();
   const confirm = useConfirmStore();
+  const approvals = useApprovalsStore();
   const busy = ref(false);
   const error = shallowRef<ApiError | null>(null);
 
@@ -43,6 +49,10 @@ export function useAction(): Action {
       return result;
     } catch (err) {
       const e = toApiError(err);
+      if (e.code === 'approval/required') {
+        approvals.ask((e.details as { request: ApprovalActionInput }).request);
+        return undefined;
+      }
       error.value = e;
       const inline = typeof options.inline === 'function' ? options.inline(e) : options.inline;
       if (!inline) toast.error(errorText(e, t, te));

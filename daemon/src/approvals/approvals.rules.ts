@@ -1,0 +1,73 @@
+import {
+  APPROVAL_KIND_ACTION,
+  type ApprovalAction,
+  type ApprovalActionInput,
+  type ApprovalRequestView,
+  type Role,
+  type SessionUser,
+} from '../../../shared/src/index.js';
+import type { ApprovalRecord } from '../store/index.js';
+
+/** The role an action needs, to request it and to approve it (the role of the operation it runs). */
+export const APPROVAL_ROLE: Record<ApprovalAction, Role | 'any'> = {
+  session_logoff: 'any',
+  agent_update: 'admin',
+  host_delete: 'admin',
+};
+
+/** Whether `user` may do (so request or approve) `action`. */
+export function mayAct(user: Pick<SessionUser, 'role'>, action: ApprovalAction): boolean {
+  const role = APPROVAL_ROLE[action];
+  return role === 'any' || user.role === role;
+}
+
+/**
+ * Whether `user` may decide the request: an active user other than the requester whose role
+ * allows the action. The requester never approves their own request.
+ */
+export function mayDecide(user: Pick<SessionUser, 'id' | 'role'>, request: Pick<ApprovalRecord, 'action' | 'requested_by_id'>): boolean {
+  return user.id !== request.requested_by_id && mayAct(user, request.action);
+}
+
+export function actionOf(request: ApprovalActionInput): ApprovalAction {
+  return APPROVAL_KIND_ACTION[request.kind];
+}
+
+/** What a request will run, in words, given the names of its hosts. */
+export function approvalSummary(request: ApprovalActionInput, hostnames: readonly string[]): string {
+  const on = hostnames.join(', ');
+  switch (request.kind) {
+    case 'host_logoff':
+      return `Log off session ${request.session_id} on ${on}`;
+    case 'event_logoff':
+      return request.session_id === undefined ? `Log off the session of event ${request.event_id} on ${on}` : `Log off session ${request.session_id} on ${on} (event ${request.event_id})`;
+    case 'host_update':
+      return `Update the agent on ${on}`;
+    case 'product_update':
+      return `Update every outdated ${request.product} agent${hostnames.length > 0 ? ` (${on})` : ''}`;
+    case 'host_delete':
+      return `Delete host ${on} with its events and problems`;
+  }
+}
+
+export function approvalView(r: ApprovalRecord): ApprovalRequestView {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: r.id,
+    action: r.action,
+    request: r.request,
+    summary: r.summary,
+    host_ids: r.host_ids,
+    hostnames: r.hostnames,
+    reason: r.reason,
+    requested_by: r.requested_by,
+    requested_by_id: r.requested_by_id,
+    requested_at: iso(r.requested_ms),
+    expires_at: iso(r.expires_ms),
+    state: r.state,
+    decided_by: r.decided_by,
+    decided_at: r.decided_ms === null ? null : iso(r.decided_ms),
+    note: r.note,
+    result: r.result,
+  };
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, api, createUser, hostIdOf, login, userToken } from '../helpers/auth.js';
+import { ManualClock, waitFor } from '../helpers/clock.js';
+import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { STORE_KINDS } from '../helpers/stores.js';
+import { trpc } from '../peers/trpc.js';
+
+const NOW = Date.parse('2026-06-03T12:00:00.000Z');
+const MIN = 60_000;
+
+describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
+  let t: TestSac;
+  let admin: string;
+  let anna: string;
+  let bob: string;
+  let host: string;
+  const clock = new ManualClock(NOW);
+
+  const logoff = (token: string, session: number) => api(t, 'POST', `/api/v1/hosts/${host}/sessions/${session}/logoff`, { token });
+  const logoffsQueued = async () =>
+    (await api(t, 'GET', `/api/v1/commands?host_id=${host}`, { token: admin })).body.items.filter((c: { type: string }) => c.type === 'logoff');
+  const request = (token: string, body: unknown) => api(t, 'POST', '/api/v1/approvals', { token, body });
+
+  beforeAll(async () => {
+    t = await startTestSac(kind, { SAC_APPROVAL_EXPIRY_CHECK_SECONDS: '0.1' }, { clock });
+    admin = await adminToken(t);
+    anna = await userToken(t, 'monitor');
+    bob = await userToken(t, 'monitor');
+    // A Windows host with an agent; no WinRM administrator here, so a logoff is queued to the agent.
+    const eventId = await ingestEvent(t, {
+      type: 'rdp.login.success',
+      occurred_at: isoAt(NOW),
+      host: { hostname: 'RDS-APPROVE', os_family: 'windows' },
+      source: { product: 'rdp-login-monitor', agent_instance_id: 'agent-rds-approve' },
+      details: { user: 'CORP\\anna', session_id: 2 },
+    });
+    host = await hostIdOf(t, eventId);
+    const policy = await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'], expiry_minutes: 30 } });
+    expect(policy.status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('holds a logoff back until a second person approves; the requester never can, and the action runs as the approver', async () => {
+    const held = await logoff(anna, 2);
+    expect(held.status).toBe(409);
+    expect(held.body.error).toMatchObject({ code: 'approval/required', details: { action: 'session_logoff', request: { kind: 'host_logoff', host_id: host, session_id: 2 } } });
+    expect(await logoffsQueued()).toEqual([]);
+
+    expect((await request(anna, { request: held.body.error.details.request, reason: ' \t' })).status).toBe(400);
+    const filed = await request(anna, { request: held.body.error.details.request, reason: 'stale session of a leaver' });
+    expect(filed.status).toBe(201);
+    expect(filed.body).toMatchObject({ state: 'pending', summary: 'Log off session 2 on RDS-APPROVE', hostnames: ['RDS-APPROVE'], reason: 'stale session of a leaver' });
+    expect(Date.parse(filed.body.expires_at) - Date.parse(filed.body.requested_at)).toBe(30 * MIN);
+    const id = filed.body.id as string;
+
+    expect((await api(t, 'GET', '/api/v1/approvals?state=pending', { token: anna })).body.pending_for_me).toBe(0);
+    expect((await api(t, 'GET', '/api/v1/approvals?state=pending', { token: bob })).body.pending_for_me).toBe(1);
+
+    const own = await api(t, 'POST', `/api/v1/approvals/${id}/approve`, { token: anna, body: {} });
+    expect(own.status).toBe(403);
+    expect(own.body.error.code).toBe('approval/own_request');
+    expect(await logoffsQueued()).toEqual([]);
+
+    const approved = await trpc(t, bob, 'mutation', 'approvals.approve', { id, note: 'checked with HR' });
+    expect(approved.data).toMatchObject({ state: 'approved', note: 'checked with HR', result: { ok: true, detail: expect.stringContaining('queued to the host') } });
+    expect(await logoffsQueued()).toMatchObject([{ params: { session_id: 2 } }]);
+    expect((await api(t, 'POST', `/api/v1/approvals/${id}/approve`, { token: admin, body: {} })).body.error.code).toBe('approval/not_pending');
+
+    const audit = (await api(t, 'GET', '/api/v1/audit?limit=50', { token: admin })).body.entries as { action: string; actor_username: string; details: Record<string, unknown> }[];
+    const bobName = (await api(t, 'GET', '/api/v1/auth/me', { token: bob })).body.user.username;
+    const annaName = (await api(t, 'GET', '/api/v1/auth/me', { token: anna })).body.user.username;
+    expect(audit.find((e) => e.action === 'actions.logoff')).toMatchObject({ actor_username: bobName, details: { approval_id: id, requested_by: annaName } });
+    expect(audit.find((e) => e.action === 'approval.approved')).toMatchObject({ actor_username: bobName, details: { requested_by: annaName } });
+    expect(audit.find((e) => e.action === 'approval.requested')).toMatchObject({ actor_username: annaName });
+  });
+
+  it('expires a request nobody decided, and runs nothing', async () => {
+    const held = await logoff(anna, 3);
+    const filed = await request(anna, { request: held.body.error.details.request, reason: 'night shift' });
+    clock.advance(31 * MIN);
+    await waitFor('the request expired', async () => (await api(t, 'GET', `/api/v1/approvals/${filed.body.id}`, { token: bob })).body.state === 'expired');
+    const late = await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: bob, body: {} });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('approval/not_pending');
+    expect((await logoffsQueued()).map((c: { params: { session_id: number } }) => c.params.session_id)).toEqual([2]);
+  });
+
+  it('is denied by another person or withdrawn by the requester; both run nothing', async () => {
+    const denied = await request(anna, { request: { kind: 'host_logoff', host_id: host, session_id: 4 }, reason: 'test' });
+    const answer = await api(t, 'POST', `/api/v1/approvals/${denied.body.id}/deny`, { token: bob, body: { note: 'not a leaver' } });
+    expect(answer.body).toMatchObject({ state: 'denied', note: 'not a leaver', result: null });
+    const withdrawn = await request(anna, { request: { kind: 'host_logoff', host_id: host, session_id: 5 }, reason: 'test' });
+    expect((await api(t, 'POST', `/api/v1/approvals/${withdrawn.body.id}/cancel`, { token: bob })).status).toBe(403);
+    expect((await api(t, 'POST', `/api/v1/approvals/${withdrawn.body.id}/cancel`, { token: anna })).body.state).toBe('cancelled');
+    expect((await logoffsQueued()).map((c: { params: { session_id: number } }) => c.params.session_id)).toEqual([2]);
+  });
+
+  it('asks an admin approver for an admin action: a monitor may neither request nor approve it', async () => {
+    const held = await api(t, 'DELETE', `/api/v1/hosts/${host}`, { token: admin });
+    expect(held.body.error).toMatchObject({ code: 'approval/required', details: { request: { kind: 'host_delete', host_id: host } } });
+    expect((await request(anna, { request: held.body.error.details.request, reason: 'decommissioned' })).status).toBe(403);
+    const filed = await request(admin, { request: held.body.error.details.request, reason: 'decommissioned' });
+    expect(filed.status).toBe(201);
+    expect((await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: bob, body: {} })).status).toBe(403);
+    const second = await createUser(t, 'admin');
+    const secondToken = (await login(t, second.user.username, second.password)).body.token as string;
+    const approved = await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: secondToken, body: {} });
+    expect(approved.body).toMatchObject({ state: 'approved', result: { ok: true, detail: 'host deleted' } });
+    expect((await api(t, 'GET', `/api/v1/hosts/${host}`, { token: admin })).status).toBe(404);
+  });
+
+  it('refuses a request for an action the policy does not hold back', async () => {
+    const res = await request(admin, { request: { kind: 'product_update', product: 'rdp-login-monitor' }, reason: 'monthly' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('approval/not_required');
+  });
+});
