@@ -15,6 +15,8 @@ const settings: CorrelationSettings = {
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
   crossHost: DEFAULT_CROSS_HOST_RULES,
+  typeProblems: {},
+  adminUsers: new Set(),
 };
 
 /** Stores a batch the way ingest does and hands the committed events to the correlation listener. */

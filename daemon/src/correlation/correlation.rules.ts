@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
-export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence'] as const;
+export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'host_activity'] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
 /** Types that never open a problem by severity: the agent's own bookkeeping. */
@@ -33,13 +33,18 @@ export function isHiddenType(type: string, hidden: readonly string[]): boolean {
  * a longer prefix over a shorter one; without one the agent's severity stays.
  */
 export function effectiveSeverity(type: string, agentSeverity: Severity, overrides: Readonly<Record<string, Severity>>): Severity {
-  let best: { len: number; severity: Severity } | null = null;
-  for (const [pattern, severity] of Object.entries(overrides)) {
+  return mostSpecific(type, overrides) ?? agentSeverity;
+}
+
+/** The value of the most specific pattern matching `type`: its exact type, else the longest prefix; undefined when none matches. */
+export function mostSpecific<T>(type: string, byPattern: Readonly<Record<string, T>>): T | undefined {
+  let best: { len: number; value: T } | undefined;
+  for (const [pattern, value] of Object.entries(byPattern)) {
     if (!typeMatches(type, pattern)) continue;
     const len = pattern.replace(/\.\*$|\.$/, '').length + (pattern === type ? 1 : 0);
-    if (!best || len > best.len) best = { len, severity };
+    if (!best || len > best.len) best = { len, value };
   }
-  return best?.severity ?? agentSeverity;
+  return best?.value;
 }
 
 /** The correlation key: host + type + rule, plus the rule's own discriminator (e.g. user and IP of a gateway pair). */

@@ -168,6 +168,8 @@ export interface ProblemsRepo {
   activeCountsBySeverity(): Promise<Map<Severity, number>>;
   /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
   counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
+  /** Problems created in [sinceMs, now) per type, most first (ties by type), at most `limit` types. */
+  openedByType(sinceMs: number, limit: number): Promise<{ type: string; opened: number }[]>;
   /** The silence problems of these keys (one per host at most). */
   byKeys(keys: string[]): Promise<Problem[]>;
   /** Creates the host's silence problem unless one exists (then null). */

@@ -323,6 +323,15 @@ export function mongoProblems(db: Db): ProblemsRepo {
       ]);
       return { open, created_active, resolved };
     },
+    async openedByType(sinceMs, limit) {
+      const groups = await problems
+        .aggregate<{ _id: string; opened: number }>([{ $match: { created_ms: { $gte: sinceMs } } }, { $group: { _id: '$type', opened: { $sum: 1 } } }])
+        .toArray();
+      return groups
+        .map((g) => ({ type: g._id, opened: g.opened }))
+        .sort((a, b) => b.opened - a.opened || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0))
+        .slice(0, limit);
+    },
     async byKeys(keys) {
       if (keys.length === 0) return [];
       // One query for all the keys: FerretDB hands the rule's equality to PostgreSQL and keeps

@@ -257,6 +257,13 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         resolved: count(`resolved_ms >= ? AND resolved_ms < ? AND status = 'resolved'`, [sinceMs, untilMs]),
       };
     },
+    async openedByType(sinceMs, limit) {
+      return db
+        .prepare<[number, number], { type: string; opened: number }>(
+          'SELECT type, count(*) AS opened FROM problems WHERE created_ms >= ? GROUP BY type ORDER BY opened DESC, type ASC LIMIT ?',
+        )
+        .all(sinceMs, limit);
+    },
     async byKeys(keys) {
       if (keys.length === 0) return [];
       return db
