@@ -38,7 +38,7 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
   const openedByType = async (token = monitor) => {
     const res = await api(t, 'GET', '/api/v1/problem-types/opened', { token });
     expect(res.status).toBe(200);
-    return res.body as { since: string; items: { type: string; opened: number }[] };
+    return res.body as { since: string; items: { type: string; rule: string; opened: number }[] };
   };
 
   it('by default counts gateway failures and SSH bans into the host’s activity problem, and opens the rest', async () => {
@@ -111,20 +111,20 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
   it('counts the problems each type opened in the last week', async () => {
     const week = await openedByType();
     expect(week.since).toBe(isoAt(NOW - 7 * DAY));
-    const opened = Object.fromEntries(week.items.map((i) => [i.type, i.opened]));
+    const opened = Object.fromEntries(week.items.map((i) => [`${i.type} ${i.rule}`, i.opened]));
     expect(opened).toEqual({
-      'host.activity': 3,
-      'privilege.sudo.command': 2,
-      'rdp.login.failed': 2,
-      'rdg.connection.failed': 1,
-      'rdp.shadow.control.started': 1,
+      'host.activity host_activity': 3,
+      'privilege.sudo.command severity': 2,
+      'rdp.login.failed severity': 2,
+      'rdg.connection.failed severity': 1,
+      'rdp.shadow.control.started severity': 1,
     });
-    expect(week.items[0]).toEqual({ type: 'host.activity', opened: 3 });
+    expect(week.items[0]).toEqual({ type: 'host.activity', rule: 'host_activity', opened: 3 });
 
     // Eight days on, those are older than a week; a new one is counted.
     clock.advance(8 * DAY);
     await ingest(t, agentEvent('rdp.shadow.control.started', 'PAT01', clock.now() - MIN));
     // The sessions of a week ago have expired meanwhile.
-    expect((await openedByType(await adminToken(t, { fresh: true }))).items).toEqual([{ type: 'rdp.shadow.control.started', opened: 1 }]);
+    expect((await openedByType(await adminToken(t, { fresh: true }))).items).toEqual([{ type: 'rdp.shadow.control.started', rule: 'severity', opened: 1 }]);
   });
 });

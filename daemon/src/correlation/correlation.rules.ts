@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
+import { compareSeverity, eventIp, mostSpecific, typeMatches, type Event, type Severity } from '../../../shared/src/index.js';
+
+export { mostSpecific, typeMatches };
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
 export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'host_activity'] as const;
@@ -14,15 +16,6 @@ export function opensProblem(type: string, severity: Severity): boolean {
   return compareSeverity(severity, 'warning') >= 0;
 }
 
-/**
- * True when `type` is `pattern` or lies below it (`rdg.connection` matches `rdg.connection.failed`).
- * A trailing `.*` or `.` in the pattern means the same.
- */
-export function typeMatches(type: string, pattern: string): boolean {
-  const p = pattern.replace(/\.\*$|\.$/, '');
-  return type === p || type.startsWith(`${p}.`);
-}
-
 /** True when the type is hidden by any of the patterns (hidden types are stored but not shown or correlated). */
 export function isHiddenType(type: string, hidden: readonly string[]): boolean {
   return hidden.some((p) => typeMatches(type, p));
@@ -34,17 +27,6 @@ export function isHiddenType(type: string, hidden: readonly string[]): boolean {
  */
 export function effectiveSeverity(type: string, agentSeverity: Severity, overrides: Readonly<Record<string, Severity>>): Severity {
   return mostSpecific(type, overrides) ?? agentSeverity;
-}
-
-/** The value of the most specific pattern matching `type`: its exact type, else the longest prefix; undefined when none matches. */
-export function mostSpecific<T>(type: string, byPattern: Readonly<Record<string, T>>): T | undefined {
-  let best: { len: number; value: T } | undefined;
-  for (const [pattern, value] of Object.entries(byPattern)) {
-    if (!typeMatches(type, pattern)) continue;
-    const len = pattern.replace(/\.\*$|\.$/, '').length + (pattern === type ? 1 : 0);
-    if (!best || len > best.len) best = { len, value };
-  }
-  return best?.value;
 }
 
 /** The correlation key: host + type + rule, plus the rule's own discriminator (e.g. user and IP of a gateway pair). */

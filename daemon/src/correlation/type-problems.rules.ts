@@ -1,5 +1,4 @@
-import type { TypeProblemChoice } from '../../../shared/src/index.js';
-import { mostSpecific, typeMatches } from './correlation.rules.js';
+import { mostSpecific, typeMatches, type TypeProblemChoice } from '../../../shared/src/index.js';
 import { loginUser } from './logins.rules.js';
 
 /** Types that are routine administration when an administrator does them: by a known admin user they open no problem. */

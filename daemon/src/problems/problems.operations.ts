@@ -66,11 +66,11 @@ export function problemsOperations(problems: ProblemsService) {
     }),
     defineOperation({
       id: 'problems.openedByType',
-      summary: 'How many problems each type opened in the last week (at most 500 types, most first)',
+      summary: 'How many problems each type (and rule) opened in the last week (at most 500, most first)',
       role: 'operator',
       method: 'GET',
       path: '/api/v1/problem-types/opened',
-      output: z.strictObject({ since: z.string(), items: z.array(z.strictObject({ type: z.string(), opened: z.number().int() })) }),
+      output: z.strictObject({ since: z.string(), items: z.array(z.strictObject({ type: z.string(), rule: z.string(), opened: z.number().int() })) }),
       handler: () => problems.openedByType(),
     }),
     defineOperation({

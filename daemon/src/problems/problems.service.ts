@@ -9,7 +9,7 @@ import type { Facts } from '../facts.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
-import type { Problem, Store } from '../store/index.js';
+import type { OpenedByType, Problem, Store } from '../store/index.js';
 
 /** Longest timeline returned with a problem. */
 export const TIMELINE_LIMIT = 500;
@@ -129,8 +129,8 @@ export class ProblemsService {
       .sort((a, b) => a.username.localeCompare(b.username));
   }
 
-  /** How many problems each type opened in the last week (most first, at most `OPENED_BY_TYPE_LIMIT` types): the noise per type beside its correlation choice. */
-  async openedByType(): Promise<{ since: string; items: { type: string; opened: number }[] }> {
+  /** How many problems each type (and rule) opened in the last week (most first, at most `OPENED_BY_TYPE_LIMIT` rows): the noise per type beside its correlation choice. */
+  async openedByType(): Promise<{ since: string; items: OpenedByType[] }> {
     const sinceMs = this.clock.now() - WEEK_MS;
     return { since: new Date(sinceMs).toISOString(), items: await this.store.problems.openedByType(sinceMs, OPENED_BY_TYPE_LIMIT) };
   }

@@ -325,11 +325,15 @@ export function mongoProblems(db: Db): ProblemsRepo {
     },
     async openedByType(sinceMs, limit) {
       const groups = await problems
-        .aggregate<{ _id: string; opened: number }>([{ $match: { created_ms: { $gte: sinceMs } } }, { $group: { _id: '$type', opened: { $sum: 1 } } }])
+        .aggregate<{ _id: { type: string; rule: string }; opened: number }>([
+          { $match: { created_ms: { $gte: sinceMs } } },
+          { $group: { _id: { type: '$type', rule: '$rule' }, opened: { $sum: 1 } } },
+        ])
         .toArray();
+      const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
       return groups
-        .map((g) => ({ type: g._id, opened: g.opened }))
-        .sort((a, b) => b.opened - a.opened || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0))
+        .map((g) => ({ type: g._id.type, rule: g._id.rule, opened: g.opened }))
+        .sort((a, b) => b.opened - a.opened || order(a.type, b.type) || order(a.rule, b.rule))
         .slice(0, limit);
     },
     async byKeys(keys) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
+import type { OpenedByType, Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import type { Severity } from '../../../../shared/src/index.js';
 import {
   assignedProblem,
@@ -259,8 +259,8 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     },
     async openedByType(sinceMs, limit) {
       return db
-        .prepare<[number, number], { type: string; opened: number }>(
-          'SELECT type, count(*) AS opened FROM problems WHERE created_ms >= ? GROUP BY type ORDER BY opened DESC, type ASC LIMIT ?',
+        .prepare<[number, number], OpenedByType>(
+          'SELECT type, rule, count(*) AS opened FROM problems WHERE created_ms >= ? GROUP BY type, rule ORDER BY opened DESC, type ASC, rule ASC LIMIT ?',
         )
         .all(sinceMs, limit);
     },
