@@ -104,7 +104,7 @@ const en: SettingsHelp = {
   },
   correlation: {
     title: 'Correlation',
-    help: 'How long matching events keep joining the same problem, and the login and silence rules that look across hosts.',
+    help: 'How long matching events keep joining the same problem, which event types open problems, and the login and silence rules that look across hosts.',
     fields: {
       window_minutes: { label: 'Window, minutes', help: 'Events of one host, type and rule this close in time join one problem.' },
       type_problems: {
@@ -310,7 +310,7 @@ const ru: SettingsHelp = {
   },
   correlation: {
     title: 'Корреляция',
-    help: 'Как долго подходящие события присоединяются к одной проблеме, и правила входов и молчания, смотрящие на несколько хостов.',
+    help: 'Как долго подходящие события присоединяются к одной проблеме, какие типы событий открывают проблемы, и правила входов и молчания, смотрящие на несколько хостов.',
     fields: {
       window_minutes: { label: 'Окно, мин', help: 'События одного хоста, типа и правила, настолько близкие по времени, объединяются в одну проблему.' },
       type_problems: {
