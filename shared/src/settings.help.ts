@@ -113,7 +113,7 @@ const en: SettingsHelp = {
       },
       admin_users: {
         label: 'Known admin users',
-        help: 'One per line. Their sudo, WinRM sessions, admin-share access and session shadowing open no problem. The Windows and SSH admin accounts SAC uses count as listed.',
+        help: 'Their sudo, WinRM sessions, admin-share access and session shadowing open no problem. The Windows and SSH admin accounts SAC uses count as listed.',
       },
       login_after_failures_enabled: { label: 'Success after failures', help: 'Raise a problem when an address logs in successfully after failing on any host.' },
       login_after_failures_min_failures: { label: 'Success after failures: failures', help: 'Failed logins of the address (on any host) that must precede the success.' },
@@ -319,7 +319,7 @@ const ru: SettingsHelp = {
       },
       admin_users: {
         label: 'Известные администраторы',
-        help: 'По одному в строке. Их sudo, сеансы WinRM, доступ к админ-шарам и теневые подключения не открывают проблем. Учётные записи Windows и SSH, под которыми входит SAC, считаются указанными.',
+        help: 'Их sudo, сеансы WinRM, доступ к админ-шарам и теневые подключения не открывают проблем. Учётные записи Windows и SSH, под которыми входит SAC, считаются указанными.',
       },
       login_after_failures_enabled: { label: 'Успех после неудач', help: 'Создавать проблему, когда адрес успешно входит после неудачных попыток на любом хосте.' },
       login_after_failures_min_failures: { label: 'Успех после неудач: неудач', help: 'Сколько неудачных входов адреса (на любом хосте) должно предшествовать успеху.' },
