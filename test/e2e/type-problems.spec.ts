@@ -87,7 +87,7 @@ test('Settings → Correlation: a choice per event type with the problems each o
   await app.screenshotBothThemes('settings-type-problems-390');
   await page.getByTestId('language').selectOption('ru');
   await expect(page.getByTestId('host-activity-week')).toHaveText('За 7 дней открыто 2 проблемы активности хостов');
-  await expect(editor.locator('tr[data-pattern="rdp.login.failed"] select option:checked')).toHaveText('Никогда');
+  await expect(editor.locator('tr[data-pattern="rdp.login.failed"] select option:checked')).toHaveText('Не открывать');
   await editor.scrollIntoViewIfNeeded();
   await app.screenshotBothThemes('settings-type-problems-390-ru');
   await page.setViewportSize({ width: 1440, height: 900 });

@@ -339,7 +339,7 @@ const ru: Messages = {
     escalateSeverity: 'Эскалировать проблемы «{severity}»',
     typePattern: 'Тип или префикс',
     typeChoice: 'Проблема',
-    typeChoices: { open: 'Открывать проблему', count: 'Засчитывать в проблему хоста', never: 'Никогда' },
+    typeChoices: { open: 'Открывать свою', count: 'В проблему хоста', never: 'Не открывать' },
     typeOpenedWeek: 'Открыто за 7 дней',
     typeDuplicate: 'Этот тип уже есть в другой строке.',
     removeType: 'Убрать',
