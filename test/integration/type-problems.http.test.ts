@@ -32,6 +32,10 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
     await t?.close();
   });
 
+  /** Ingests agent events on one host: type, minutes before NOW, and details changed from the fixture's. */
+  const ingestOn = async (hostname: string, events: [string, number, Record<string, unknown>?][]) => {
+    for (const [type, minutesAgo, details] of events) await ingest(t, agentEvent(type, hostname, NOW - minutesAgo * MIN, details));
+  };
   const problemsOf = async (hostname: string) =>
     ((await api(t, 'GET', `/api/v1/problems?host=${hostname}`, { token: admin })).body.items as any[]).map((p) => [p.type, p.rule, p.severity, p.count]).sort();
   const setCorrelation = async (values: Record<string, unknown>) => api(t, 'PATCH', '/api/v1/settings/correlation', { token: admin, body: values });
@@ -45,12 +49,16 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
     const settings = await api(t, 'GET', '/api/v1/settings/correlation', { token: admin });
     expect(settings.body.values).toMatchObject({ type_problems: { 'rdg.connection.failed': 'count', 'ssh.ip.banned': 'count' }, admin_users: [] });
 
-    await ingest(t, agentEvent('rdg.connection.failed', 'GW01', NOW - 50 * MIN));
-    // Two hours apart (beyond the 60 min window): still the host's one activity problem.
-    await ingest(t, agentEvent('rdg.connection.failed', 'GW01', NOW - 170 * MIN, { user: 'CORP\\anna' }));
-    await ingest(t, agentEvent('rdp.login.failed', 'GW01', NOW - 5 * MIN));
-    await ingest(t, agentEvent('ssh.ip.banned', 'BAN01', NOW - 10 * MIN));
-    await ingest(t, agentEvent('privilege.sudo.command', 'BAN01', NOW - 5 * MIN));
+    await ingestOn('GW01', [
+      ['rdg.connection.failed', 50],
+      // Two hours apart (beyond the 60 min window): still the host's one activity problem.
+      ['rdg.connection.failed', 170, { user: 'CORP\\anna' }],
+      ['rdp.login.failed', 5],
+    ]);
+    await ingestOn('BAN01', [
+      ['ssh.ip.banned', 10],
+      ['privilege.sudo.command', 5],
+    ]);
 
     expect(await problemsOf('GW01')).toEqual([
       ['host.activity', 'host_activity', 'info', 2],
@@ -66,12 +74,14 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
     expect((await setCorrelation({ admin_users: ['Deploy'] })).status).toBe(200);
     expect((await api(t, 'PATCH', '/api/v1/settings/windows_admin', { token: admin, body: { username: 'CORP\\svc-sac', password: 'Adm1n-pass' } })).status).toBe(200);
 
-    await ingest(t, agentEvent('privilege.sudo.command', 'ADM01', NOW - 5 * MIN)); // by deploy
-    await ingest(t, agentEvent('winrm.session.started', 'ADM01', NOW - 4 * MIN, { user: 'svc-sac@corp' }));
-    await ingest(t, agentEvent('smb.admin_share.access', 'ADM01', NOW - 3 * MIN, { user: 'corp\\DEPLOY' }));
-    // Someone else's sudo, and an admin's failed login (not administration), still open.
-    await ingest(t, agentEvent('privilege.sudo.command', 'ADM01', NOW - 2 * MIN, { user: 'mallory' }));
-    await ingest(t, agentEvent('rdp.login.failed', 'ADM01', NOW - 1 * MIN, { user: 'deploy' }));
+    await ingestOn('ADM01', [
+      ['privilege.sudo.command', 5], // by deploy
+      ['winrm.session.started', 4, { user: 'svc-sac@corp' }],
+      ['smb.admin_share.access', 3, { user: 'corp\\DEPLOY' }],
+      // Someone else's sudo, and an admin's failed login (not administration), still open.
+      ['privilege.sudo.command', 2, { user: 'mallory' }],
+      ['rdp.login.failed', 1, { user: 'deploy' }],
+    ]);
 
     expect(await problemsOf('ADM01')).toEqual([
       ['privilege.sudo.command', 'severity', 'warning', 1],
@@ -82,11 +92,13 @@ describe.each(STORE_KINDS)('per-type problem choice over HTTP on %s', (kind) => 
   it('follows the most specific pattern: never, count, or open', async () => {
     expect((await setCorrelation({ type_problems: { rdp: 'count', 'rdp.login.failed': 'never', 'rdp.shadow.*': 'open' } })).status).toBe(200);
 
-    await ingest(t, agentEvent('rdp.login.failed', 'PAT01', NOW - 5 * MIN));
-    await ingest(t, agentEvent('rdp.bruteforce.burst', 'PAT01', NOW - 4 * MIN));
-    await ingest(t, agentEvent('rdp.shadow.control.started', 'PAT01', NOW - 3 * MIN));
-    // No longer listed: opens again.
-    await ingest(t, agentEvent('rdg.connection.failed', 'PAT01', NOW - 2 * MIN));
+    await ingestOn('PAT01', [
+      ['rdp.login.failed', 5],
+      ['rdp.bruteforce.burst', 4],
+      ['rdp.shadow.control.started', 3],
+      // No longer listed: opens again.
+      ['rdg.connection.failed', 2],
+    ]);
 
     expect(await problemsOf('PAT01')).toEqual([
       ['host.activity', 'host_activity', 'info', 1],
