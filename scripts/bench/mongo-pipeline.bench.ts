@@ -34,6 +34,8 @@ const settings: CorrelationSettings = {
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
   crossHost: DEFAULT_CROSS_HOST_RULES,
+  typeProblems: {},
+  adminUsers: new Set(),
 };
 
 /** Driver calls per collection and operation, counted by wrapping the driver's methods (this process only). */

@@ -23,3 +23,4 @@ export * from './geo.schema.js';
 export * from './jobs.types.js';
 export * from './login-intel.schema.js';
 export * from './approvals.schema.js';
+export * from './type-patterns.js';

@@ -104,9 +104,17 @@ const en: SettingsHelp = {
   },
   correlation: {
     title: 'Correlation',
-    help: 'How long matching events keep joining the same problem, and the login and silence rules that look across hosts.',
+    help: 'How long matching events keep joining the same problem, which event types open problems, and the login and silence rules that look across hosts.',
     fields: {
       window_minutes: { label: 'Window, minutes', help: 'Events of one host, type and rule this close in time join one problem.' },
+      type_problems: {
+        label: 'Problems per event type',
+        help: 'What a warning-or-worse event of a type (or dotted prefix; the most specific wins) does: open its own problem, count into its host’s activity problem (info, pages no one), or open none. Types not listed open.',
+      },
+      admin_users: {
+        label: 'Known admin users',
+        help: 'Their sudo, WinRM sessions, admin-share access and session shadowing open no problem. The Windows and SSH admin accounts SAC uses count as listed.',
+      },
       login_after_failures_enabled: { label: 'Success after failures', help: 'Raise a problem when an address logs in successfully after failing on any host.' },
       login_after_failures_min_failures: { label: 'Success after failures: failures', help: 'Failed logins of the address (on any host) that must precede the success.' },
       login_after_failures_window_minutes: { label: 'Success after failures: window, minutes', help: 'How far back before the success the failures are counted.' },
@@ -310,9 +318,17 @@ const ru: SettingsHelp = {
   },
   correlation: {
     title: 'Корреляция',
-    help: 'Как долго подходящие события присоединяются к одной проблеме, и правила входов и молчания, смотрящие на несколько хостов.',
+    help: 'Как долго подходящие события присоединяются к одной проблеме, какие типы событий открывают проблемы, и правила входов и молчания, смотрящие на несколько хостов.',
     fields: {
       window_minutes: { label: 'Окно, мин', help: 'События одного хоста, типа и правила, настолько близкие по времени, объединяются в одну проблему.' },
+      type_problems: {
+        label: 'Проблемы по типам событий',
+        help: 'Что делает событие типа (или префикса через точку; побеждает самый точный) с важностью «предупреждение» и выше: открывает свою проблему, засчитывается в проблему активности хоста (info, никого не вызывает) или не открывает ничего. Неуказанные типы открывают.',
+      },
+      admin_users: {
+        label: 'Известные администраторы',
+        help: 'Их sudo, сеансы WinRM, доступ к админ-шарам и теневые подключения не открывают проблем. Учётные записи Windows и SSH, под которыми входит SAC, считаются указанными.',
+      },
       login_after_failures_enabled: { label: 'Успех после неудач', help: 'Создавать проблему, когда адрес успешно входит после неудачных попыток на любом хосте.' },
       login_after_failures_min_failures: { label: 'Успех после неудач: неудач', help: 'Сколько неудачных входов адреса (на любом хосте) должно предшествовать успеху.' },
       login_after_failures_window_minutes: { label: 'Успех после неудач: окно, мин', help: 'За сколько минут до успеха считаются неудачи.' },

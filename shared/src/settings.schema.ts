@@ -82,9 +82,42 @@ export const HostStatusSettingsSchema = z.strictObject({
   silence_cooldown_minutes: z.number().min(0).max(525_600).default(720),
 });
 
+/**
+ * What an event that would open a problem by its severity (warning or above) does, per type:
+ * opens (or joins) its own problem, counts into its host's one activity problem, or opens none.
+ */
+export const TYPE_PROBLEM_CHOICES = ['open', 'count', 'never'] as const;
+export type TypeProblemChoice = (typeof TYPE_PROBLEM_CHOICES)[number];
+
+/**
+ * The agents' types that count into the host's activity problem by default: RD Gateway 303s with
+ * an error code (client and network drops; the flap rule raises the pattern that matters) and the
+ * ssh-monitor's bans (the agent has already blocked the address). Failed logins keep opening: a
+ * burst of them within the window is one problem that names its addresses, and the cross-host
+ * rules read them whatever the choice. Any type not listed opens.
+ */
+export const DEFAULT_TYPE_PROBLEMS: Readonly<Record<string, TypeProblemChoice>> = {
+  'rdg.connection.failed': 'count',
+  'ssh.ip.banned': 'count',
+};
+
 export const CorrelationSettingsSchema = z.strictObject({
   /** Events of one problem key this many minutes apart (occurred time) join one problem. */
   window_minutes: decimalMinutes(10_080).default(60),
+  /** Event type (or dotted prefix) → open / count / never; the most specific pattern wins. */
+  type_problems: z
+    .record(z.string().max(200), z.enum(TYPE_PROBLEM_CHOICES))
+    .superRefine((r, ctx) => {
+      // Checked here rather than as the record's key schema, whose issue says only "Invalid key in record".
+      for (const key of Object.keys(r)) {
+        const bad = typePattern.safeParse(key).error?.issues[0];
+        if (bad) ctx.addIssue({ code: 'custom', path: [key], message: `${JSON.stringify(key)} ${bad.message}` });
+      }
+      if (Object.keys(r).length > 500) ctx.addIssue({ code: 'custom', message: 'must have at most 500 types' });
+    })
+    .default({ ...DEFAULT_TYPE_PROBLEMS }),
+  /** Users whose routine administration (sudo, WinRM, admin shares, shadowing) opens no problem. */
+  admin_users: z.array(z.string().trim().min(1, 'must not be blank').max(256)).max(200).default([]),
   /** Success after failures: a successful login from an address that failed this often (any host) in the preceding window. */
   login_after_failures_enabled: z.boolean().default(true),
   login_after_failures_min_failures: z.number().int().min(1).max(1000).default(3),

@@ -37,6 +37,8 @@ export const CORRELATION: CorrelationSettings = {
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
   crossHost: DEFAULT_CROSS_HOST_RULES,
+  typeProblems: {},
+  adminUsers: new Set(),
 };
 
 /** Ingests events (built from `overrides`) as received now by `clock`, through the real pipeline. */

@@ -264,6 +264,7 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'agents.updateHost': (via) => ({ input: { host_id: pick(via, outdatedHosts) }, token: admin }),
     'agents.hostConfig': () => ({ input: { host_id: agentHost }, token: monitor }),
     'agents.setHostConfig': (via) => ({ input: { host_id: agentHost, config: { log_level: pick(via, ['info', 'debug']) } }, token: admin }),
+    'problems.openedByType': () => ({ token: monitor }),
     // Approval cases come last: they put logoffs under the policy, and a monitor files each request.
     'approvals.list': () => ({ input: { limit: 10 }, token: monitor }),
     'approvals.byId': async () => ({ input: { id: (filedOnce ??= await fileLogoffRequest()) }, token: monitor }),

@@ -15,10 +15,12 @@ const settings: CorrelationSettings = {
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
   crossHost: DEFAULT_CROSS_HOST_RULES,
+  typeProblems: {},
+  adminUsers: new Set(),
 };
 
 /** Stores a batch the way ingest does and hands the committed events to the correlation listener. */
-async function commit(store: Store, service: CorrelationService, overrides: Parameters<typeof buildEvent>[0][]): Promise<CorrelationEffects> {
+async function commit(store: Store, service: CorrelationService, overrides: Parameters<typeof buildEvent>[0][], with_ = settings): Promise<CorrelationEffects> {
   const items = overrides.map((o) => {
     const parsed = parseEvent(buildEvent(o));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
@@ -31,7 +33,7 @@ async function commit(store: Store, service: CorrelationService, overrides: Para
     if (o.status !== 'inserted') throw new Error('not inserted');
     return { ...item, host_id: o.host_id };
   });
-  return service.onCommitted(committed, settings, T0);
+  return service.onCommitted(committed, with_, T0);
 }
 
 describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
@@ -63,5 +65,35 @@ describe.each(STORE_KINDS)('correlation of one ingest batch on %s', (kind) => {
     expect((await store.problems.timeline(main.id, 10)).map((l) => l.counted).sort()).toEqual([false, true, true]);
     expect(facts.filter((f) => f.type === 'problem.opened')).toHaveLength(3);
     expect(opened).toHaveLength(3);
+  });
+
+  it('puts a batch’s events of types chosen `count` into each host’s one activity problem at info, and opens none for `never`', async () => {
+    store = await openFreshStore(kind);
+    const service = new CorrelationService(store);
+    const at = (ms: number) => new Date(T0 + ms).toISOString();
+    const choices = { ...settings, typeProblems: { 'rdp.login': 'count', 'rdp.login.success': 'never', 'rdp.shadow': 'never' } as const, adminUsers: new Set(['deploy']) };
+    const { facts } = await commit(
+      store,
+      service,
+      [
+        { host: { hostname: 'CNT01' }, occurred_at: at(0) },
+        { host: { hostname: 'CNT01' }, occurred_at: at(0) }, // replay: linked, not counted
+        { host: { hostname: 'CNT01' }, occurred_at: at(5 * 3_600_000), severity: 'high' },
+        { host: { hostname: 'CNT02' }, occurred_at: at(0) },
+        { host: { hostname: 'CNT02' }, type: 'rdp.login.success', severity: 'high', occurred_at: at(0), details: { ip_address: '192.0.2.1' } },
+        { host: { hostname: 'CNT02' }, type: 'rdp.shadow.control.started', occurred_at: at(0), details: { shadower_user: 'mallory' } },
+        { host: { hostname: 'CNT02' }, type: 'privilege.sudo.command', occurred_at: at(0), details: { user: 'deploy' } },
+      ],
+      choices,
+    );
+    const problems = await store.problems.list({ hidden: [], limit: 10 });
+    expect(problems.map((p) => [p.hostname, p.type, p.rule, p.severity, p.count]).sort()).toEqual([
+      ['CNT01', 'host.activity', 'host_activity', 'info', 2],
+      ['CNT02', 'host.activity', 'host_activity', 'info', 1],
+    ]);
+    const cnt01 = problems.find((p) => p.hostname === 'CNT01')!;
+    expect(cnt01.title).toBe('Counted activity on CNT01');
+    expect(await store.problems.timeline(cnt01.id, 10)).toHaveLength(3);
+    expect(facts.filter((f) => f.type === 'problem.opened')).toHaveLength(2);
   });
 });

@@ -17,6 +17,8 @@ const correlation: CorrelationSettings = {
   staleMinutesByProduct: {},
   silenceCooldownMinutes: 720,
   crossHost: DEFAULT_CROSS_HOST_RULES,
+  typeProblems: {},
+  adminUsers: new Set(),
 };
 const plan: EventNotifyPlan = {
   policy: { minSeverity: 'high', enabledChannels: ['webhook'], lifecycleChannels: [], hiddenTypes: [], severityOverrides: {}, language: 'en' },

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
+import { compareSeverity, eventIp, mostSpecific, typeMatches, type Event, type Severity } from '../../../shared/src/index.js';
+
+export { mostSpecific, typeMatches };
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
-export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence'] as const;
+export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'host_activity'] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
 /** Types that never open a problem by severity: the agent's own bookkeeping. */
@@ -12,15 +14,6 @@ const NEVER_PROBLEM_TYPES = new Set(['agent.heartbeat', 'agent.inventory', 'agen
 export function opensProblem(type: string, severity: Severity): boolean {
   if (NEVER_PROBLEM_TYPES.has(type) || type.startsWith('report.')) return false;
   return compareSeverity(severity, 'warning') >= 0;
-}
-
-/**
- * True when `type` is `pattern` or lies below it (`rdg.connection` matches `rdg.connection.failed`).
- * A trailing `.*` or `.` in the pattern means the same.
- */
-export function typeMatches(type: string, pattern: string): boolean {
-  const p = pattern.replace(/\.\*$|\.$/, '');
-  return type === p || type.startsWith(`${p}.`);
 }
 
 /** True when the type is hidden by any of the patterns (hidden types are stored but not shown or correlated). */
@@ -33,13 +26,7 @@ export function isHiddenType(type: string, hidden: readonly string[]): boolean {
  * a longer prefix over a shorter one; without one the agent's severity stays.
  */
 export function effectiveSeverity(type: string, agentSeverity: Severity, overrides: Readonly<Record<string, Severity>>): Severity {
-  let best: { len: number; severity: Severity } | null = null;
-  for (const [pattern, severity] of Object.entries(overrides)) {
-    if (!typeMatches(type, pattern)) continue;
-    const len = pattern.replace(/\.\*$|\.$/, '').length + (pattern === type ? 1 : 0);
-    if (!best || len > best.len) best = { len, severity };
-  }
-  return best?.severity ?? agentSeverity;
+  return mostSpecific(type, overrides) ?? agentSeverity;
 }
 
 /** The correlation key: host + type + rule, plus the rule's own discriminator (e.g. user and IP of a gateway pair). */

@@ -14,6 +14,7 @@ import {
   type ProblemRule,
 } from './correlation.rules.js';
 import type { CorrelationSettings } from './correlation.settings.js';
+import { HOST_ACTIVITY_TYPE, HOST_ACTIVITY_WINDOW_MS, hostActivityTitle, typeProblemChoice } from './type-problems.rules.js';
 import {
   FLAP_MAX_MS,
   FLAP_MIN_MS,
@@ -116,27 +117,45 @@ export class CorrelationService {
     return effects;
   }
 
-  /** Events that open problems by severity; replays (equal content fingerprint) are linked but not counted. */
+  /**
+   * Events that open problems by severity, as their type's choice says: their own problem (`open`),
+   * the host's activity problem (`count`, at info severity: it pages no one), or none (`never`).
+   * Replays (equal content fingerprint) are linked but not counted.
+   */
   private async severityOccurrences(events: Derived[], settings: CorrelationSettings): Promise<Occurrence[]> {
-    const candidates = events.filter((d) => opensProblem(d.c.event.type, d.severity));
+    const candidates = events
+      .filter((d) => opensProblem(d.c.event.type, d.severity))
+      .map((d) => ({ d, choice: typeProblemChoice(d.c.event.type, d.c.actor_user, settings.typeProblems, settings.adminUsers) }))
+      .filter((x) => x.choice !== 'never');
     if (candidates.length === 0) return [];
     const claimed = await this.store.events.claimFingerprints(
-      candidates.map((d) => ({
+      candidates.map(({ d }) => ({
         fp: contentFingerprint(d.c.host_id, d.c.event, d.c.actor_user, d.c.occurred_ms),
         host_id: d.c.host_id,
         event_id: d.c.event.event_id,
       })),
     );
-    return candidates.map((d, i) => ({
-      key: problemKey(d.c.host_id, d.c.event.type, 'severity'),
-      rule: 'severity' as const,
-      type: d.c.event.type,
+    return candidates.map(({ d, choice }, i) => ({
+      ...(choice === 'count'
+        ? {
+            key: problemKey(d.c.host_id, HOST_ACTIVITY_TYPE, 'host_activity'),
+            rule: 'host_activity' as const,
+            type: HOST_ACTIVITY_TYPE,
+            title: hostActivityTitle(d.c.event.host.hostname),
+            severity: 'info' as const,
+            window_ms: HOST_ACTIVITY_WINDOW_MS,
+          }
+        : {
+            key: problemKey(d.c.host_id, d.c.event.type, 'severity'),
+            rule: 'severity' as const,
+            type: d.c.event.type,
+            title: d.c.event.title,
+            severity: d.severity,
+            window_ms: settings.windowMinutes * 60_000,
+          }),
       host_id: d.c.host_id,
       hostname: d.c.event.host.hostname,
-      title: d.c.event.title,
-      severity: d.severity,
       occurred_ms: d.c.occurred_ms,
-      window_ms: settings.windowMinutes * 60_000,
       links: [{ event_id: d.c.event.event_id, occurred_ms: d.c.occurred_ms, counted: claimed[i] }],
       counted: claimed[i],
     }));

@@ -1,5 +1,6 @@
-import { CorrelationSettingsSchema, type Severity, type SettingsValue } from '../../../shared/src/index.js';
+import { CorrelationSettingsSchema, type Severity, type SettingsValue, type TypeProblemChoice } from '../../../shared/src/index.js';
 import type { SettingsService } from '../settings/index.js';
+import { adminUserKey } from './type-problems.rules.js';
 
 /** The settings the correlation rules read: environment defaults, overridden by stored settings. */
 export interface CorrelationSettings {
@@ -13,6 +14,10 @@ export interface CorrelationSettings {
   silenceCooldownMinutes: number;
   /** The rules that look across hosts (logins by source address, mass silence). */
   crossHost: CrossHostRules;
+  /** Per event type (or dotted prefix): whether its events open a problem, count into the host's, or neither. */
+  typeProblems: Record<string, TypeProblemChoice>;
+  /** Known admin users (as `adminUserKey`): the listed ones and the accounts SAC itself signs in with over WinRM and SSH. */
+  adminUsers: ReadonlySet<string>;
 }
 
 /** Thresholds of the cross-host rules, each with its switch and the severity of its problem. */
@@ -70,12 +75,15 @@ export function storedCorrelationSettings(
     silence_cooldown_minutes: env.silenceCooldownMinutes,
   }));
   return async () => {
-    const [correlation, hostStatus, overrides, hidden] = await Promise.all([
+    const [correlation, hostStatus, overrides, hidden, windowsAdmin, sshAdmin] = await Promise.all([
       settings.get('correlation'),
       settings.get('host_status'),
       settings.get('severity_overrides'),
       settings.get('hidden_types'),
+      settings.get('windows_admin'),
+      settings.get('ssh_admin'),
     ]);
+    const admins = [...correlation.admin_users, windowsAdmin.username, sshAdmin.username].filter((u): u is string => u !== null);
     return {
       windowMinutes: correlation.window_minutes,
       severityOverrides: overrides.overrides,
@@ -84,6 +92,8 @@ export function storedCorrelationSettings(
       staleMinutesByProduct: hostStatus.stale_minutes_by_product,
       silenceCooldownMinutes: hostStatus.silence_cooldown_minutes,
       crossHost: crossHostRules(correlation),
+      typeProblems: correlation.type_problems,
+      adminUsers: new Set(admins.map(adminUserKey)),
     };
   };
 }

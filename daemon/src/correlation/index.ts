@@ -16,3 +16,4 @@ export * from './hosts.rules.js';
 export * from './problem-state.rules.js';
 export * from './mass-silence.rules.js';
 export { problemView, streamProblem } from './problem.views.js';
+export * from './type-problems.rules.js';

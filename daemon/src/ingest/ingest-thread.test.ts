@@ -66,7 +66,7 @@ function harness(spawn: 'stand-in' | 'real' = 'stand-in') {
         logger,
         context: async () => ({
           now_ms: 1_000,
-          correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720, crossHost: DEFAULT_CROSS_HOST_RULES },
+          correlation: { windowMinutes: 30, severityOverrides: {}, hiddenTypes: [], staleMinutes: 10, staleMinutesByProduct: {}, silenceCooldownMinutes: 720, crossHost: DEFAULT_CROSS_HOST_RULES, typeProblems: {}, adminUsers: new Set() },
           notify: null,
         }),
         apply: (effects) => applyBatchEffects(effects, { facts, logger, onNotificationsRecorded: () => undefined, onNotificationsLost: () => undefined }),

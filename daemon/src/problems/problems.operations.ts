@@ -65,6 +65,15 @@ export function problemsOperations(problems: ProblemsService) {
       handler: (input, caller) => problems.assign(input.id, input.assignee_id, input.expected_assignee_id, caller),
     }),
     defineOperation({
+      id: 'problems.openedByType',
+      summary: 'How many problems each type (and rule) opened in the last week (at most 500, most first)',
+      role: 'operator',
+      method: 'GET',
+      path: '/api/v1/problem-types/opened',
+      output: z.strictObject({ since: z.string(), items: z.array(z.strictObject({ type: z.string(), rule: z.string(), opened: z.number().int() })) }),
+      handler: () => problems.openedByType(),
+    }),
+    defineOperation({
       id: 'problems.assignees',
       summary: 'Console users a problem can be assigned to',
       role: 'operator',

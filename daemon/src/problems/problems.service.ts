@@ -9,10 +9,13 @@ import type { Facts } from '../facts.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
-import type { Problem, Store } from '../store/index.js';
+import type { OpenedByType, Problem, Store } from '../store/index.js';
 
 /** Longest timeline returned with a problem. */
 export const TIMELINE_LIMIT = 500;
+const WEEK_MS = 7 * 24 * 60 * 60_000;
+/** Most types `openedByType` lists. */
+const OPENED_BY_TYPE_LIMIT = 500;
 
 function problemNotFound(id: string): AppError {
   return new AppError('problem/not_found', 'No such problem', { details: { id } });
@@ -124,6 +127,12 @@ export class ProblemsService {
       .filter((u) => u.active)
       .map((u) => ({ id: u.id, username: u.username, display_name: u.display_name }))
       .sort((a, b) => a.username.localeCompare(b.username));
+  }
+
+  /** How many problems each type (and rule) opened in the last week (most first, at most `OPENED_BY_TYPE_LIMIT` rows): the noise per type beside its correlation choice. */
+  async openedByType(): Promise<{ since: string; items: OpenedByType[] }> {
+    const sinceMs = this.clock.now() - WEEK_MS;
+    return { since: new Date(sinceMs).toISOString(), items: await this.store.problems.openedByType(sinceMs, OPENED_BY_TYPE_LIMIT) };
   }
 
   /** Reopens a resolved problem (admin or monitor); 409 `problem/invalid_transition` when it is not resolved. */

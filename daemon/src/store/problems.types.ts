@@ -126,6 +126,13 @@ export interface SilenceInput {
   now_ms: number;
 }
 
+/** How many problems of one type and rule were created in a span. */
+export interface OpenedByType {
+  type: string;
+  rule: string;
+  opened: number;
+}
+
 export interface ProblemCounts {
   /** Not resolved: open or acknowledged. */
   open: number;
@@ -168,6 +175,8 @@ export interface ProblemsRepo {
   activeCountsBySeverity(): Promise<Map<Severity, number>>;
   /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
   counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
+  /** Problems created since `sinceMs` per type and rule, most first (ties by type, rule), at most `limit` rows. */
+  openedByType(sinceMs: number, limit: number): Promise<OpenedByType[]>;
   /** The silence problems of these keys (one per host at most). */
   byKeys(keys: string[]): Promise<Problem[]>;
   /** Creates the host's silence problem unless one exists (then null). */

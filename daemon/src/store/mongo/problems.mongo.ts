@@ -323,6 +323,19 @@ export function mongoProblems(db: Db): ProblemsRepo {
       ]);
       return { open, created_active, resolved };
     },
+    async openedByType(sinceMs, limit) {
+      const groups = await problems
+        .aggregate<{ _id: { type: string; rule: string }; opened: number }>([
+          { $match: { created_ms: { $gte: sinceMs } } },
+          { $group: { _id: { type: '$type', rule: '$rule' }, opened: { $sum: 1 } } },
+        ])
+        .toArray();
+      const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+      return groups
+        .map((g) => ({ type: g._id.type, rule: g._id.rule, opened: g.opened }))
+        .sort((a, b) => b.opened - a.opened || order(a.type, b.type) || order(a.rule, b.rule))
+        .slice(0, limit);
+    },
     async byKeys(keys) {
       if (keys.length === 0) return [];
       // One query for all the keys: FerretDB hands the rule's equality to PostgreSQL and keeps

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
+import type { OpenedByType, Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import type { Severity } from '../../../../shared/src/index.js';
 import {
   assignedProblem,
@@ -256,6 +256,13 @@ export function sqliteProblems(db: Db): ProblemsRepo {
         created_active: count(`created_ms >= ? AND created_ms < ? AND ${ACTIVE}`, [sinceMs, untilMs]),
         resolved: count(`resolved_ms >= ? AND resolved_ms < ? AND status = 'resolved'`, [sinceMs, untilMs]),
       };
+    },
+    async openedByType(sinceMs, limit) {
+      return db
+        .prepare<[number, number], OpenedByType>(
+          'SELECT type, rule, count(*) AS opened FROM problems WHERE created_ms >= ? GROUP BY type, rule ORDER BY opened DESC, type ASC, rule ASC LIMIT ?',
+        )
+        .all(sinceMs, limit);
     },
     async byKeys(keys) {
       if (keys.length === 0) return [];

@@ -11,6 +11,8 @@ export const settingsApi = {
   update: (input: RouterInputs['settings']['update']) => call(() => trpc.settings.update.mutate(input)),
   reset: (input: RouterInputs['settings']['reset']) => call(() => trpc.settings.reset.mutate(input)),
   test: (channel: TestChannel) => call(() => trpc.notifications.test.mutate({ channel })),
+  /** How many problems each type (and rule) opened in the last week. */
+  openedByType: () => call(() => trpc.problems.openedByType.query()),
   /** How many browsers and phones subscribed to push; null when it cannot be read. */
   pushSubscriptions: () =>
     call(() => trpc.notifications.pushSubscriptions.query()).then(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRepoRow, formToPolicies, policiesToForm, reposToRows, rowsToRepos } from './settings.editors';
+import { emptyRepoRow, formToPolicies, openedPerRow, policiesToForm, reposToRows, rowsToRepos, rowsToTypeProblems, typeProblemsToRows } from './settings.editors';
 
 const stored = [
   { product: 'ssh-monitor', url: 'https://git.example/ssh.git', branch: null, token: { set: true }, version_from: 'file', version_file: 'ssh-monitor' },
@@ -49,5 +49,30 @@ describe('escalation editor', () => {
     form.high.final_emails = 'not-an-address';
     const { problems } = formToPolicies(form);
     expect(Object.keys(problems).sort()).toEqual(['high.final_emails', 'high.interval_minutes']);
+  });
+});
+
+describe('per-type problem choices editor', () => {
+  it('sends the rows as a map and names the row of a bad or repeated pattern', () => {
+    const rows = typeProblemsToRows({ 'rdg.connection.failed': 'count', 'ssh.ip.banned': 'count' });
+    expect(rowsToTypeProblems(rows)).toEqual({ value: { 'rdg.connection.failed': 'count', 'ssh.ip.banned': 'count' }, problems: [] });
+    rows.push({ pattern: ' RDP Login ', choice: 'never' }, { pattern: 'ssh.ip.banned ', choice: 'open' });
+    expect(rowsToTypeProblems(rows).problems).toEqual([
+      { row: 3, field: 'pattern', message: 'duplicate' },
+      { row: 2, field: 'pattern', message: '"RDP Login" must be an event type or dotted prefix such as rdp.login or ssh.*' },
+    ]);
+  });
+
+  it('adds the week’s problems of each type to the row that decides for it; the rest are listed', () => {
+    const rows = typeProblemsToRows({ rdp: 'count', 'rdp.login.failed': 'never', 'ssh.ip.banned': 'count' });
+    const week = openedPerRow(rows, [
+      { type: 'rdp.login.failed', rule: 'severity', opened: 9 },
+      { type: 'rdp.shadow.control.started', rule: 'severity', opened: 2 },
+      { type: 'rdp.bruteforce.burst', rule: 'severity', opened: 1 },
+      { type: 'privilege.sudo.command', rule: 'severity', opened: 4 },
+      { type: 'host.activity', rule: 'host_activity', opened: 5 },
+      { type: 'rdg.flap', rule: 'rdg_flap', opened: 3 },
+    ]);
+    expect(week).toEqual({ perRow: [3, 9, 0], unlisted: [{ type: 'privilege.sudo.command', rule: 'severity', opened: 4 }], hostActivity: 5 });
   });
 });

@@ -1,5 +1,6 @@
 import { SEVERITIES, type Severity } from '../../../../../shared/src/event.schema';
-import { SETTINGS_SCHEMAS } from '../../../../../shared/src/settings.schema';
+import { SETTINGS_SCHEMAS, type TypeProblemChoice } from '../../../../../shared/src/settings.schema';
+import { mostSpecificPattern } from '../../../../../shared/src/type-patterns';
 
 /** One git repository row as the form edits it; the token is write-only like every secret. */
 export interface RepoRow {
@@ -135,4 +136,59 @@ export function formToPolicies(form: Record<Severity, StepForm>): { value: Parti
   const check = SETTINGS_SCHEMAS.escalation.shape.policies.safeParse(value);
   if (!check.success) for (const issue of check.error.issues) problems[issue.path.slice(0, 2).join('.')] ??= issue.message;
   return { value, problems };
+}
+
+/** One per-type problem choice as the form edits it. */
+export interface TypeRow {
+  pattern: string;
+  choice: TypeProblemChoice;
+}
+
+export function typeProblemsToRows(value: unknown): TypeRow[] {
+  return Object.entries((value ?? {}) as Record<string, TypeProblemChoice>).map(([pattern, choice]) => ({ pattern, choice }));
+}
+
+/** The `type_problems` value, or the problems that stop it (checked with the shared schema, as the daemon does). */
+export function rowsToTypeProblems(rows: readonly TypeRow[]): { value: Record<string, TypeProblemChoice>; problems: RowProblem[] } {
+  const problems: RowProblem[] = [];
+  const value: Record<string, TypeProblemChoice> = {};
+  rows.forEach((r, i) => {
+    const pattern = r.pattern.trim();
+    if (pattern in value) problems.push({ row: i, field: 'pattern', message: 'duplicate' });
+    value[pattern] = r.choice;
+  });
+  const check = SETTINGS_SCHEMAS.correlation.shape.type_problems.safeParse(value);
+  if (!check.success) {
+    for (const issue of check.error.issues) {
+      const row = rows.findIndex((r) => r.pattern.trim() === issue.path[0]);
+      problems.push({ row: Math.max(row, 0), field: 'pattern', message: issue.message });
+    }
+  }
+  return { value, problems };
+}
+
+/** Problems one type (and rule) opened in the last week, as `problems.openedByType` lists them. */
+export interface OpenedCount {
+  type: string;
+  rule: string;
+  opened: number;
+}
+
+/**
+ * The week's problems beside the rows: per row, what the types it decides for opened by severity;
+ * the types no row decides for (they open), most first; and the host activity problems opened.
+ */
+export function openedPerRow(rows: readonly TypeRow[], counts: readonly OpenedCount[]): { perRow: number[]; unlisted: OpenedCount[]; hostActivity: number } {
+  const byPattern = Object.fromEntries(rows.map((r, i) => [r.pattern.trim(), i]));
+  const perRow = rows.map(() => 0);
+  const unlisted: OpenedCount[] = [];
+  let hostActivity = 0;
+  for (const c of counts) {
+    if (c.rule === 'host_activity') hostActivity += c.opened;
+    if (c.rule !== 'severity') continue;
+    const pattern = mostSpecificPattern(c.type, byPattern);
+    if (pattern === undefined) unlisted.push(c);
+    else perRow[byPattern[pattern]] += c.opened;
+  }
+  return { perRow, unlisted, hostActivity };
 }

@@ -19,6 +19,8 @@ export type FieldKind =
   | 'repos'
   /** Escalation policies per severity. */
   | 'policies'
+  /** Per event type: open a problem, count into the host's, or never (with the week's counts). */
+  | 'typeProblems'
   | 'json';
 
 /** Fields whose text spans lines: a PEM key or certificates and OpenSSH known_hosts and allowed_signers files. */
@@ -68,6 +70,7 @@ export function fieldsOf(category: SettingsCategory): FieldSpec[] {
     }
     if (d.type === 'record') {
       const v = defOf(unwrap(d.valueType!).core).type;
+      if (category === 'correlation' && key === 'type_problems') return { ...base, kind: 'typeProblems' };
       if (v === 'string' || v === 'number' || v === 'enum') return { ...base, kind: 'map' };
       return { ...base, kind: category === 'escalation' && key === 'policies' ? 'policies' : 'json' };
     }
@@ -93,6 +96,7 @@ export function toInput(spec: FieldSpec, value: unknown): string | boolean | str
     case 'secretText':
     case 'repos':
     case 'policies':
+    case 'typeProblems':
       return '';
     case 'boolean':
       return value === true;

@@ -19,6 +19,8 @@ export const useSettingsStore = defineStore('settings', () => {
   const test = (channel: TestChannel) => settingsApi.test(channel);
   /** Push subscriptions (browsers and phones): push with keys but no subscriber sends nothing. */
   const pushSubscriptions = useResource(() => settingsApi.pushSubscriptions());
+  /** The week's problems per type, beside the per-type choices of the correlation settings. */
+  const openedByType = useResource(settingsApi.openedByType);
 
   /** Git repository tests by product: running, then what reading it found (a failed call is a failed read). */
   const gitTests = reactive<Record<string, { busy: boolean; result: GitTest | null }>>({});
@@ -33,5 +35,5 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  return { list, save, reset, test, pushSubscriptions, gitTests, testGitRepo };
+  return { list, save, reset, test, pushSubscriptions, openedByType, gitTests, testGitRepo };
 });
