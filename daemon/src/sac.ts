@@ -16,6 +16,7 @@ import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { MaintenanceService } from './maintenance/index.js';
+import { GroupsService } from './groups/index.js';
 import { createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { sshShell, winRmShell } from './remote-shell/index.js';
@@ -187,6 +188,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
 
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
+  const groups = new GroupsService(store.groups, store.hosts, clock, audit);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   subscribeStream(facts, bus, correlationSettings);
@@ -424,6 +426,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     agentVersions,
     agentUpdates,
     maintenance,
+    groups,
     totp,
     telegram,
     actions,

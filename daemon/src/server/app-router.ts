@@ -6,6 +6,7 @@ import { dashboardsOperations, type DashboardsService } from '../dashboards/inde
 import { eventsOperations, type EventsService } from '../events/index.js';
 import { hostsOperations, type HostsService } from '../hosts/index.js';
 import { maintenanceOperations, type MaintenanceService } from '../maintenance/index.js';
+import { groupsOperations, type GroupsService } from '../groups/index.js';
 import { mobileOperations, type MobileService } from '../mobile/index.js';
 import { notificationsOperations, type NotifyService } from '../notify/index.js';
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
@@ -41,6 +42,7 @@ export interface RouterDeps {
   agentVersions: AgentVersionsService;
   agentUpdates: AgentUpdatesService;
   maintenance: MaintenanceService;
+  groups: GroupsService;
   totp: TotpService;
   telegram: TelegramService;
   actions: RemoteActionsService;
@@ -73,6 +75,7 @@ export function appOperations(deps: RouterDeps) {
     ...actionsOperations(deps.actions, deps.commands),
     ...updatesOperations(deps.agentVersions, deps.agentUpdates),
     ...maintenanceOperations(deps.maintenance),
+    ...groupsOperations(deps.groups),
     ...notificationsOperations(deps.notify),
     ...telegramOperations(deps.telegram),
     ...totpOperations(deps.auth, deps.totp),

@@ -540,7 +540,7 @@ const en = {
     yes: 'yes',
     no: 'no',
     outcomes: { ok: 'Success', failed: 'Failed', denied: 'Denied' },
-    targetKinds: { host: 'Host', user: 'User', apikey: 'API key', settings: 'Settings', problem: 'Problem', device: 'Phone', report: 'Report', maintenance: 'Maintenance window', channel: 'Channel', delivery: 'Delivery', enrollment_code: 'Enrolment code', product: 'Agent' },
+    targetKinds: { host: 'Host', user: 'User', apikey: 'API key', settings: 'Settings', problem: 'Problem', device: 'Phone', report: 'Report', maintenance: 'Maintenance window', channel: 'Channel', delivery: 'Delivery', enrollment_code: 'Enrolment code', product: 'Agent', group: 'Host group' },
     detailKeys: { role: 'role', fields: 'fields', reason: 'reason', prefix: 'prefix', rule: 'rule', type: 'type', commented: 'with comment', active: 'active', first_start: 'first start' },
     auditActions: {
       auth_login_succeeded: 'Signed in',
@@ -573,6 +573,9 @@ const en = {
       maintenance_created: 'Maintenance window created',
       maintenance_updated: 'Maintenance window changed',
       maintenance_ended: 'Maintenance window ended',
+      group_created: 'Host group created',
+      group_updated: 'Host group changed',
+      group_deleted: 'Host group deleted',
       mobile_code_issued: 'Phone enrolment code issued',
       mobile_code_revoked: 'Phone enrolment code revoked',
       mobile_device_enrolled: 'Phone enrolled',

@@ -543,7 +543,7 @@ const ru: Messages = {
     yes: 'да',
     no: 'нет',
     outcomes: { ok: 'Успешно', failed: 'Ошибка', denied: 'Отказано' },
-    targetKinds: { host: 'Хост', user: 'Пользователь', apikey: 'API-ключ', settings: 'Настройки', problem: 'Проблема', device: 'Телефон', report: 'Отчёт', maintenance: 'Окно обслуживания', channel: 'Канал', delivery: 'Доставка', enrollment_code: 'Код подключения', product: 'Агент' },
+    targetKinds: { host: 'Хост', user: 'Пользователь', apikey: 'API-ключ', settings: 'Настройки', problem: 'Проблема', device: 'Телефон', report: 'Отчёт', maintenance: 'Окно обслуживания', channel: 'Канал', delivery: 'Доставка', enrollment_code: 'Код подключения', product: 'Агент', group: 'Группа хостов' },
     detailKeys: { role: 'роль', fields: 'поля', reason: 'причина', prefix: 'префикс', rule: 'правило', type: 'тип', commented: 'с комментарием', active: 'активен', first_start: 'первый запуск' },
     auditActions: {
       auth_login_succeeded: 'Вход выполнен',
@@ -576,6 +576,9 @@ const ru: Messages = {
       maintenance_created: 'Создано окно обслуживания',
       maintenance_updated: 'Изменено окно обслуживания',
       maintenance_ended: 'Окно обслуживания завершено',
+      group_created: 'Группа хостов создана',
+      group_updated: 'Группа хостов изменена',
+      group_deleted: 'Группа хостов удалена',
       mobile_code_issued: 'Выдан код подключения телефона',
       mobile_code_revoked: 'Отозван код подключения телефона',
       mobile_device_enrolled: 'Телефон подключён',

@@ -1,0 +1,6 @@
+/**
+ * Host groups: the service (which also tells other features which hosts a group holds), the pure
+ * membership rules, and the operations.
+ */
+export { GroupsService } from './groups.service.js';
+export { groupsOperations } from './groups.operations.js';

@@ -1,0 +1,50 @@
+import type { Db } from 'mongodb';
+import type { GroupRecord, GroupsRepo } from '../groups.types.js';
+import { isDuplicateKey } from './query.mongo.js';
+
+export const GROUPS_MONGO_MIGRATION = {
+  id: 70,
+  name: 'host groups: explicit members and membership rules',
+  async up(db: Db) {
+    await db.collection('host_groups').createIndexes([
+      { key: { id: 1 }, name: 'id_unique', unique: true },
+      { key: { name_key: 1 }, name: 'name_unique', unique: true },
+    ]);
+  },
+};
+
+type GroupDoc = GroupRecord & { name_key: string };
+
+export function mongoGroups(db: Db): GroupsRepo {
+  const groups = db.collection<GroupDoc>('host_groups');
+  const noId = { projection: { _id: 0, name_key: 0 } } as const;
+  const doc = (g: GroupRecord): GroupDoc => ({ ...g, name_key: g.name.toLowerCase() });
+  return {
+    async insert(g) {
+      try {
+        await groups.insertOne(doc(g));
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async replace(g) {
+      try {
+        return (await groups.replaceOne({ id: g.id }, doc(g))).matchedCount > 0 ? 'ok' : 'not_found';
+      } catch (err) {
+        if (isDuplicateKey(err)) return 'duplicate';
+        throw err;
+      }
+    },
+    async remove(id) {
+      return (await groups.deleteOne({ id })).deletedCount > 0;
+    },
+    async byId(id) {
+      return groups.findOne({ id }, noId);
+    },
+    async list() {
+      return groups.find({}, noId).sort({ name_key: 1, id: 1 }).toArray();
+    },
+  };
+}
