@@ -30,6 +30,9 @@ export function mongoGroups(db: Db): GroupsRepo {
       }
     },
     async replace(g) {
+      // FerretDB answers an update that breaks a unique index with code 1, not E11000: the name is
+      // checked first; the index still refuses a concurrent rename (MongoDB's E11000 is mapped too).
+      if (await groups.findOne({ name_key: g.name.toLowerCase(), id: { $ne: g.id } }, { projection: { _id: 1 } })) return 'duplicate';
       try {
         return (await groups.replaceOne({ id: g.id }, doc(g))).matchedCount > 0 ? 'ok' : 'not_found';
       } catch (err) {
