@@ -201,9 +201,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     logger: logger.child({ scope: 'agent-versions' }),
   });
-  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, () => agentVersions.latest());
+  const groupHosts = (groupId: string) => groups.hostsOf(groupId);
+  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, groupHosts, () => agentVersions.latest());
   const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
-  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
+  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname), groupHosts);
   const geo = new GeoService({ settings: () => settings.get('geoip'), shipped: shippedGeoDatabases(), logger: logger.child({ scope: 'geo' }) });
   await geo.reload();
   settings.onChange((category) => {
@@ -212,7 +213,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const read: ReadServices = {
     events,
     hosts,
-    problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events),
+    problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events, groupHosts),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;

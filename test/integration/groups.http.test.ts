@@ -28,6 +28,7 @@ describe.each(STORE_KINDS)('host groups on %s', (kind) => {
         host: { hostname: h.hostname, os_family: h.os_family, ipv4: h.ipv4, display_name: h.hostname },
         source: { product: h.product, product_version: '2.1.7-SAC', agent_instance_id: `agent-${h.hostname}` },
         type: h.os_family === 'linux' ? 'ssh.login.failed' : 'rdp.login.failed',
+        severity: 'high',
         occurred_at: isoAt(NOW - 60_000),
       });
     }
@@ -91,5 +92,30 @@ describe.each(STORE_KINDS)('host groups on %s', (kind) => {
     expect((await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Many', rules: { host_patterns: Array(21).fill('a*') } } })).status).toBe(400);
     expect((await api(t, 'PUT', '/api/v1/groups/nope', { token: admin, body: { name: 'Nope' } })).status).toBe(404);
     expect((await api(t, 'DELETE', '/api/v1/groups/nope', { token: admin })).status).toBe(404);
+  });
+
+  it('narrows the event, problem and host lists to a group, over REST and tRPC', async () => {
+    const group = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Web filter', host_ids: [ids['RDS-01']], rules: { host_patterns: ['web-0?'], cidrs: ['10.2.0.0/16'] } } });
+    const g = group.body.id as string;
+    const hostnamesOf = (items: { hostname: string }[]) => [...new Set(items.map((i) => i.hostname))].sort();
+
+    const events = await api(t, 'GET', `/api/v1/events?group=${g}`, { token: monitor });
+    expect(hostnamesOf(events.body.items)).toEqual(['RDS-01', 'web-02']);
+    expect(hostnamesOf((await api(t, 'GET', '/api/v1/events', { token: monitor })).body.items)).toEqual(['RDS-01', 'web-01', 'web-02']);
+    // Combined with a host filter: the intersection.
+    expect((await api(t, 'GET', `/api/v1/events?group=${g}&host_id=${ids['web-01']}`, { token: monitor })).body.items).toEqual([]);
+    expect(hostnamesOf((await api(t, 'GET', `/api/v1/problems?group=${g}`, { token: monitor })).body.items)).toEqual(['RDS-01', 'web-02']);
+    expect((await api(t, 'GET', `/api/v1/problems?group=${g}&host=web-01`, { token: monitor })).body.items).toEqual([]);
+    expect(hostnamesOf((await api(t, 'GET', `/api/v1/hosts?group=${g}&sort=hostname`, { token: monitor })).body.items)).toEqual(['RDS-01', 'web-02']);
+
+    for (const procedure of ['events.list', 'problems.list', 'hosts.list']) {
+      const viaTrpc = await trpc(t, monitor, 'query', procedure, { group: g });
+      expect([procedure, hostnamesOf((viaTrpc.data as { items: { hostname: string }[] }).items)]).toEqual([procedure, ['RDS-01', 'web-02']]);
+    }
+
+    for (const path of ['/api/v1/events', '/api/v1/problems', '/api/v1/hosts']) {
+      const unknown = await api(t, 'GET', `${path}?group=no-such-group`, { token: monitor });
+      expect([path, unknown.status, unknown.body.error.code]).toEqual([path, 404, 'group/not_found']);
+    }
   });
 });

@@ -16,6 +16,7 @@ export function eventsOperations(events: EventsService) {
       path: '/api/v1/events',
       input: EventListQuerySchema,
       output: z.looseObject({ items: z.array(Event), next_cursor: z.string().nullable() }),
+      errors: { '404': 'No such host group' },
       handler: (input) => events.list(input),
     }),
     defineOperation({

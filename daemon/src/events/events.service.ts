@@ -6,6 +6,7 @@ import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
 import { dayRange } from '../../../shared/src/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
+import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;
@@ -19,6 +20,7 @@ export class EventsService {
     private readonly store: Pick<Store, 'events'>,
     private readonly settings: CorrelationSettingsSource,
     private readonly hostIdsByName: HostnameResolver,
+    private readonly groupHosts: GroupHosts,
   ) {}
 
   private async views(events: StoredEvent[]): Promise<EventView[]> {
@@ -34,6 +36,7 @@ export class EventsService {
       const ids = await this.hostIdsByName(query.hostname);
       q.host_ids = q.host_ids ? q.host_ids.filter((id) => ids.includes(id)) : ids;
     }
+    if (query.group) q.host_ids = narrowToGroup(q.host_ids, await this.groupHosts(query.group));
     if (query.severity?.length) q.severities = query.severity;
     if (query.type) q.type_prefix = query.type;
     if (query.q) {

@@ -104,6 +104,11 @@ export function rulesMatcher(rules: GroupRules): (host: GroupHost) => boolean {
   };
 }
 
+/** `hostIds` (undefined: every host) narrowed to a group's members. */
+export function narrowToGroup(hostIds: readonly string[] | undefined, members: ReadonlySet<string>): string[] {
+  return hostIds ? hostIds.filter((id) => members.has(id)) : [...members];
+}
+
 /** The members of a group among `hosts`: named ones and those its rules match, in `hosts`' order. */
 export function groupMembers(group: GroupDefinition, hosts: readonly GroupHost[]): GroupMembership[] {
   const named = new Set(group.host_ids);

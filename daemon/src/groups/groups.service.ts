@@ -33,6 +33,9 @@ const memberView = (m: GroupMembership): GroupMemberView => ({
   by_rules: m.by_rules,
 });
 
+/** The ids of the hosts a group holds now (`GroupsService.hostsOf`); `group/not_found` for an unknown group. */
+export type GroupHosts = (groupId: string) => Promise<Set<string>>;
+
 function groupNotFound(id: string): AppError {
   return new AppError('group/not_found', 'No such group', { details: { id } });
 }

@@ -19,8 +19,9 @@ export function hostsOperations(hosts: HostsService) {
       path: '/api/v1/hosts',
       input: HostListQuerySchema,
       output: z.looseObject({ items: z.array(Host) }),
+      errors: { '404': 'No such host group' },
       handler: async (input) => ({
-        items: await hosts.list(input.q, input.outdated === undefined ? undefined : input.outdated === 'true', input.sort, input.dir),
+        items: await hosts.list({ ...input, outdated: input.outdated === undefined ? undefined : input.outdated === 'true' }),
       }),
     }),
     defineOperation({

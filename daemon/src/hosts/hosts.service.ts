@@ -9,6 +9,7 @@ import { AppError, invalidParameter } from '../errors.js';
 import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
 import { agentVersionStatus, isOutdated, newestSeenByProduct } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
+import type { GroupHosts } from '../groups/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -23,6 +24,15 @@ const SORT_VALUE: Record<HostSortKey, (v: HostView) => number | string> = {
   last_event: (v) => Date.parse(v.last_event_at),
   open_problems: (v) => v.open_problems,
 };
+
+/** What the host list is narrowed and sorted by. */
+export interface HostListFilter {
+  q?: string;
+  outdated?: boolean;
+  group?: string;
+  sort?: HostSortKey;
+  dir?: 'asc' | 'desc';
+}
 
 export function hostNotFound(id: string): AppError {
   return new AppError('host/not_found', 'No such host', { details: { id } });
@@ -39,6 +49,7 @@ export class HostsService {
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
     private readonly audit: Pick<AuditService, 'record'>,
+    private readonly groupHosts: GroupHosts,
     /** Each product's latest agent version read from git (the outdated badge). */
     private readonly latestVersions: () => Promise<Map<string, string>> = async () => new Map(),
   ) {}
@@ -102,18 +113,20 @@ export class HostsService {
 
   /**
    * All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive);
-   * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version.
+   * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version;
+   * with `group`, only that host group's members.
    */
-  async list(q?: string, outdated?: boolean, sort: HostSortKey = 'hostname', dir: 'asc' | 'desc' = 'asc'): Promise<HostView[]> {
+  async list({ q, outdated, group, sort = 'hostname', dir = 'asc' }: HostListFilter = {}): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
-    const fleet = await this.store.hosts.list();
+    const [fleet, members] = await Promise.all([this.store.hosts.list(), group === undefined ? null : this.groupHosts(group)]);
     const hosts = fleet.filter(
       (h) =>
-        !needle ||
+        (!members || members.has(h.id)) &&
+        (!needle ||
         h.hostname.toLowerCase().includes(needle) ||
         (h.display_name ?? '').toLowerCase().includes(needle) ||
         (h.fqdn ?? '').toLowerCase().includes(needle) ||
-        h.ips.some((ip) => ip.includes(needle)),
+          h.ips.some((ip) => ip.includes(needle))),
     );
     const views = await this.views(hosts, fleet);
     // Statuses are derived at read time, so the (complete, unpaged) list is sorted here, not in the store.

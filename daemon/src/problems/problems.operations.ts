@@ -36,6 +36,7 @@ export function problemsOperations(problems: ProblemsService) {
       aliases: ['/problems'],
       input: ProblemListQuerySchema,
       output: z.looseObject({ items: z.array(Problem), next_cursor: z.string().nullable() }),
+      errors: { '404': 'No such host group' },
       handler: (input, caller) => problems.list(input, caller.user.id),
     }),
     defineOperation({

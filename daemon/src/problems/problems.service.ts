@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import type { Facts } from '../facts.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
+import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
 import type { Problem, Store } from '../store/index.js';
 
@@ -55,6 +56,7 @@ export class ProblemsService {
     private readonly audit: Pick<AuditService, 'record'>,
     private readonly hosts: HostsService,
     private readonly events: EventsService,
+    private readonly groupHosts: GroupHosts,
   ) {}
 
   /** `assignee=me` needs the caller: `meId` is the signed-in user's id. */
@@ -68,7 +70,8 @@ export class ProblemsService {
           v.s === sort && v.d === dir && (typeof v.v === 'number' || typeof v.v === 'string') && typeof v.id === 'string')
       : undefined;
     const assigneeId = query.assignee === 'me' ? (meId ?? null) : query.assignee === 'none' ? null : query.assignee;
-    const hostIds = query.host ? await this.hosts.resolveIds(query.host) : undefined;
+    const named = query.host ? await this.hosts.resolveIds(query.host) : undefined;
+    const hostIds = query.group ? narrowToGroup(named, await this.groupHosts(query.group)) : named;
     const rows = await this.store.problems.list({
       statuses: query.status,
       host_ids: hostIds,
