@@ -60,7 +60,7 @@ import { ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream } from './stream/index.js';
+import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream, type StreamAccess } from './stream/index.js';
 import { UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
@@ -174,7 +174,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
     : null;
   if (feed) await feed.start();
-  const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit);
+  const streamAccess: StreamAccess = async (user) => ((await store.users.byId(user.id))?.active === true ? { scope: await groups.scopeOf(user) } : null);
+  const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), streamAccess, {
     ...DEFAULT_STREAM_OPTIONS,
     ...config.stream,
   });
@@ -188,7 +190,6 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
 
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
   const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
-  const groups = new GroupsService(store.groups, store.hosts, clock, audit);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   subscribeStream(facts, bus, correlationSettings);
@@ -456,7 +457,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
-      createStreamRoutes(stream, streamTickets, auth),
+      createStreamRoutes(stream, streamTickets, auth, (user) => groups.scopeOf(user)),
       createAgentUpdatesRoutes(agentUpdates, { apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
       createActionsRoutes({ commands, apiKeys, keyAgents, logger: logger.child({ scope: 'actions' }) }),

@@ -3,7 +3,7 @@ import { AGENT_PRODUCTS, OS_FAMILIES } from './event.schema.js';
 import { trimmedText } from './trimmed-text.js';
 
 /** Bounds of a host group: its texts, explicit members and rules. */
-export const GROUP_LIMITS = { name: 80, description: 500, hosts: 500, patterns: 20, cidrs: 50 } as const;
+export const GROUP_LIMITS = { name: 80, description: 500, hosts: 500, patterns: 20, cidrs: 50, limit: 50 } as const;
 
 const hostPattern = z
   .string()
@@ -45,8 +45,8 @@ export const GroupUpdateSchema = z.strictObject({ id: z.string().min(1).max(64),
 /** `groups.preview`: the members a group would have, before it is saved. */
 export const GroupPreviewSchema = z.strictObject({ host_ids: groupFields.host_ids, rules: groupFields.rules });
 
-/** A group id, as path parameter (`{ id }`) or as a list's `group` filter. */
-export const GroupIdSchema = z.string().min(1).max(64);
+/** `groups.setUserLimit` / `PUT /api/v1/users/{id}/host-groups`: the groups a monitor sees (null: every host). */
+export const UserGroupLimitSchema = z.strictObject({ group_ids: z.array(z.string().min(1).max(64)).max(GROUP_LIMITS.limit).nullable() });
 
 /** One member of a group: named explicitly, matched by the rules, or both. */
 export interface GroupMemberView {

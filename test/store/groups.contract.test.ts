@@ -45,4 +45,17 @@ describe.each(STORE_KINDS)('host groups contract: %s', (kind) => {
     expect(await store.groups.byId(web.id)).toBeNull();
     expect(await store.groups.insert(group({ name: 'web' }))).toBe(true);
   });
+
+  it('keeps a user’s group limit, replaces it and lifts it', async () => {
+    store = await openFreshStore(kind);
+    expect(await store.groups.userLimit('u1')).toBeNull();
+    await store.groups.setUserLimit('u1', ['g1', 'g2']);
+    await store.groups.setUserLimit('u1', ['g3']);
+    await store.groups.setUserLimit('u2', []);
+    expect(await store.groups.userLimit('u1')).toEqual(['g3']);
+    expect(await store.groups.userLimit('u2')).toEqual([]);
+    await store.groups.setUserLimit('u1', null);
+    expect(await store.groups.userLimit('u1')).toBeNull();
+    expect(await store.groups.userLimit('u2')).toEqual([]);
+  });
 });

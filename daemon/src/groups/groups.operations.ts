@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { GroupInputSchema, GroupPreviewSchema, GroupUpdateSchema } from '../../../shared/src/index.js';
+import { GroupInputSchema, GroupPreviewSchema, GroupUpdateSchema, UserGroupLimitSchema } from '../../../shared/src/index.js';
 import { ByIdInput, defineOperation } from '../http/index.js';
+import { hostNotFound } from '../errors.js';
 import type { GroupsService } from './groups.service.js';
 
 const Group = z.looseObject({ id: z.string(), name: z.string(), member_count: z.number() });
 const Member = z.looseObject({ id: z.string(), hostname: z.string(), explicit: z.boolean(), by_rules: z.boolean() });
+const Limit = z.object({ group_ids: z.array(z.string()).nullable() });
 const CHANGE = { '404': 'No such group', '409': 'Another group has this name' };
 
 /** Host groups: signed-in users read them and their members; admins create, change and delete them. */
@@ -14,11 +16,12 @@ export function groupsOperations(groups: GroupsService) {
       id: 'groups.list',
       summary: 'Host groups with their member counts',
       role: 'operator',
+      scope: 'filtered',
       method: 'GET',
       path: '/api/v1/groups',
       envelope: 'groups',
       output: z.array(Group),
-      handler: () => groups.list(),
+      handler: (_input, caller) => groups.list(caller.scope),
     }),
     defineOperation({
       id: 'groups.preview',
@@ -35,6 +38,7 @@ export function groupsOperations(groups: GroupsService) {
       id: 'groups.ofHost',
       summary: 'The groups a host is in',
       role: 'operator',
+      scope: { host: (input) => input.id, notFound: (input) => hostNotFound(input.id) },
       method: 'GET',
       path: '/api/v1/hosts/{id}/groups',
       envelope: 'groups',
@@ -46,11 +50,12 @@ export function groupsOperations(groups: GroupsService) {
       id: 'groups.byId',
       summary: 'One host group with its members',
       role: 'operator',
+      scope: 'filtered',
       method: 'GET',
       path: '/api/v1/groups/{id}',
       input: ByIdInput,
       output: Group.extend({ members: z.array(Member) }),
-      handler: (input) => groups.byId(input.id),
+      handler: (input, caller) => groups.byId(input.id, caller.scope),
     }),
     defineOperation({
       id: 'groups.create',
@@ -74,6 +79,27 @@ export function groupsOperations(groups: GroupsService) {
       output: Group,
       errors: CHANGE,
       handler: ({ id, ...rest }, caller) => groups.update(id, rest, caller),
+    }),
+    defineOperation({
+      id: 'groups.userLimit',
+      summary: 'The host groups a user is limited to (null: every host)',
+      role: 'admin',
+      method: 'GET',
+      path: '/api/v1/users/{id}/host-groups',
+      input: ByIdInput,
+      output: Limit,
+      handler: (input) => groups.limitOf(input.id),
+    }),
+    defineOperation({
+      id: 'groups.setUserLimit',
+      summary: 'Limit a monitor to host groups, or with null lift the limit',
+      role: 'admin',
+      method: 'PUT',
+      path: '/api/v1/users/{id}/host-groups',
+      input: ByIdInput.extend(UserGroupLimitSchema.shape),
+      output: Limit,
+      errors: { '404': 'No such user or group', '409': 'Admins see every host' },
+      handler: (input, caller) => groups.setLimit(input.id, input.group_ids, caller),
     }),
     defineOperation({
       id: 'groups.delete',

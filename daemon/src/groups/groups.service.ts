@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { GroupDetailView, GroupInputSchema, GroupMemberView, GroupView } from '../../../shared/src/index.js';
+import type { GroupDetailView, GroupInputSchema, GroupMemberView, GroupView, SessionUser } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { GroupRecord, GroupsRepo, Host, HostsRepo } from '../store/index.js';
+import type { GroupRecord, GroupsRepo, Host, HostsRepo, UsersRepo } from '../store/index.js';
 import { groupMembers, invalidCidrs, type GroupDefinition, type GroupMembership } from './groups.rules.js';
 
 type GroupInput = z.output<typeof GroupInputSchema>;
@@ -45,6 +45,7 @@ function checked(definition: GroupDefinition): void {
   if (bad.length > 0) throw new AppError('group/invalid_rules', 'Not an address or address range', { details: { cidrs: bad } });
 }
 
+const userNotFound = (id: string) => new AppError('user/not_found', 'No such user', { details: { id } });
 const duplicate = (name: string) => new AppError('group/duplicate_name', 'A group with this name exists', { details: { name } });
 
 /**
@@ -57,17 +58,19 @@ export class GroupsService {
   constructor(
     private readonly repo: GroupsRepo,
     private readonly hosts: Pick<HostsRepo, 'list'>,
+    private readonly users: Pick<UsersRepo, 'byId'>,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
   ) {}
 
-  async list(): Promise<GroupView[]> {
-    const [groups, hosts] = await Promise.all([this.repo.list(), this.hosts.list()]);
+  /** `within`: the host ids a caller limited to host groups may see (null: every host); members are counted among them. */
+  async list(within: ReadonlySet<string> | null = null): Promise<GroupView[]> {
+    const [groups, hosts] = await Promise.all([this.repo.list(), this.visibleHosts(within)]);
     return groups.map((g) => view(g, groupMembers(g, hosts).length));
   }
 
-  async byId(id: string): Promise<GroupDetailView> {
-    const [group, hosts] = await Promise.all([this.repo.byId(id), this.hosts.list()]);
+  async byId(id: string, within: ReadonlySet<string> | null = null): Promise<GroupDetailView> {
+    const [group, hosts] = await Promise.all([this.repo.byId(id), this.visibleHosts(within)]);
     if (!group) throw groupNotFound(id);
     const members = groupMembers(group, hosts).map(memberView);
     return { ...view(group, members.length), members };
@@ -100,6 +103,38 @@ export class GroupsService {
     return memberIds(groups.filter((g) => wanted.has(g.id)), hosts);
   }
 
+  /**
+   * The host ids a user may see and act on: null (every host) for admins and for monitors without
+   * a limit; else the members of the groups they are limited to, now (a deleted group holds none).
+   */
+  async scopeOf(user: SessionUser): Promise<ReadonlySet<string> | null> {
+    if (user.role === 'admin') return null;
+    const limit = await this.repo.userLimit(user.id);
+    return limit === null ? null : this.hostsOfAny(limit);
+  }
+
+  /** The groups a user is limited to (null: every host), with their names. */
+  async limitOf(userId: string): Promise<{ group_ids: string[] | null }> {
+    if (!(await this.users.byId(userId))) throw userNotFound(userId);
+    return { group_ids: await this.repo.userLimit(userId) };
+  }
+
+  /** Limits a monitor to groups (null lifts the limit); admins always see every host. */
+  async setLimit(userId: string, groupIds: string[] | null, actor: Actor): Promise<{ group_ids: string[] | null }> {
+    const user = await this.users.byId(userId);
+    if (!user) throw userNotFound(userId);
+    if (user.role === 'admin' && groupIds !== null) throw new AppError('group/admin_unlimited', 'Admins see every host; only monitors can be limited to groups');
+    const ids = groupIds === null ? null : [...new Set(groupIds)];
+    if (ids) {
+      const known = new Set((await this.repo.list()).map((g) => g.id));
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw new AppError('group/not_found', 'No such group', { details: { ids: unknown } });
+    }
+    await this.repo.setUserLimit(userId, ids);
+    await this.audit.record({ action: 'user.host_groups_set', actor, target: `user:${userId}`, details: { groups: ids } });
+    return { group_ids: ids };
+  }
+
   async create(input: GroupInput, actor: Actor): Promise<GroupView> {
     checked(input);
     const now = this.clock.now();
@@ -125,6 +160,11 @@ export class GroupsService {
     const current = await this.repo.byId(id);
     if (!current || !(await this.repo.remove(id))) throw groupNotFound(id);
     await this.audit.record({ action: 'group.deleted', actor, target: `group:${id}`, details: { name: current.name } });
+  }
+
+  private async visibleHosts(within: ReadonlySet<string> | null): Promise<Host[]> {
+    const hosts = await this.hosts.list();
+    return within ? hosts.filter((h) => within.has(h.id)) : hosts;
   }
 
   private fields(input: GroupInput): Pick<GroupRecord, 'name' | 'description' | 'host_ids' | 'rules'> {

@@ -5,7 +5,7 @@ import { HOST_ACTIVITY_HOURS, type HostDetailView, type HostPinInput, type HostS
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
-import { AppError, invalidParameter } from '../errors.js';
+import { AppError, hostNotFound, invalidParameter } from '../errors.js';
 import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
 import { agentVersionStatus, isOutdated, newestSeenByProduct } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
@@ -30,12 +30,10 @@ export interface HostListFilter {
   q?: string;
   outdated?: boolean;
   group?: string;
+  /** The host ids a caller limited to host groups may see (null: every host). */
+  within?: ReadonlySet<string> | null;
   sort?: HostSortKey;
   dir?: 'asc' | 'desc';
-}
-
-export function hostNotFound(id: string): AppError {
-  return new AppError('host/not_found', 'No such host', { details: { id } });
 }
 
 /**
@@ -116,12 +114,13 @@ export class HostsService {
    * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version;
    * with `group`, only that host group's members.
    */
-  async list({ q, outdated, group, sort = 'hostname', dir = 'asc' }: HostListFilter = {}): Promise<HostView[]> {
+  async list({ q, outdated, group, within = null, sort = 'hostname', dir = 'asc' }: HostListFilter = {}): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
     const [fleet, members] = await Promise.all([this.store.hosts.list(), group === undefined ? null : this.groupHosts(group)]);
     const hosts = fleet.filter(
       (h) =>
         (!members || members.has(h.id)) &&
+        (!within || within.has(h.id)) &&
         (!needle ||
         h.hostname.toLowerCase().includes(needle) ||
         (h.display_name ?? '').toLowerCase().includes(needle) ||

@@ -39,6 +39,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'group/not_found': 404,
   'group/duplicate_name': 409,
   'group/invalid_rules': 400,
+  'group/admin_unlimited': 409,
+  'auth/out_of_scope': 403,
   'problem/not_found': 404,
   'problem/invalid_transition': 409,
   'problem/assignee_changed': 409,

@@ -15,7 +15,7 @@ import type { Problem, Store } from '../store/index.js';
 /** Longest timeline returned with a problem. */
 export const TIMELINE_LIMIT = 500;
 
-function problemNotFound(id: string): AppError {
+export function problemNotFound(id: string): AppError {
   return new AppError('problem/not_found', 'No such problem', { details: { id } });
 }
 
@@ -59,8 +59,13 @@ export class ProblemsService {
     private readonly groupHosts: GroupHosts,
   ) {}
 
-  /** `assignee=me` needs the caller: `meId` is the signed-in user's id. */
-  async list(query: z.output<typeof ProblemListQuerySchema>, meId?: string): Promise<Page<ProblemView>> {
+  /** The host a problem is about; null when there is no such problem. */
+  async hostOf(id: string): Promise<string | null> {
+    return (await this.store.problems.byId(id))?.host_id ?? null;
+  }
+
+  /** `assignee=me` needs the caller: `meId` is the signed-in user's id; `within` the host ids a caller limited to host groups may see. */
+  async list(query: z.output<typeof ProblemListQuerySchema>, meId?: string, within: ReadonlySet<string> | null = null): Promise<Page<ProblemView>> {
     const settings = await this.settings();
     const sort = query.sort ?? 'last_seen';
     const dir = query.dir ?? 'desc';
@@ -71,7 +76,8 @@ export class ProblemsService {
       : undefined;
     const assigneeId = query.assignee === 'me' ? (meId ?? null) : query.assignee === 'none' ? null : query.assignee;
     const named = query.host ? await this.hosts.resolveIds(query.host) : undefined;
-    const hostIds = query.group ? narrowToGroup(named, await this.groupHosts(query.group)) : named;
+    const grouped = query.group ? narrowToGroup(named, await this.groupHosts(query.group)) : named;
+    const hostIds = within ? narrowToGroup(grouped, within) : grouped;
     const rows = await this.store.problems.list({
       statuses: query.status,
       host_ids: hostIds,

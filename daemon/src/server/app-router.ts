@@ -17,7 +17,7 @@ import { updatesOperations, type AgentUpdatesService, type AgentVersionsService 
 import { usersOperations, type UsersService } from '../users/index.js';
 import { streamOperations, type StreamTickets } from '../stream/index.js';
 import { SAC_VERSION } from '../version.js';
-import { defineOperation, operationsRecord, router } from '../http/index.js';
+import { defineOperation, operationsRecord, router, withHostScope } from '../http/index.js';
 import { z } from 'zod';
 
 /** The services behind the read API and problem handling. */
@@ -53,7 +53,7 @@ export interface RouterDeps {
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
 export function appOperations(deps: RouterDeps) {
-  return [
+  return withHostScope([
     ...authOperations(deps.auth, deps.users),
     ...usersOperations(deps.users),
     ...apiKeysOperations(deps.apiKeys),
@@ -81,7 +81,7 @@ export function appOperations(deps: RouterDeps) {
     ...totpOperations(deps.auth, deps.totp),
     ...mobileOperations(deps.mobile),
     ...streamOperations(deps.streamTickets, deps.auth),
-  ];
+  ], (user) => deps.groups.scopeOf(user));
 }
 
 export type AppOperations = ReturnType<typeof appOperations>;

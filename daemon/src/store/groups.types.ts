@@ -23,4 +23,8 @@ export interface GroupsRepo {
   byId(id: string): Promise<GroupRecord | null>;
   /** Every group, by name. */
   list(): Promise<GroupRecord[]>;
+  /** The groups a user is limited to; null: not limited (every host). */
+  userLimit(userId: string): Promise<string[] | null>;
+  /** Limits a user to these groups, or with null lifts the limit. */
+  setUserLimit(userId: string, groupIds: string[] | null): Promise<void>;
 }

@@ -13,10 +13,19 @@ export const GROUPS_MONGO_MIGRATION = {
   },
 };
 
+export const USER_HOST_GROUPS_MONGO_MIGRATION = {
+  id: 71,
+  name: 'users limited to host groups',
+  async up(db: Db) {
+    await db.collection('user_host_groups').createIndexes([{ key: { user_id: 1 }, name: 'user_unique', unique: true }]);
+  },
+};
+
 type GroupDoc = GroupRecord & { name_key: string };
 
 export function mongoGroups(db: Db): GroupsRepo {
   const groups = db.collection<GroupDoc>('host_groups');
+  const limits = db.collection<{ user_id: string; group_ids: string[] }>('user_host_groups');
   const noId = { projection: { _id: 0, name_key: 0 } } as const;
   const doc = (g: GroupRecord): GroupDoc => ({ ...g, name_key: g.name.toLowerCase() });
   return {
@@ -48,6 +57,13 @@ export function mongoGroups(db: Db): GroupsRepo {
     },
     async list() {
       return groups.find({}, noId).sort({ name_key: 1, id: 1 }).toArray();
+    },
+    async userLimit(userId) {
+      return (await limits.findOne({ user_id: userId }))?.group_ids ?? null;
+    },
+    async setUserLimit(userId, groupIds) {
+      if (groupIds === null) await limits.deleteOne({ user_id: userId });
+      else await limits.updateOne({ user_id: userId }, { $set: { group_ids: groupIds } }, { upsert: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
-import { GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
+import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -185,4 +185,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   EVENTS_GEO_MONGO_MIGRATION,
   SOURCE_FAILURES_MONGO_MIGRATION,
   GROUPS_MONGO_MIGRATION,
+  USER_HOST_GROUPS_MONGO_MIGRATION,
 ];

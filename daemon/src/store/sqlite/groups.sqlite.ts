@@ -38,6 +38,17 @@ const fromRow = ({ host_ids, rules, ...r }: Row): GroupRecord => ({
 });
 const toRow = (g: GroupRecord) => ({ ...g, name_key: g.name.toLowerCase(), host_ids: JSON.stringify(g.host_ids), rules: JSON.stringify(g.rules) });
 
+export const USER_HOST_GROUPS_SQLITE_MIGRATION = {
+  id: 71,
+  name: 'users limited to host groups',
+  sql: `
+    CREATE TABLE user_host_groups (
+      user_id TEXT PRIMARY KEY,
+      group_ids TEXT NOT NULL
+    );
+  `,
+};
+
 export function sqliteGroups(db: Database.Database): GroupsRepo {
   const insert = db.prepare(`INSERT INTO host_groups (id, name, name_key, description, host_ids, rules, created_by, created_ms, updated_ms)
     VALUES (@id, @name, @name_key, @description, @host_ids, @rules, @created_by, @created_ms, @updated_ms) ON CONFLICT (name_key) DO NOTHING`);
@@ -64,6 +75,18 @@ export function sqliteGroups(db: Database.Database): GroupsRepo {
     },
     async list() {
       return db.prepare<[], Row>(`SELECT ${COLUMNS} FROM host_groups ORDER BY name_key, id`).all().map(fromRow);
+    },
+    async userLimit(userId) {
+      const row = db.prepare<[string], { group_ids: string }>('SELECT group_ids FROM user_host_groups WHERE user_id = ?').get(userId);
+      return row ? (JSON.parse(row.group_ids) as string[]) : null;
+    },
+    async setUserLimit(userId, groupIds) {
+      if (groupIds === null) db.prepare('DELETE FROM user_host_groups WHERE user_id = ?').run(userId);
+      else
+        db.prepare('INSERT INTO user_host_groups (user_id, group_ids) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET group_ids = excluded.group_ids').run(
+          userId,
+          JSON.stringify(groupIds),
+        );
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { SqliteMigration } from './sqlite-migration.js';
 import { EVENTS_GEO_SQLITE_MIGRATION } from './event-row.sqlite.js';
 import { SOURCE_FAILURES_SQLITE_MIGRATION } from './source-failures.sqlite.js';
-import { GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
+import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
@@ -438,4 +438,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   EVENTS_GEO_SQLITE_MIGRATION,
   SOURCE_FAILURES_SQLITE_MIGRATION,
   GROUPS_SQLITE_MIGRATION,
+  USER_HOST_GROUPS_SQLITE_MIGRATION,
 ];

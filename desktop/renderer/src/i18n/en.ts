@@ -576,6 +576,7 @@ const en = {
       group_created: 'Host group created',
       group_updated: 'Host group changed',
       group_deleted: 'Host group deleted',
+      user_host_groups_set: 'User limited to host groups',
       mobile_code_issued: 'Phone enrolment code issued',
       mobile_code_revoked: 'Phone enrolment code revoked',
       mobile_device_enrolled: 'Phone enrolled',

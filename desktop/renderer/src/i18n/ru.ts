@@ -579,6 +579,7 @@ const ru: Messages = {
       group_created: 'Группа хостов создана',
       group_updated: 'Группа хостов изменена',
       group_deleted: 'Группа хостов удалена',
+      user_host_groups_set: 'Пользователю заданы группы хостов',
       mobile_code_issued: 'Выдан код подключения телефона',
       mobile_code_revoked: 'Отозван код подключения телефона',
       mobile_device_enrolled: 'Телефон подключён',
