@@ -274,6 +274,8 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'groups.create': (via) => ({ input: { name: `created over ${via}` }, token: admin }),
     'groups.update': async (via) => ({ input: { id: await createGroup(`to change over ${via}`), name: `changed over ${via}` }, token: admin }),
     'groups.delete': async (via) => ({ input: { id: await createGroup(`to delete over ${via}`) }, token: admin }),
+    'groups.userLimit': () => ({ input: { id: monitorId }, token: admin }),
+    'groups.setUserLimit': async () => ({ input: { id: await freshUserId(), group_ids: [await (readGroup ??= createGroup('read'))] }, token: admin }),
   };
 
   const bothTransports = () => (t.sac.operations as readonly AnyOperation[]).filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);
