@@ -24,6 +24,11 @@ export class AppError extends Error {
 }
 
 /** A request parameter (query string, cursor) that is wrong, named in the message and `details.parameter`. */
+/** A host id that names no host (or, for a caller limited to host groups, none of theirs). */
+export function hostNotFound(id: string): AppError {
+  return new AppError('host/not_found', 'No such host', { details: { id } });
+}
+
 export function invalidParameter(parameter: string, message: string, issues?: unknown[]): AppError {
   return new AppError('request/invalid_parameter', `${parameter}: ${message}`, {
     details: issues ? { parameter, issues } : { parameter },

@@ -17,6 +17,7 @@ import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { MaintenanceService } from './maintenance/index.js';
+import { GroupsService } from './groups/index.js';
 import { createTelegramWebhookRoutes, setWebhook, TelegramService, telegramBotApi } from './telegram/index.js';
 import { randomBase62 } from './random.js';
 import { sshShell, winRmShell } from './remote-shell/index.js';
@@ -61,7 +62,7 @@ import { ReportsService } from './reports/index.js';
 import { RetentionService } from './retention/index.js';
 import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
-import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream } from './stream/index.js';
+import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream, type StreamAccess } from './stream/index.js';
 import { UsersService } from './users/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
@@ -175,7 +176,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
     : null;
   if (feed) await feed.start();
-  const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), async (id) => (await store.users.byId(id))?.active === true, {
+  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit);
+  const streamAccess: StreamAccess = async (user) => ((await store.users.byId(user.id))?.active === true ? { scope: await groups.scopeOf(user) } : null);
+  const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), streamAccess, {
     ...DEFAULT_STREAM_OPTIONS,
     ...config.stream,
   });
@@ -202,9 +205,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'agent-versions' }),
   });
   const approvalPolicy = new ApprovalPolicy(() => settings.get('approvals'));
-  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, approvalPolicy, () => agentVersions.latest());
+  const groupHosts = (groupId: string) => groups.hostsOf(groupId);
+  const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, groupHosts, approvalPolicy, () => agentVersions.latest());
   const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
-  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname));
+  const events = new EventsService(store, correlationSettings, (hostname) => hosts.resolveIds(hostname), groupHosts);
   const geo = new GeoService({ settings: () => settings.get('geoip'), shipped: shippedGeoDatabases(), logger: logger.child({ scope: 'geo' }) });
   await geo.reload();
   settings.onChange((category) => {
@@ -213,7 +217,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const read: ReadServices = {
     events,
     hosts,
-    problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events),
+    problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events, groupHosts),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
@@ -480,6 +484,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     agentVersions,
     agentUpdates,
     maintenance,
+    groups,
     totp,
     telegram,
     actions,
@@ -509,7 +514,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // The console first: it answers only browser navigations and its own files (see web.routes.ts).
     routes: [
       createWebRoutes({ webDir: config.webDir ?? defaultWebDir(), basePath: config.basePath }),
-      createStreamRoutes(stream, streamTickets, auth),
+      createStreamRoutes(stream, streamTickets, auth, (user) => groups.scopeOf(user)),
       createAgentUpdatesRoutes(agentUpdates, { apiKeys, keyAgents, publicUrl: config.publicUrl, basePath: config.basePath }),
       ...(webhookSecret ? [createTelegramWebhookRoutes(telegram, webhookSecret)] : []),
       createActionsRoutes({ commands, apiKeys, keyAgents, logger: logger.child({ scope: 'actions' }) }),

@@ -16,6 +16,7 @@ export * from './settings.schema.js';
 export * from './settings.help.js';
 export * from './time-zone.js';
 export * from './maintenance.schema.js';
+export * from './groups.schema.js';
 export * from './mfa.schema.js';
 export * from './actions.schema.js';
 export * from './mobile.schema.js';

@@ -49,6 +49,8 @@ const typePrefix = z.string().regex(/^[a-z0-9_.*-]{1,128}$/, 'must be an event t
 export const EventListQuerySchema = z.strictObject({
   hostname: z.string().min(1).max(255).optional(),
   host_id: z.string().min(1).max(64).optional(),
+  /** Only hosts of this host group (its id). */
+  group: z.string().min(1).max(64).optional(),
   severity: listOf(SEVERITIES, 'severities').optional(),
   type: typePrefix.optional(),
   date: z
@@ -101,6 +103,8 @@ export const ProblemListQuerySchema = z.strictObject({
   status: listOf(PROBLEM_STATUSES, 'statuses').optional(),
   /** A host id or a hostname. */
   host: z.string().min(1).max(255).optional(),
+  /** Only hosts of this host group (its id). */
+  group: z.string().min(1).max(64).optional(),
   type: typePrefix.optional(),
   rule: z.string().regex(/^[a-z_]{1,64}$/, 'must be a rule name such as rdg_flap').optional(),
   severity: listOf(SEVERITIES, 'severities').optional(),
@@ -159,6 +163,8 @@ export const HostListQuerySchema = z.strictObject({
   q: z.string().max(255).optional(),
   /** `true`: only hosts whose agent is older than its product's latest version. */
   outdated: z.enum(['true', 'false']).optional(),
+  /** Only hosts of this host group (its id). */
+  group: z.string().min(1).max(64).optional(),
   sort: z.enum(HOST_SORT_KEYS, { error: `must be one of ${HOST_SORT_KEYS.join(', ')}` }).optional(),
   dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
 });

@@ -112,6 +112,10 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
   /** A maintenance window of a host that sends nothing, starting now. */
   const windowFields = (reason: string) => ({ hosts: ['QUIET'], starts_at: isoAt(NOW), duration_minutes: 60, reason });
   const createWindow = async () => (await api(t, 'POST', '/api/v1/maintenance-windows', { token: admin, body: windowFields('planned') })).body.id as string;
+  /** A host group of ALPHA and the hosts named BR*. */
+  const createGroup = async (name: string) =>
+    (await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name, host_ids: [hosts.ALPHA], rules: { host_patterns: ['BR*'] } } })).body.id as string;
+  let readGroup: Promise<string> | undefined;
   /** The same target picked by transport: the first for REST, the second for tRPC. */
   const pick = <T,>(via: Transport, pair: readonly T[]) => pair[via === 'rest' ? 0 : 1];
 
@@ -275,6 +279,15 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'approvals.approve': async () => ({ input: { id: await fileLogoffRequest(), note: 'ok' }, token: admin }),
     'approvals.deny': async () => ({ input: { id: await fileLogoffRequest() }, token: admin }),
     'approvals.cancel': async () => ({ input: { id: await fileLogoffRequest() }, token: monitor }),
+    'groups.list': () => ({ token: monitor }),
+    'groups.preview': () => ({ input: { host_ids: [hosts.CHARLIE], rules: { host_patterns: ['AL*'] } }, token: admin }),
+    'groups.ofHost': () => ({ input: { id: hosts.ALPHA }, token: monitor }),
+    'groups.byId': async () => ({ input: { id: await (readGroup ??= createGroup('read')) }, token: monitor }),
+    'groups.create': (via) => ({ input: { name: `created over ${via}` }, token: admin }),
+    'groups.update': async (via) => ({ input: { id: await createGroup(`to change over ${via}`), name: `changed over ${via}` }, token: admin }),
+    'groups.delete': async (via) => ({ input: { id: await createGroup(`to delete over ${via}`) }, token: admin }),
+    'groups.userLimit': () => ({ input: { id: monitorId }, token: admin }),
+    'groups.setUserLimit': async () => ({ input: { id: await freshUserId(), group_ids: [await (readGroup ??= createGroup('read'))] }, token: admin }),
   };
 
   /** The request both transports read back (a query's answers must be equal). */

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { CommandListQuerySchema, EventLogoffBodySchema } from '../../../shared/src/index.js';
 import { type Caller, defineOperation } from '../http/index.js';
-import type { CommandsService } from './commands.service.js';
+import { hostNotFound, invalidParameter } from '../errors.js';
+import { eventNotFound } from '../events/index.js';
+import { commandNotFound, type CommandsService } from './commands.service.js';
 import type { RemoteActionsService } from './remote-actions.service.js';
 
 const Id = z.string().min(1).max(128);
@@ -12,6 +14,8 @@ const ActionAnswer = z.looseObject({ path: z.enum(['winrm', 'agent']), host_id: 
 const QUEUED = { status: 202, description: 'Queued for the host’s agent', when: (out: { path: string }) => out.path === 'agent' } as const;
 const AccessTest = z.looseObject({ ok: z.boolean() });
 const Command = z.looseObject({ id: z.string(), state: z.string() });
+/** Actions on a host are reached by a caller limited to host groups only when the host is theirs. */
+const ON_HOST = { host: (input: { host_id: string }) => input.host_id, notFound: (input: { host_id: string }) => hostNotFound(input.host_id) };
 const NO_PATH = { '409': 'Not a Windows host, or neither WinRM nor its agent reaches it', '422': 'Not an RD Gateway or RDP sign-in event' };
 
 /**
@@ -28,6 +32,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.hostSessions',
       summary: 'A host’s sessions (over WinRM, or queued for its agent)',
       role: 'operator',
+      scope: ON_HOST,
       method: 'GET',
       path: '/api/v1/hosts/{host_id}/sessions',
       trpc: false,
@@ -37,11 +42,12 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       errors: NO_PATH,
       handler: hostSessions,
     }),
-    defineOperation({ id: 'actions.sessions', summary: 'A host’s sessions', role: 'operator', method: 'POST', input: HostInput, output: ActionAnswer, handler: hostSessions }),
+    defineOperation({ id: 'actions.sessions', summary: 'A host’s sessions', role: 'operator', scope: ON_HOST, method: 'POST', input: HostInput, output: ActionAnswer, handler: hostSessions }),
     defineOperation({
       id: 'actions.logoff',
       summary: 'Log a session off a host',
       role: 'operator',
+      scope: ON_HOST,
       method: 'POST',
       path: '/api/v1/hosts/{host_id}/sessions/{session_id}/logoff',
       input: z.strictObject({ host_id: Id, session_id: z.coerce.number().int().min(1).max(65_535) }),
@@ -54,6 +60,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.eventSessions',
       summary: 'Sessions of the host a sign-in event names',
       role: 'operator',
+      scope: { host: (input) => actions.eventActionHosts(input.event_id), notFound: (input) => eventNotFound(input.event_id) },
       method: 'POST',
       path: '/api/v1/events/{event_id}/actions/sessions',
       input: EventInput,
@@ -66,6 +73,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.eventLogoff',
       summary: 'Log off the session a sign-in event names',
       role: 'operator',
+      scope: { host: (input) => actions.eventActionHosts(input.event_id), notFound: (input) => eventNotFound(input.event_id) },
       method: 'POST',
       path: '/api/v1/events/{event_id}/actions/logoff',
       input: EventLogoffBodySchema.extend(EventInput.shape),
@@ -78,6 +86,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.winrmTest',
       summary: 'Test WinRM administrator access to a host',
       role: 'operator',
+      scope: ON_HOST,
       method: 'POST',
       path: '/api/v1/hosts/{host_id}/actions/winrm-test',
       aliases: ['/hosts/{host_id}/actions/winrm-test'],
@@ -90,6 +99,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.sshTest',
       summary: 'Test SSH administrator access to a host',
       role: 'operator',
+      scope: ON_HOST,
       method: 'POST',
       path: '/api/v1/hosts/{host_id}/actions/ssh-test',
       input: HostInput,
@@ -101,6 +111,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.commands',
       summary: 'Agent commands, newest first',
       role: 'operator',
+      scope: { host: (input) => input.host_id ?? null, notFound: (input) => (input.host_id ? hostNotFound(input.host_id) : invalidParameter('host_id', 'is required for a user limited to host groups')) },
       method: 'GET',
       path: '/api/v1/commands',
       input: CommandListQuerySchema,
@@ -111,6 +122,7 @@ export function actionsOperations(actions: RemoteActionsService, commands: Comma
       id: 'actions.command',
       summary: 'One agent command',
       role: 'operator',
+      scope: { host: (input) => commands.hostOf(input.id), notFound: (input) => commandNotFound(input.id) },
       method: 'GET',
       path: '/api/v1/commands/{id}',
       input: z.strictObject({ id: Id }),

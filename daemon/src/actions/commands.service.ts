@@ -138,6 +138,11 @@ export class CommandsService {
     for (const c of await this.store.commands.expireDue(this.clock.now())) await this.changed(c, 'command.expired', null);
   }
 
+  /** The host a command was queued for; null when there is no such command. */
+  async hostOf(id: string): Promise<string | null> {
+    return (await this.store.commands.byId(id))?.host_id ?? null;
+  }
+
   async byId(id: string): Promise<CommandView> {
     const c = await this.store.commands.byId(id);
     if (!c) throw commandNotFound(id);

@@ -130,6 +130,19 @@ export class RemoteActionsService {
     return host;
   }
 
+  /**
+   * The hosts an event's session action involves: the event's own and, for an RD Gateway event,
+   * every host that may be its target workstation (null: no such event).
+   */
+  async eventActionHosts(eventId: string): Promise<string[] | null> {
+    const stored = await this.deps.store.events.byId(eventId);
+    if (!stored) return null;
+    const target = isGatewayEvent(stored.event.type) ? gatewayTarget(stored.event.details) : null;
+    if (!target) return [stored.host_id];
+    const match = hostForTarget(await this.deps.store.hosts.list(), target);
+    return [stored.host_id, ...(match.found ? [match.found.id] : match.claimants.map((h) => h.id))];
+  }
+
   /** The host an event's session action runs on; for RD Gateway events the mapped workstation. */
   private async eventHost(eventId: string): Promise<{ host: Host; viaGateway: boolean }> {
     const stored = await this.deps.store.events.byId(eventId);

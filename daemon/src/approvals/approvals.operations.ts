@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalDecisionInputSchema, ApprovalListQuerySchema, ApprovalRequestInputSchema } from '../../../shared/src/index.js';
+import { AppError } from '../errors.js';
 import { ByIdInput, defineOperation } from '../http/index.js';
 import type { ApprovalsService } from './approvals.service.js';
 
@@ -16,6 +17,11 @@ const DECIDE_ERRORS = {
  * that nobody decides their own request.
  */
 export function approvalsOperations(approvals: ApprovalsService) {
+  /** A request of a host outside a limited caller's groups is answered as if it did not exist. */
+  const ON_REQUEST = {
+    host: (input: { id: string }) => approvals.hostsOf(input.id),
+    notFound: (input: { id: string }) => new AppError('approval/not_found', 'No such approval request', { details: { id: input.id } }),
+  };
   return [
     defineOperation({
       id: 'approvals.list',
@@ -24,8 +30,9 @@ export function approvalsOperations(approvals: ApprovalsService) {
       method: 'GET',
       path: '/api/v1/approvals',
       input: ApprovalListQuerySchema,
+      scope: 'filtered',
       output: z.looseObject({ items: z.array(Request), pending_for_me: z.number() }),
-      handler: (input, caller) => approvals.list(input, caller.user),
+      handler: (input, caller) => approvals.list(input, caller.user, caller.scope),
     }),
     defineOperation({
       id: 'approvals.byId',
@@ -34,6 +41,7 @@ export function approvalsOperations(approvals: ApprovalsService) {
       method: 'GET',
       path: '/api/v1/approvals/{id}',
       input: ByIdInput,
+      scope: ON_REQUEST,
       output: Request,
       errors: { '404': 'No such request' },
       handler: (input) => approvals.byId(input.id),
@@ -46,6 +54,10 @@ export function approvalsOperations(approvals: ApprovalsService) {
       path: '/api/v1/approvals',
       status: 201,
       input: ApprovalRequestInputSchema,
+      scope: {
+        host: (input) => approvals.hostsOfRequest(input.request),
+        notFound: () => new AppError('host/not_found', 'No such host'),
+      },
       output: Request,
       errors: { '403': 'Your role may not do the action', '404': 'The host or event does not exist', '409': 'The action does not need approval' },
       handler: (input, caller) => approvals.request(input, caller),
@@ -57,6 +69,7 @@ export function approvalsOperations(approvals: ApprovalsService) {
       method: 'POST',
       path: '/api/v1/approvals/{id}/approve',
       input: ApprovalDecisionInputSchema,
+      scope: ON_REQUEST,
       output: Request,
       errors: DECIDE_ERRORS,
       handler: (input, caller) => approvals.approve(input.id, input.note, caller),
@@ -68,6 +81,7 @@ export function approvalsOperations(approvals: ApprovalsService) {
       method: 'POST',
       path: '/api/v1/approvals/{id}/deny',
       input: ApprovalDecisionInputSchema,
+      scope: ON_REQUEST,
       output: Request,
       errors: DECIDE_ERRORS,
       handler: (input, caller) => approvals.deny(input.id, input.note, caller),
@@ -79,6 +93,7 @@ export function approvalsOperations(approvals: ApprovalsService) {
       method: 'POST',
       path: '/api/v1/approvals/{id}/cancel',
       input: ByIdInput,
+      scope: ON_REQUEST,
       output: Request,
       errors: { '403': 'Not your request', '404': 'No such request', '409': 'The request is no longer pending' },
       handler: (input, caller) => approvals.cancel(input.id, caller),

@@ -71,13 +71,25 @@ export class ApprovalsService {
     this.requestedListeners.add(listener);
   }
 
-  async list(q: { state?: ApprovalState; limit: number }, user: SessionUser): Promise<ApprovalListView> {
+  /** Newest first; for a caller limited to host groups (`within`), only requests all of whose hosts are theirs. */
+  async list(q: { state?: ApprovalState; limit: number }, user: SessionUser, within?: ReadonlySet<string> | null): Promise<ApprovalListView> {
     const now = this.deps.clock.now();
+    const visible = (r: ApprovalRecord) => !within || (r.host_ids.length > 0 && r.host_ids.every((id) => within.has(id)));
     const [items, pending] = await Promise.all([this.deps.repo.list(q), this.deps.repo.list({ state: 'pending', limit: 500 })]);
     return {
-      items: items.map(approvalView),
-      pending_for_me: pending.filter((r) => r.expires_ms > now && mayDecide(user, r)).length,
+      items: items.filter(visible).map(approvalView),
+      pending_for_me: pending.filter((r) => visible(r) && r.expires_ms > now && mayDecide(user, r)).length,
     };
+  }
+
+  /** The hosts a request acts on (the host scope of its operations); null when there is no such request. */
+  async hostsOf(id: string): Promise<string[] | null> {
+    return (await this.deps.repo.byId(id))?.host_ids ?? null;
+  }
+
+  /** The hosts a request to be filed would act on (checked as filing checks them). */
+  async hostsOfRequest(request: ApprovalActionInput): Promise<string[]> {
+    return (await this.deps.plan(request)).host_ids;
   }
 
   async byId(id: string): Promise<ApprovalRequestView> {

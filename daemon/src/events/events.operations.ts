@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventListQuerySchema } from '../../../shared/src/index.js';
 import { ByIdInput, defineOperation } from '../http/index.js';
-import type { EventsService } from './events.service.js';
+import { eventNotFound, type EventsService } from './events.service.js';
 
 const Event = z.looseObject({ event_id: z.string(), host_id: z.string(), type: z.string() });
 
@@ -12,16 +12,19 @@ export function eventsOperations(events: EventsService) {
       id: 'events.list',
       summary: 'List events',
       role: 'operator',
+      scope: 'filtered',
       method: 'GET',
       path: '/api/v1/events',
       input: EventListQuerySchema,
       output: z.looseObject({ items: z.array(Event), next_cursor: z.string().nullable() }),
-      handler: (input) => events.list(input),
+      errors: { '404': 'No such host group' },
+      handler: (input, caller) => events.list(input, caller.scope),
     }),
     defineOperation({
       id: 'events.byId',
       summary: 'One event with its payload',
       role: 'operator',
+      scope: { host: (input) => events.hostOf(input.id), notFound: (input) => eventNotFound(input.id) },
       method: 'GET',
       path: '/api/v1/events/{id}',
       input: ByIdInput,

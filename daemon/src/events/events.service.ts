@@ -6,6 +6,7 @@ import type { EventQuery, Store, StoredEvent } from '../store/index.js';
 import { eventView } from './event.views.js';
 import { dayRange } from '../../../shared/src/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
+import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;
@@ -13,12 +14,17 @@ export const SEARCH_BUDGET_MS = 2000;
 /** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;
 
+export function eventNotFound(eventId: string): AppError {
+  return new AppError('event/not_found', 'No such event', { details: { event_id: eventId } });
+}
+
 /** Events: the filtered, paged list (newest occurred first), one event, and views for timelines and the dashboard. */
 export class EventsService {
   constructor(
     private readonly store: Pick<Store, 'events'>,
     private readonly settings: CorrelationSettingsSource,
     private readonly hostIdsByName: HostnameResolver,
+    private readonly groupHosts: GroupHosts,
   ) {}
 
   private async views(events: StoredEvent[]): Promise<EventView[]> {
@@ -26,7 +32,8 @@ export class EventsService {
     return events.map((e) => eventView(e, flagged));
   }
 
-  async list(query: z.output<typeof EventListQuerySchema>): Promise<Page<EventView>> {
+  /** `within`: the host ids a caller limited to host groups may see (null: every host). */
+  async list(query: z.output<typeof EventListQuerySchema>, within: ReadonlySet<string> | null = null): Promise<Page<EventView>> {
     const settings = await this.settings();
     const q: EventQuery = { hidden: settings.hiddenTypes, limit: query.limit + 1 };
     if (query.host_id) q.host_ids = [query.host_id];
@@ -34,6 +41,8 @@ export class EventsService {
       const ids = await this.hostIdsByName(query.hostname);
       q.host_ids = q.host_ids ? q.host_ids.filter((id) => ids.includes(id)) : ids;
     }
+    if (query.group) q.host_ids = narrowToGroup(q.host_ids, await this.groupHosts(query.group));
+    if (within) q.host_ids = narrowToGroup(q.host_ids, within);
     if (query.severity?.length) q.severities = query.severity;
     if (query.type) q.type_prefix = query.type;
     if (query.q) {
@@ -75,9 +84,14 @@ export class EventsService {
 
   async byId(eventId: string): Promise<EventDetailView> {
     const stored = await this.store.events.byId(eventId);
-    if (!stored) throw new AppError('event/not_found', 'No such event', { details: { event_id: eventId } });
+    if (!stored) throw eventNotFound(eventId);
     const [view] = await this.views([stored]);
     return { ...view, event: stored.event as unknown as Record<string, unknown> };
+  }
+
+  /** The host an event was filed under; null when there is no such event. */
+  async hostOf(eventId: string): Promise<string | null> {
+    return (await this.store.events.byId(eventId))?.host_id ?? null;
   }
 
   /** Views of the given events that still exist, by id. */

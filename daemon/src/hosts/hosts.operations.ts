@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HostListQuerySchema, HostPinSchema } from '../../../shared/src/index.js';
 import { ByIdInput, defineOperation } from '../http/index.js';
+import { hostNotFound } from '../errors.js';
 import type { HostsService } from './hosts.service.js';
 
 const Host = z.looseObject({ id: z.string(), hostname: z.string() });
@@ -15,18 +16,21 @@ export function hostsOperations(hosts: HostsService) {
       id: 'hosts.list',
       summary: 'List hosts',
       role: 'operator',
+      scope: 'filtered',
       method: 'GET',
       path: '/api/v1/hosts',
       input: HostListQuerySchema,
       output: z.looseObject({ items: z.array(Host) }),
-      handler: async (input) => ({
-        items: await hosts.list(input.q, input.outdated === undefined ? undefined : input.outdated === 'true', input.sort, input.dir),
+      errors: { '404': 'No such host group' },
+      handler: async (input, caller) => ({
+        items: await hosts.list({ ...input, outdated: input.outdated === undefined ? undefined : input.outdated === 'true', within: caller.scope }),
       }),
     }),
     defineOperation({
       id: 'hosts.byId',
       summary: 'One host with its inventory',
       role: 'operator',
+      scope: { host: (input) => input.id, notFound: (input) => hostNotFound(input.id) },
       method: 'GET',
       path: '/api/v1/hosts/{id}',
       input: ByIdInput,

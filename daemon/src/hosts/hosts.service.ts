@@ -6,10 +6,11 @@ import { approvalAudit, type ApprovalPolicy, type Approved } from '../approvals/
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { CorrelationSettingsSource } from '../correlation/index.js';
-import { AppError, invalidParameter } from '../errors.js';
+import { AppError, hostNotFound, invalidParameter } from '../errors.js';
 import { bucketOf, ROLLUP_BUCKET_MS, type Host, type Store } from '../store/index.js';
 import { agentVersionStatus, isOutdated, newestSeenByProduct } from '../updates/index.js';
 import { hostStatusOf, lastSeenMs } from './liveness.js';
+import type { GroupHosts } from '../groups/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -25,8 +26,15 @@ const SORT_VALUE: Record<HostSortKey, (v: HostView) => number | string> = {
   open_problems: (v) => v.open_problems,
 };
 
-export function hostNotFound(id: string): AppError {
-  return new AppError('host/not_found', 'No such host', { details: { id } });
+/** What the host list is narrowed and sorted by. */
+export interface HostListFilter {
+  q?: string;
+  outdated?: boolean;
+  group?: string;
+  /** The host ids a caller limited to host groups may see (null: every host). */
+  within?: ReadonlySet<string> | null;
+  sort?: HostSortKey;
+  dir?: 'asc' | 'desc';
 }
 
 /**
@@ -40,6 +48,7 @@ export class HostsService {
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
     private readonly audit: Pick<AuditService, 'record'>,
+    private readonly groupHosts: GroupHosts,
     /** Host deletion may need a second person's approval. */
     private readonly approvals: Pick<ApprovalPolicy, 'assert'>,
     /** Each product's latest agent version read from git (the outdated badge). */
@@ -105,18 +114,21 @@ export class HostsService {
 
   /**
    * All hosts, or those whose hostname, display name or any IP contains `q` (case-insensitive);
-   * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version.
+   * with `outdated`, only hosts whose agent is (or is not) older than its product's latest version;
+   * with `group`, only that host group's members.
    */
-  async list(q?: string, outdated?: boolean, sort: HostSortKey = 'hostname', dir: 'asc' | 'desc' = 'asc'): Promise<HostView[]> {
+  async list({ q, outdated, group, within = null, sort = 'hostname', dir = 'asc' }: HostListFilter = {}): Promise<HostView[]> {
     const needle = q?.trim().toLowerCase();
-    const fleet = await this.store.hosts.list();
+    const [fleet, members] = await Promise.all([this.store.hosts.list(), group === undefined ? null : this.groupHosts(group)]);
     const hosts = fleet.filter(
       (h) =>
-        !needle ||
+        (!members || members.has(h.id)) &&
+        (!within || within.has(h.id)) &&
+        (!needle ||
         h.hostname.toLowerCase().includes(needle) ||
         (h.display_name ?? '').toLowerCase().includes(needle) ||
         (h.fqdn ?? '').toLowerCase().includes(needle) ||
-        h.ips.some((ip) => ip.includes(needle)),
+          h.ips.some((ip) => ip.includes(needle))),
     );
     const views = await this.views(hosts, fleet);
     // Statuses are derived at read time, so the (complete, unpaged) list is sorted here, not in the store.

@@ -27,6 +27,7 @@ export {
   type OperationRole,
   type OperationsRecord,
 } from './operation.js';
+export { withHostScope, type ScopeOf } from './host-scope.js';
 export { sendError, sendJson } from './http-errors.js';
 export { ERROR_STATUS, RETRY_AFTER_SECONDS, errorBody, mapError, statusOf, type ErrorBody, type MappedError } from './error-map.js';
 export { clientAddress, recordClientAddress, resolveClientAddress } from './client-address.js';

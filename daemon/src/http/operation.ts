@@ -28,6 +28,8 @@ export interface Caller<R extends OperationRole = OperationRole> {
   ip: string | undefined;
   /** The console token the call came with (renewal and sign-out act on its session). */
   token: string | null;
+  /** The host ids a caller limited to host groups may see and act on; null or absent: every host (`withHostScope`). */
+  scope?: ReadonlySet<string> | null;
 }
 
 /** An operation's input: path, query and body fields of the REST call together, one object. */
@@ -36,6 +38,22 @@ type InputSchema = z.ZodObject | undefined;
 /** The input of an operation on one record: `{ id }` (the `{id}` of its REST path). */
 export const ByIdInput = z.strictObject({ id: z.string().min(1).max(128) });
 type InputOf<S extends InputSchema> = S extends z.ZodObject ? z.output<S> : undefined;
+
+/**
+ * What a caller limited to host groups may reach through an operation (`withHostScope` applies it):
+ * - `'none'`: the operation answers nothing about hosts (the caller's own account, phones, channels);
+ * - `'filtered'`: the handler narrows its answer to `caller.scope` (lists);
+ * - `{ host, notFound }`: it reads or acts on one record of one host; `host` finds that host's id
+ *   (several when the action reaches another host too; null: no such record), and a record of a
+ *   host outside the scope answers `notFound`, the same error as a record that does not exist.
+ * An operation without one is refused to limited callers (403 `auth/out_of_scope`).
+ */
+export type OperationScope<I> =
+  | 'none'
+  | 'filtered'
+  | { host: (input: I) => Promise<HostIds> | HostIds; notFound: (input: I) => Error };
+/** The host (or hosts, all of which must be in scope) a record belongs to; null: no such record. */
+type HostIds = string | readonly string[] | null;
 
 export interface OperationSpec<Id extends string, R extends OperationRole, M extends HttpMethod, S extends InputSchema, O> {
   /** The tRPC path, `feature.verb` (`problems.acknowledge`). */
@@ -66,6 +84,8 @@ export interface OperationSpec<Id extends string, R extends OperationRole, M ext
   output: z.ZodType;
   /** Error statuses of this operation besides the common ones, for the document. */
   errors?: Readonly<Record<string, string>>;
+  /** What a caller limited to host groups may reach through it (see `OperationScope`); absent: refused to them. */
+  scope?: OperationScope<InputOf<S>>;
   handler: (input: InputOf<S>, caller: Caller<R>) => Promise<O> | O;
 }
 

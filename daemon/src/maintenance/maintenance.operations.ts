@@ -27,6 +27,7 @@ export function maintenanceOperations(maintenance: MaintenanceService) {
       id: 'maintenance.canManage',
       summary: 'Whether the caller may change maintenance windows',
       role: 'operator',
+      scope: 'none',
       method: 'GET',
       output: z.boolean(),
       handler: (_input, caller) => maintenance.canManage(caller.user),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { ProblemActionBodySchema, ProblemAssignBodySchema, ProblemListQuerySchema } from '../../../shared/src/index.js';
 import { ByIdInput as ById, defineOperation } from '../http/index.js';
-import type { ProblemsService } from './problems.service.js';
+import { problemNotFound, type ProblemsService } from './problems.service.js';
 
 const Action = ProblemActionBodySchema.extend(ById.shape);
 const Problem = z.looseObject({ id: z.string(), status: z.string() });
 const STATE_CONFLICT = 'Not allowed in the current state';
+/** A problem is reached by a caller limited to host groups only when its host is theirs. */
+const scopeOf = (problems: ProblemsService) => ({ host: (input: { id: string }) => problems.hostOf(input.id), notFound: (input: { id: string }) => problemNotFound(input.id) });
 
 /**
  * Problems (any signed-in user): list, one with its timeline, acknowledge, resolve, reopen and
@@ -18,6 +20,7 @@ export function problemsOperations(problems: ProblemsService) {
       id: `problems.${verb}`,
       summary,
       role: 'operator',
+      scope: scopeOf(problems),
       method: 'POST',
       path: `/api/v1/problems/{id}/${verb}`,
       aliases: [`/problems/{id}/${verb}`],
@@ -31,17 +34,20 @@ export function problemsOperations(problems: ProblemsService) {
       id: 'problems.list',
       summary: 'List problems',
       role: 'operator',
+      scope: 'filtered',
       method: 'GET',
       path: '/api/v1/problems',
       aliases: ['/problems'],
       input: ProblemListQuerySchema,
       output: z.looseObject({ items: z.array(Problem), next_cursor: z.string().nullable() }),
-      handler: (input, caller) => problems.list(input, caller.user.id),
+      errors: { '404': 'No such host group' },
+      handler: (input, caller) => problems.list(input, caller.user.id, caller.scope),
     }),
     defineOperation({
       id: 'problems.byId',
       summary: 'A problem with its timeline',
       role: 'operator',
+      scope: scopeOf(problems),
       method: 'GET',
       path: '/api/v1/problems/{id}',
       aliases: ['/problems/{id}'],
@@ -56,6 +62,7 @@ export function problemsOperations(problems: ProblemsService) {
       id: 'problems.assign',
       summary: 'Assign a problem to a console user, or unassign it (null)',
       role: 'operator',
+      scope: scopeOf(problems),
       method: 'POST',
       path: '/api/v1/problems/{id}/assign',
       aliases: ['/problems/{id}/assign'],
@@ -77,6 +84,7 @@ export function problemsOperations(problems: ProblemsService) {
       id: 'problems.assignees',
       summary: 'Console users a problem can be assigned to',
       role: 'operator',
+      scope: 'none',
       method: 'GET',
       path: '/api/v1/problem-assignees',
       envelope: 'items',

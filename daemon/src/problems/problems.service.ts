@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import type { Facts } from '../facts.js';
 import type { EventsService } from '../events/index.js';
 import type { HostsService } from '../hosts/index.js';
+import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 import { decodeCursor, encodeCursor, parseInstant } from '../events/index.js';
 import type { OpenedByType, Problem, Store } from '../store/index.js';
 
@@ -17,7 +18,7 @@ const WEEK_MS = 7 * 24 * 60 * 60_000;
 /** Most types `openedByType` lists. */
 const OPENED_BY_TYPE_LIMIT = 500;
 
-function problemNotFound(id: string): AppError {
+export function problemNotFound(id: string): AppError {
   return new AppError('problem/not_found', 'No such problem', { details: { id } });
 }
 
@@ -58,10 +59,16 @@ export class ProblemsService {
     private readonly audit: Pick<AuditService, 'record'>,
     private readonly hosts: HostsService,
     private readonly events: EventsService,
+    private readonly groupHosts: GroupHosts,
   ) {}
 
-  /** `assignee=me` needs the caller: `meId` is the signed-in user's id. */
-  async list(query: z.output<typeof ProblemListQuerySchema>, meId?: string): Promise<Page<ProblemView>> {
+  /** The host a problem is about; null when there is no such problem. */
+  async hostOf(id: string): Promise<string | null> {
+    return (await this.store.problems.byId(id))?.host_id ?? null;
+  }
+
+  /** `assignee=me` needs the caller: `meId` is the signed-in user's id; `within` the host ids a caller limited to host groups may see. */
+  async list(query: z.output<typeof ProblemListQuerySchema>, meId?: string, within: ReadonlySet<string> | null = null): Promise<Page<ProblemView>> {
     const settings = await this.settings();
     const sort = query.sort ?? 'last_seen';
     const dir = query.dir ?? 'desc';
@@ -71,7 +78,9 @@ export class ProblemsService {
           v.s === sort && v.d === dir && (typeof v.v === 'number' || typeof v.v === 'string') && typeof v.id === 'string')
       : undefined;
     const assigneeId = query.assignee === 'me' ? (meId ?? null) : query.assignee === 'none' ? null : query.assignee;
-    const hostIds = query.host ? await this.hosts.resolveIds(query.host) : undefined;
+    const named = query.host ? await this.hosts.resolveIds(query.host) : undefined;
+    const grouped = query.group ? narrowToGroup(named, await this.groupHosts(query.group)) : named;
+    const hostIds = within ? narrowToGroup(grouped, within) : grouped;
     const rows = await this.store.problems.list({
       statuses: query.status,
       host_ids: hostIds,

@@ -7,6 +7,7 @@ import { dashboardsOperations, type DashboardsService } from '../dashboards/inde
 import { eventsOperations, type EventsService } from '../events/index.js';
 import { hostsOperations, type HostsService } from '../hosts/index.js';
 import { maintenanceOperations, type MaintenanceService } from '../maintenance/index.js';
+import { groupsOperations, type GroupsService } from '../groups/index.js';
 import { mobileOperations, type MobileService } from '../mobile/index.js';
 import { notificationsOperations, type NotifyService } from '../notify/index.js';
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
@@ -17,7 +18,7 @@ import { updatesOperations, type AgentUpdatesService, type AgentVersionsService 
 import { usersOperations, type UsersService } from '../users/index.js';
 import { streamOperations, type StreamTickets } from '../stream/index.js';
 import { SAC_VERSION } from '../version.js';
-import { defineOperation, operationsRecord, router } from '../http/index.js';
+import { defineOperation, operationsRecord, router, withHostScope } from '../http/index.js';
 import { z } from 'zod';
 
 /** The services behind the read API and problem handling. */
@@ -42,6 +43,7 @@ export interface RouterDeps {
   agentVersions: AgentVersionsService;
   agentUpdates: AgentUpdatesService;
   maintenance: MaintenanceService;
+  groups: GroupsService;
   totp: TotpService;
   telegram: TelegramService;
   actions: RemoteActionsService;
@@ -53,7 +55,7 @@ export interface RouterDeps {
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
 export function appOperations(deps: RouterDeps) {
-  return [
+  return withHostScope([
     ...authOperations(deps.auth, deps.users),
     ...usersOperations(deps.users),
     ...apiKeysOperations(deps.apiKeys),
@@ -75,13 +77,14 @@ export function appOperations(deps: RouterDeps) {
     ...actionsOperations(deps.actions, deps.commands),
     ...updatesOperations(deps.agentVersions, deps.agentUpdates),
     ...maintenanceOperations(deps.maintenance),
+    ...groupsOperations(deps.groups),
     ...notificationsOperations(deps.notify),
     ...telegramOperations(deps.telegram),
     ...totpOperations(deps.auth, deps.totp),
     ...mobileOperations(deps.mobile),
     ...streamOperations(deps.streamTickets, deps.auth),
     ...approvalsOperations(deps.approvals),
-  ];
+  ], (user) => deps.groups.scopeOf(user));
 }
 
 export type AppOperations = ReturnType<typeof appOperations>;

@@ -4,6 +4,7 @@ import type { LoginThrottleRepo, StreamTicketsRepo, UsersRepo } from './auth.typ
 import type { SessionsRepo } from './sessions.types.js';
 import type { SettingsRepo } from './settings.types.js';
 import type { MaintenanceRepo } from './maintenance.types.js';
+import type { GroupsRepo } from './groups.types.js';
 import type { EscalationRepo } from './escalation.types.js';
 import type { TelegramRepo } from './telegram.types.js';
 import type { TotpRepo } from './totp.types.js';
@@ -51,6 +52,8 @@ export interface Store {
   readonly approvals: ApprovalsRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
+  /** Host groups (explicit members and rules). */
+  readonly groups: GroupsRepo;
   readonly escalation: EscalationRepo;
   readonly telegram: TelegramRepo;
   readonly totp: TotpRepo;

@@ -9,6 +9,7 @@ export function streamOperations(tickets: StreamTickets, authenticator: Authenti
       id: 'stream.ticket',
       summary: 'A single-use live stream ticket',
       role: 'operator',
+      scope: 'none',
       method: 'POST',
       path: '/api/v1/stream/ticket',
       status: 201,

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { SessionUser } from '../../../shared/src/index.js';
-import { type Authenticator, bearerToken, errorBody, sendJson } from '../http/index.js';
+import { type Authenticator, bearerToken, errorBody, type ScopeOf, sendJson } from '../http/index.js';
 import type { TicketSession } from '../store/index.js';
 import type { StreamHub } from './stream.service.js';
 import type { StreamTickets } from './stream.tickets.js';
@@ -13,7 +13,7 @@ const STREAM_RETRY_AFTER_S = 30;
  * `GET /api/v1/stream/events` (SSE), authorised by `Authorization: Bearer` or `?ticket=` (from the
  * `stream.ticket` operation); resume with `Last-Event-ID` or `?last_event_id=`.
  */
-export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator): express.Router {
+export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator, scopeOf: ScopeOf): express.Router {
   const r = express.Router();
   r.get('/api/v1/stream/events', async (req, res) => {
     const token = bearerToken(req);
@@ -44,7 +44,8 @@ export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authe
     }
     // The stream lives as long as the token that opened it (or asked for its ticket), not longer.
     const end = client.session && { sessionId: client.session.session_id, inMs: tickets.remainingMs(client.session.ends_ms) };
-    hub.attach(res, client.user, lastEventId, end);
+    // A user limited to host groups gets only their hosts' frames (re-read on every heartbeat).
+    hub.attach(res, client.user, lastEventId, end, await scopeOf(client.user));
   });
   return r;
 }

@@ -16,7 +16,7 @@ describe('StreamHub over a loopback HTTP server', () => {
 
   it('sends a comment heartbeat on an idle stream and ends streams on stop', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => true, { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
+    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
     hub.start();
     server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -37,7 +37,7 @@ describe('StreamHub over a loopback HTTP server', () => {
   it('ends the streams of a user found inactive at a heartbeat (a change made through another daemon)', async () => {
     const bus = new Bus(() => undefined);
     const active = new Set(['u1', 'u2']);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async (id) => active.has(id), { countersIntervalMs: 250, heartbeatMs: 30, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
+    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async (user) => (active.has(user.id) ? { scope: null } : null), { countersIntervalMs: 250, heartbeatMs: 30, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
     hub.start();
     server = http.createServer((req, res) => hub!.attach(res, { id: String(req.headers['x-user']), username: 'u', role: 'monitor' }, null));
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -53,7 +53,7 @@ describe('StreamHub over a loopback HTTP server', () => {
 
   it('replays only what the bounded buffer still holds', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => true, { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 4, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
+    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 4, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
     hub.start();
     for (let i = 0; i < 10; i++) bus.publish({ type: 'host.status_changed', data: { host_id: `h${i}`, hostname: 'x', status: 'online' } });
     server = http.createServer((req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id'])));
@@ -67,7 +67,7 @@ describe('StreamHub over a loopback HTTP server', () => {
   });
   it('gives a client that resumes while frames are pending each frame once, in order', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => true, { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 50, maxClients: 100, maxPerUser: 100 });
+    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 50, maxClients: 100, maxPerUser: 100 });
     hub.start();
     const publish = (host: string) => bus.publish({ type: 'host.status_changed', data: { host_id: host, hostname: 'x', status: 'online' } });
     server = http.createServer((req, res) => {

@@ -48,6 +48,12 @@ export interface StreamSource {
   readonly epoch?: string;
 }
 
+/**
+ * What a user may receive now: null when they may not stream any more (deactivated, deleted);
+ * `scope`, the host ids of a user limited to host groups (null: every host).
+ */
+export type StreamAccess = (user: SessionUser) => Promise<{ scope: ReadonlySet<string> | null } | null>;
+
 /** Clients written per event-loop turn during a fan-out, so ingest I/O is served in between. */
 const FANOUT_SLICE = 500;
 
@@ -55,6 +61,12 @@ const FANOUT_SLICE = 500;
 interface Client {
   userId: string;
   username: string;
+  role: SessionUser['role'];
+  /**
+   * Host ids of a user limited to host groups: such a client gets only the frames of those hosts
+   * (each written on its own, not the shared tick buffer) and no fleet counters; null: everything.
+   */
+  scope: ReadonlySet<string> | null;
   /** The console session the stream belongs to (signing out ends it), or null. */
   sessionId: string | null;
   /** Ends the stream when its token expires. */
@@ -69,6 +81,7 @@ interface Tick {
   from: number;
   upTo: number;
   counters: Buffer | null;
+  heartbeat: boolean;
 }
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
@@ -87,6 +100,8 @@ export class StreamHub {
   private readonly ring: Buffer[];
   /** The source position of each ring frame (its id), by the hub's own seq. */
   private readonly positions: number[];
+  /** The host each ring frame is about (null: none), for clients limited to host groups. */
+  private readonly hostIds: (string | null)[];
   private boot = randomBase62(8);
   private seq = 0;
   /** Frames not yet sent: exactly the ring's seqs `sentSeq + 1 … seq`. */
@@ -105,18 +120,19 @@ export class StreamHub {
   private readonly onSocketClose: (this: Socket) => void;
 
   /**
-   * `isActive` is asked on every heartbeat for each user with an open stream, so a user
+   * `access` is asked on every heartbeat for each user with an open stream, so a user
    * deactivated or deleted through another daemon loses the stream within one heartbeat.
    */
   constructor(
     private readonly source: StreamSource,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly isActive: (userId: string) => Promise<boolean>,
+    private readonly access: StreamAccess,
     private readonly opts: StreamOptions = DEFAULT_STREAM_OPTIONS,
   ) {
     this.ring = new Array<Buffer>(opts.bufferSize);
     this.positions = new Array<number>(opts.bufferSize);
+    this.hostIds = new Array<string | null>(opts.bufferSize);
     const clients = this.clients;
     this.onSocketClose = function onSocketClose(this: Socket) {
       const client = clients.get(this);
@@ -140,6 +156,7 @@ export class StreamHub {
       const frame = sseFrame(message, `${this.boot}.${id}`);
       this.ring[seq % this.opts.bufferSize] = frame;
       this.positions[seq % this.opts.bufferSize] = id;
+      this.hostIds[seq % this.opts.bufferSize] = 'host_id' in message.data ? message.data.host_id : null;
       this.pending.push(frame);
       this.scheduleTick();
       if (foldCounters(this.counters, message)) this.markCounters();
@@ -185,7 +202,13 @@ export class StreamHub {
    * Starts streaming to an authorised client: headers, replay after `lastEventId`, current counters.
    * `end`: the session the client's token belongs to and the ms until that token expires, when the stream ends.
    */
-  attach(res: ServerResponse, user: SessionUser, lastEventId: string | null, end: { sessionId: string; inMs: number } | null = null): void {
+  attach(
+    res: ServerResponse,
+    user: SessionUser,
+    lastEventId: string | null,
+    end: { sessionId: string; inMs: number } | null = null,
+    scope: ReadonlySet<string> | null = null,
+  ): void {
     // No chunked coding: the body ends with the connection, so every client gets the same bytes.
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
@@ -205,12 +228,14 @@ export class StreamHub {
     const parts: Buffer[] = [RETRY];
     const oldest = Math.max(1, this.seq - this.opts.bufferSize + 1);
     const from = this.seq === 0 ? null : replayFrom(lastEventId, this.boot, oldest, this.seq, (s) => this.positions[s % this.opts.bufferSize]);
-    if (from !== null) parts.push(...this.frames(from, this.seq));
-    parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
+    if (from !== null) parts.push(...this.frames(from, this.seq, scope));
+    if (!scope) parts.push(sseFrame({ type: 'counters', data: this.counters }, null));
     // Frames still pending are in the replay (or predate the client): its first tick skips them.
     const client: Client = {
       userId: user.id,
       username: user.username,
+      role: user.role,
+      scope,
       sessionId: end?.sessionId ?? null,
       endTimer: null,
       joinedAt: this.seq > this.sentSeq ? this.seq : 0,
@@ -246,10 +271,12 @@ export class StreamHub {
   }
 
   private async revalidate(): Promise<void> {
-    const userIds = new Set([...this.clients.values()].map((c) => c.userId));
-    for (const id of userIds) {
+    const users = new Map([...this.clients.values()].map((c) => [c.userId, { id: c.userId, username: c.username, role: c.role }]));
+    for (const [id, user] of users) {
       try {
-        if (!(await this.isActive(id))) this.dropUser(id);
+        const access = await this.access(user);
+        if (!access) this.dropUser(id);
+        else for (const c of this.clients.values()) if (c.userId === id) c.scope = access.scope;
       } catch (err) {
         // Store unreachable: keep the streams; the next heartbeat asks again.
         this.logger.warn({ err: errorSummary(err) }, 'stream user check failed');
@@ -288,15 +315,25 @@ export class StreamHub {
     }
     if (parts.length === 0 || this.clients.size === 0) return;
     this.fanningOut = true;
-    const tick: Tick = { data: parts.length === 1 ? parts[0] : Buffer.concat(parts), from, upTo: this.seq, counters };
+    const tick: Tick = { data: parts.length === 1 ? parts[0] : Buffer.concat(parts), from, upTo: this.seq, counters, heartbeat: parts.at(-1) === HEARTBEAT };
     this.fanOut(tick, [...this.clients.keys()], 0);
   }
 
-  /** The ring's frames `from … to` (both included). */
-  private frames(from: number, to: number): Buffer[] {
+  /** The ring's frames `from … to` (both included); with a scope, only those of its hosts. */
+  private frames(from: number, to: number, scope: ReadonlySet<string> | null = null): Buffer[] {
     const out: Buffer[] = [];
-    for (let s = from; s <= to; s++) out.push(this.ring[s % this.opts.bufferSize]);
+    for (let s = from; s <= to; s++) {
+      const host = this.hostIds[s % this.opts.bufferSize];
+      if (!scope || (host !== null && scope.has(host))) out.push(this.ring[s % this.opts.bufferSize]);
+    }
     return out;
+  }
+
+  /** A limited client's share of a tick: the frames of its hosts it has not had, the heartbeat; no counters. */
+  private scopedData(client: Client, scope: ReadonlySet<string>, tick: Tick): Buffer | null {
+    const parts = this.frames(Math.max(tick.from, client.joinedAt) + 1, tick.upTo, scope);
+    if (tick.heartbeat) parts.push(HEARTBEAT);
+    return parts.length === 0 ? null : Buffer.concat(parts);
   }
 
   /** A client that joined while frames were pending gets only the frames after its replay. */
@@ -317,7 +354,7 @@ export class StreamHub {
     for (let i = start; i < end; i++) {
       const client = this.clients.get(sockets[i]);
       if (!client) continue;
-      const data = client.joinedAt === 0 ? tick.data : this.dataFor(client, tick);
+      const data = client.scope ? this.scopedData(client, client.scope, tick) : client.joinedAt === 0 ? tick.data : this.dataFor(client, tick);
       client.joinedAt = 0;
       if (data) this.write(sockets[i], client, data);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostNotFound } from '../errors.js';
 import { defineOperation } from '../http/index.js';
 import { AGENT_UPDATE_STATES } from '../store/index.js';
 import type { AgentUpdatesService } from './agent-updates.service.js';
@@ -118,6 +119,7 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
       id: 'agents.hostConfig',
       summary: 'A host’s desired agent configuration',
       role: 'operator',
+      scope: { host: (input) => input.host_id, notFound: (input) => hostNotFound(input.host_id) },
       method: 'GET',
       path: '/api/v1/hosts/{host_id}/agent-config',
       envelope: 'config',

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
+import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { APPROVALS_MONGO_MIGRATION } from './approvals.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
@@ -184,5 +185,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   LOGIN_FAILURES_MONGO_MIGRATION,
   EVENTS_GEO_MONGO_MIGRATION,
   SOURCE_FAILURES_MONGO_MIGRATION,
+  GROUPS_MONGO_MIGRATION,
+  USER_HOST_GROUPS_MONGO_MIGRATION,
   APPROVALS_MONGO_MIGRATION,
 ];

@@ -17,6 +17,7 @@ import { mongoApprovals } from './approvals.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
+import { mongoGroups } from './groups.mongo.js';
 import { mongoEscalation } from './escalation.mongo.js';
 import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
@@ -129,6 +130,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     rollups: mongoRollups(db),
     leases: mongoLeases(db),
     maintenance: mongoMaintenance(db),
+    groups: mongoGroups(db),
     escalation: mongoEscalation(db),
     telegram: mongoTelegram(db),
     totp: mongoTotp(db),

@@ -1,6 +1,7 @@
 import type { SqliteMigration } from './sqlite-migration.js';
 import { EVENTS_GEO_SQLITE_MIGRATION } from './event-row.sqlite.js';
 import { SOURCE_FAILURES_SQLITE_MIGRATION } from './source-failures.sqlite.js';
+import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { APPROVALS_SQLITE_MIGRATION } from './approvals.sqlite.js';
 import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
@@ -437,5 +438,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   AGENT_VERSIONS_REASON_SQLITE_MIGRATION,
   EVENTS_GEO_SQLITE_MIGRATION,
   SOURCE_FAILURES_SQLITE_MIGRATION,
+  GROUPS_SQLITE_MIGRATION,
+  USER_HOST_GROUPS_SQLITE_MIGRATION,
   APPROVALS_SQLITE_MIGRATION,
 ];

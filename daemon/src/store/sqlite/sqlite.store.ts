@@ -15,6 +15,7 @@ import { sqliteApprovals } from './approvals.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
+import { sqliteGroups } from './groups.sqlite.js';
 import { sqliteEscalation } from './escalation.sqlite.js';
 import { sqliteTelegram } from './telegram.sqlite.js';
 import { sqliteTotp } from './totp.sqlite.js';
@@ -81,6 +82,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     rollups: sqliteRollups(db),
     leases: sqliteLeases(db),
     maintenance: sqliteMaintenance(db),
+    groups: sqliteGroups(db),
     escalation: sqliteEscalation(db),
     telegram: sqliteTelegram(db),
     totp: sqliteTotp(db),
