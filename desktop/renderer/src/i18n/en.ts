@@ -563,6 +563,7 @@ const en = {
       problem_assigned: 'Problem assigned',
       problem_reopened: 'Problem reopened',
       user_password_reset: 'Password reset by an admin',
+      user_unlocked: 'Sign-in lock lifted by an admin',
       auth_logout: 'Signed out',
       auth_totp_enabled: 'Two-factor sign-in turned on',
       auth_totp_disabled: 'Two-factor sign-in turned off',

@@ -566,6 +566,7 @@ const ru: Messages = {
       problem_assigned: 'Проблема назначена',
       problem_reopened: 'Проблема открыта снова',
       user_password_reset: 'Пароль сброшен администратором',
+      user_unlocked: 'Блокировка входа снята администратором',
       auth_logout: 'Выход',
       auth_totp_enabled: 'Двухфакторный вход включён',
       auth_totp_disabled: 'Двухфакторный вход выключен',
