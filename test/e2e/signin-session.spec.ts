@@ -40,7 +40,7 @@ test('a link opened in a new tab is signed in with the same session; a write the
   await app.login('admin', ADMIN_PASSWORD);
   const cookie = (await context.cookies()).find((c) => c.name === 'sac_session');
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
-  expect(await page.evaluate(() => document.cookie)).not.toContain('sac_session');
+  expect(await page.evaluate('document.cookie')).not.toContain('sac_session');
 
   // A shared pivot link, opened in another tab of the same browser.
   const pivot = await context.newPage();

@@ -46,9 +46,10 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
-function originHost(origin: string): string | null {
+/** The host name of a URL or a Host header, without the port (a proxy may rewrite the port, as nginx's `$host` does). */
+function hostName(value: string): string | null {
   try {
-    return new URL(origin).host;
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
   } catch {
     return null;
   }
@@ -65,9 +66,11 @@ const csrfRefused = (reason: 'cross_site' | 'token_missing' | 'token_wrong') =>
  * header is not sent by a browser on its own.
  */
 function checkCsrf(req: IncomingMessage, expected: string | null): void {
+  // Sec-Fetch-Site is the browser's own verdict; only a browser without it is judged by Origin.
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
-  if ((site !== undefined && site !== 'same-origin') || (origin !== undefined && originHost(origin) !== req.headers.host)) throw csrfRefused('cross_site');
+  const crossSite = site !== undefined ? site !== 'same-origin' : origin !== undefined && hostName(origin) !== hostName(req.headers.host ?? '');
+  if (crossSite) throw csrfRefused('cross_site');
   const sent = req.headers[CSRF_HEADER];
   if (typeof sent !== 'string' || sent === '') throw csrfRefused('token_missing');
   if (expected === null || !sameSecret(sent, expected)) throw csrfRefused('token_wrong');
