@@ -6,7 +6,7 @@
  */
 export { adminProcedure, knownTrpcError, operatorProcedure, publicProcedure, router, type TrpcContext } from './trpc.js';
 export { currentToken, currentUser, requireUser, restActor } from './rest-auth.js';
-export { bearerToken, requestSession, sessionCookie, sessionCredential, type SessionCookie } from './session-cookie.js';
+export { bearerToken, requestSession, sameSecret, sessionCookie, sessionCredential, type SessionCookie } from './session-cookie.js';
 export { apiKeyFromHeaders, requireAgentKey, type AgentKeyVerifier } from './agent-auth.js';
 export type { Authenticator, TokenSession } from './authenticator.js';
 export { parseInput, parseQuery } from './validate.js';

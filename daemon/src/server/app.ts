@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -13,6 +13,7 @@ import {
   operationRoutes,
   statusOf,
   requestSession,
+  sameSecret,
   sendError,
   sendJson,
   sessionCookie,
@@ -50,11 +51,6 @@ export interface AppDeps {
   /** Who reads /metrics: anyone, or an admin session / the scraper's token. */
   metricsAccess: 'admin' | 'public';
   metricsToken?: string;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  // Hashing first gives equal lengths, so the comparison time says nothing about the token.
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
 const HEALTH_TIMEOUT_MS = 2000;
