@@ -4,10 +4,13 @@ import { startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { trpc } from '../peers/trpc.js';
 
+/** Each sign-in is a 128 MiB scrypt check: ~0.3 s alone, seconds on a loaded machine; a test here makes about ten. */
+const SIGN_INS_MS = 90_000;
+
 describe.each(STORE_KINDS)('sign-in lock per user name on %s', (kind) => {
   let sac: TestSac;
   beforeAll(async () => {
-    sac = await startTestSac(kind, { SAC_LOGIN_MAX_FAILURES: '5', SAC_LOGIN_LOCK_MINUTES: '15' });
+    sac = await startTestSac(kind, { SAC_LOGIN_MAX_FAILURES: '4', SAC_LOGIN_LOCK_MINUTES: '15' });
   });
   afterAll(async () => {
     await sac?.close();
@@ -22,7 +25,6 @@ describe.each(STORE_KINDS)('sign-in lock per user name on %s', (kind) => {
     const first = await wrong(user.username);
     expect(first.code).toBe('auth/invalid_credentials');
     expect(first.details).toBeUndefined();
-    expect((await wrong(user.username)).details).toBeUndefined();
     expect((await wrong(user.username)).details).toEqual({ attempts_left: 2 });
     // The name is compared case-insensitively, as the lock is.
     expect((await wrong(user.username.toUpperCase())).details).toEqual({ attempts_left: 1 });
@@ -32,9 +34,9 @@ describe.each(STORE_KINDS)('sign-in lock per user name on %s', (kind) => {
     expect(locked.body.error.code).toBe('auth/too_many_attempts');
     expect((await login(sac, other.user.username, other.password)).status).toBe(200);
     // An unknown name counts the same way, so the answer says nothing about which names exist.
-    for (let i = 0; i < 2; i++) await wrong('no-such-user-here');
+    await wrong('no-such-user-here');
     expect((await wrong('no-such-user-here')).details).toEqual({ attempts_left: 2 });
-  });
+  }, SIGN_INS_MS);
 
   it('shows a locked user as locked until when, lets an admin lift the lock (audited) and refuses a monitor', async () => {
     const admin = await adminToken(sac);
@@ -42,7 +44,7 @@ describe.each(STORE_KINDS)('sign-in lock per user name on %s', (kind) => {
     const monitor = await createUser(sac, 'monitor');
     const monitorToken = (await login(sac, monitor.user.username, monitor.password)).body.token as string;
     const before = Date.now();
-    for (let i = 0; i < 5; i++) await wrong(user.username);
+    for (let i = 0; i < 4; i++) await wrong(user.username);
 
     const listed = (await api(sac, 'GET', '/api/v1/users', { token: admin })).body.users as { id: string; locked_until: string | null }[];
     const until = Date.parse(listed.find((u) => u.id === user.id)!.locked_until!);
@@ -68,5 +70,5 @@ describe.each(STORE_KINDS)('sign-in lock per user name on %s', (kind) => {
     const entry = audit.body.entries.find((e: { target: string }) => e.target === `user:${user.id}`);
     expect(entry).toMatchObject({ actor_username: sac.adminUsername, details: { username: user.username, locked_until: new Date(until).toISOString() } });
     expect((await api(sac, 'POST', '/api/v1/users/00000000-0000-4000-8000-000000000000/unlock', { token: admin })).status).toBe(404);
-  });
+  }, SIGN_INS_MS);
 });

@@ -5,6 +5,8 @@ import { openStream } from '../helpers/stream.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;
+/** Each sign-in is a 128 MiB scrypt check: ~0.3 s alone, seconds on a loaded machine; a test here makes up to five. */
+const SIGN_INS_MS = 90_000;
 
 interface CookieSession {
   /** `sac_session=…`, as a browser sends it back. */
@@ -45,7 +47,7 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
   });
   afterAll(async () => {
     await sac?.close();
-  });
+  }, SIGN_INS_MS);
 
   it('sets an HttpOnly, SameSite=Strict cookie until the session ends, Secure only over https; bearer clients get none', async () => {
     const { user, password } = await createUser(sac, 'monitor');
@@ -70,7 +72,7 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     expect(bearer.status).toBe(200);
     expect(bearer.headers.getSetCookie()).toEqual([]);
     expect(bearer.body.csrf_token).toMatch(/^[\w-]{43}$/);
-  });
+  }, SIGN_INS_MS);
 
   it('opens a new tab signed in: the session, reads, tRPC queries and the live stream accept the cookie', async () => {
     const { user, password } = await createUser(sac, 'monitor');
@@ -86,7 +88,7 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     expect(stream.status).toBe(200);
     stream.close();
     expect((await api(sac, 'GET', '/api/v1/auth/session', { headers: { Cookie: 'sac_session=forged' } })).status).toBe(401);
-  });
+  }, SIGN_INS_MS);
 
   it('refuses a cookie-authenticated write without the CSRF token, with a wrong one, or from another site; accepts it with the token', async () => {
     const { user, password } = await createUser(sac, 'monitor');
@@ -116,7 +118,7 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     // A renewal that came with the cookie sets it again, for the same session.
     expect(renewed.headers.getSetCookie()[0]).toMatch(/^sac_session=[^;]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
     expect(renewed.body.result.data.csrf_token).toBe(s.csrf);
-  });
+  }, SIGN_INS_MS);
 
   it('leaves bearer calls as they were: no CSRF token needed, and a bearer token wins over a cookie', async () => {
     const { user, password } = await createUser(sac, 'monitor');
@@ -127,7 +129,7 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     const me = await api(sac, 'GET', '/api/v1/auth/me', { token: bearer, headers: { Cookie: s.cookie } });
     expect(me.body.user.username).toBe(user.username);
     expect((await api(sac, 'POST', '/api/v1/stream/ticket', { token: bearer, headers: { Cookie: s.cookie } })).status).toBe(201);
-  });
+  }, SIGN_INS_MS);
 
   it('signs out: the cookie is cleared and its session no longer works; an admin password reset ends it too', async () => {
     const { user, password } = await createUser(sac, 'monitor');
@@ -143,5 +145,5 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     const reset = await api(sac, 'PATCH', `/api/v1/users/${user.id}`, { token: await adminToken(sac), body: { password: 'Another-long-pass-9' } });
     expect(reset.status).toBe(200);
     expect((await api(sac, 'GET', '/api/v1/auth/session', { headers: { Cookie: again.cookie } })).status).toBe(401);
-  });
+  }, SIGN_INS_MS);
 });
