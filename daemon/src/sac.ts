@@ -148,7 +148,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
 
   const secretBox = new SecretBox(loadMasterKey(config.masterKey, config.dataDir).key);
   const audit = new AuditService(store.audit, clock, logger.child({ scope: 'audit' }));
-  const users = new UsersService(store.users, audit, clock);
+  const users = new UsersService(store.users, audit, clock, store.loginThrottle);
   const adminPasswordFile = path.join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
   const { generated: generatedAdminPassword } = await users.ensureFirstAdmin(config.auth.adminUsername, config.auth.adminPassword);
   if (generatedAdminPassword) writeSecretFile(adminPasswordFile, `${generatedAdminPassword}\n`);

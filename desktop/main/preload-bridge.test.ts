@@ -46,7 +46,7 @@ describe('preload bridge', () => {
     const invoke = vi.fn(async (..._args: unknown[]) => null);
     const bridge = createDesktopBridge(invoke);
     await bridge.profiles.save({ name: 'A', url: 'https://a.example', extra: 'dropped' } as never);
-    await bridge.tokens.set('tok');
+    await bridge.tokens?.set('tok');
     await bridge.notifications.show({ title: 't', body: 'b', tag: 'problem-1' });
     expect(invoke.mock.calls).toEqual([
       ['profiles:save', { id: undefined, name: 'A', url: 'https://a.example' }],

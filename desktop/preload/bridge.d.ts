@@ -50,12 +50,15 @@ export interface DesktopBridge {
     activate(id: string): Promise<void>;
     probe(url: string): Promise<ConnectionProbe>;
   };
-  /** The console session token of the active connection. */
+  /**
+   * The console session token of the active connection; null where the session is the daemon's
+   * HttpOnly cookie instead (the web build: one session for every tab of the browser).
+   */
   tokens: {
     get(): Promise<string | null>;
     set(token: string): Promise<void>;
     clear(): Promise<void>;
-  };
+  } | null;
   notifications: {
     /** True when notifications can be shown without asking the user (granted before, or native). */
     permitted(): Promise<boolean>;

@@ -62,6 +62,8 @@ export interface UserView {
   updated_at: string;
   /** The latest sign-in that started a session; null = never. */
   last_login_at: string | null;
+  /** Until when sign-in is locked for this user after repeated failures (an admin can lift it); null = not locked. */
+  locked_until: string | null;
 }
 
 /** Answer of sign-in and renewal. */
@@ -70,4 +72,6 @@ export interface LoginResponse {
   /** RFC 3339; renew before it (`POST /api/v1/auth/renew` or `auth.renew`). */
   expires_at: string;
   user: SessionUser;
+  /** The session's CSRF token: the web console sends it as `X-CSRF-Token` with writes authenticated by the session cookie. */
+  csrf_token: string;
 }

@@ -21,12 +21,12 @@ export interface OpenStream {
 }
 
 /**
- * Opens `GET /api/v1/stream/events` with a Bearer token or a ticket and parses SSE frames as they
+ * Opens `GET /api/v1/stream/events` with a Bearer token, a `Cookie` header or a ticket and parses SSE frames as they
  * arrive. `status` is the HTTP status; for non-200 answers no frames are read.
  */
 export async function openStream(
   t: Pick<TestSac, 'url'>,
-  auth: { token?: string; ticket?: string; lastEventId?: string; lastEventIdQuery?: string },
+  auth: { token?: string; ticket?: string; cookie?: string; lastEventId?: string; lastEventIdQuery?: string },
 ): Promise<OpenStream> {
   const controller = new AbortController();
   const url = new URL(`${t.url}/api/v1/stream/events`);
@@ -35,6 +35,7 @@ export async function openStream(
   const res = await fetch(url, {
     headers: {
       ...(auth.token ? { Authorization: `Bearer ${auth.token}` } : {}),
+      ...(auth.cookie ? { Cookie: auth.cookie } : {}),
       ...(auth.lastEventId ? { 'Last-Event-ID': auth.lastEventId } : {}),
     },
     signal: controller.signal,

@@ -28,6 +28,7 @@ type Case = ((o: OutOfScope) => Record<string, unknown> | undefined) | 'own';
 const none = () => undefined;
 const CASES: Record<string, Case> = {
   'auth.me': none,
+  'auth.session': none,
   'auth.renew': 'own',
   'auth.logout': 'own',
   'auth.changePassword': 'own',

@@ -288,6 +288,8 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'groups.delete': async (via) => ({ input: { id: await createGroup(`to delete over ${via}`) }, token: admin }),
     'groups.userLimit': () => ({ input: { id: monitorId }, token: admin }),
     'groups.setUserLimit': async () => ({ input: { id: await freshUserId(), group_ids: [await (readGroup ??= createGroup('read'))] }, token: admin }),
+    'auth.session': () => ({ token: monitor }),
+    'users.unlock': async () => ({ input: { id: await freshUserId() }, token: admin }),
   };
 
   /** The request both transports read back (a query's answers must be equal). */

@@ -87,6 +87,24 @@ describe.each(STORE_KINDS)('users, throttle, tickets, settings, audit contract: 
     expect(await store.loginThrottle.lock('bob', 20_000, 9000)).toBe(true);
   });
 
+  it('lists the locks in force among given names, and an unlock lifts the lock and the failures', async () => {
+    store = await openFreshStore(kind);
+    await store.loginThrottle.recordFailure('dave', 1000, 3);
+    expect(await store.loginThrottle.lock('dave', 9000, 1000)).toBe(true);
+    await store.loginThrottle.lock('erin', 1500, 1000);
+    await store.loginThrottle.recordFailure('frank', 1000, 3);
+    expect(await store.loginThrottle.locksOf(['dave', 'erin', 'frank', 'nobody'], 2000)).toEqual(new Map([['dave', 9000]]));
+    expect(await store.loginThrottle.locksOf([], 2000)).toEqual(new Map());
+    expect(await store.loginThrottle.unlock('dave', 2000)).toBe(9000);
+    expect(await store.loginThrottle.unlock('frank', 2000)).toBeNull();
+    expect(await store.loginThrottle.unlock('erin', 2000)).toBeNull();
+    expect(await store.loginThrottle.locksOf(['dave'], 2000)).toEqual(new Map());
+    expect((await store.loginThrottle.state('dave'))?.locked_until_ms ?? null).toBeNull();
+    expect((await store.loginThrottle.state('frank'))?.failures_ms ?? []).toEqual([]);
+    // A new lock after an unlock is set again (and alerted once again).
+    expect(await store.loginThrottle.lock('dave', 12_000, 3000)).toBe(true);
+  });
+
   it('counts every one of parallel failures, of a new username and of a known one', async () => {
     store = await openFreshStore(kind);
     for (const round of [0, 1]) {

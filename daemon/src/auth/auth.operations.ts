@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { LoginRequestSchema, PasswordChangeSchema } from '../../../shared/src/index.js';
-import { defineOperation } from '../http/index.js';
+import { type Caller, defineOperation } from '../http/index.js';
 import type { AuthService, OwnPasswordChange } from './auth.service.js';
 
 const SessionUser = z.looseObject({ id: z.string(), username: z.string(), role: z.string() });
-const Session = z.looseObject({ token: z.string(), expires_at: z.string(), user: SessionUser });
+const Session = z.looseObject({ token: z.string(), expires_at: z.string(), user: SessionUser, csrf_token: z.string() });
 
 /**
- * Console sign-in: sign in (public; a session token, or a second-factor challenge), who am I,
- * renew before `expires_at`, sign out (revokes the session on the server), change one's own
- * password (answers a new token).
+ * Sets the web console's session cookie when a sign-in or renewal answered a session and the call
+ * wants one (the console's sign-in asks with `X-SAC-Session: cookie`; a renewal came with it).
+ */
+export async function withSessionCookie<T extends object>(auth: AuthService, caller: Pick<Caller, 'cookie'>, result: T): Promise<T> {
+  if ('token' in result && typeof result.token === 'string' && caller.cookie.wanted) {
+    const cookie = await auth.sessionCookie(result.token);
+    caller.cookie.set(cookie.token, cookie.expiresMs);
+  }
+  return result;
+}
+
+/**
+ * Console sign-in: sign in (public; a session token, or a second-factor challenge; with the web
+ * console's session cookie when asked), who am I, the current session (a new tab of the web
+ * console), renew before `expires_at`, sign out (revokes the session on the server and clears the
+ * cookie), change one's own password (answers a new token).
  */
 export function authOperations(auth: AuthService, users: OwnPasswordChange) {
   return [
@@ -22,7 +35,7 @@ export function authOperations(auth: AuthService, users: OwnPasswordChange) {
       input: LoginRequestSchema,
       output: z.looseObject({}),
       errors: { '503': 'Sign-in queue full; retry later' },
-      handler: (input, caller) => auth.login(input, caller.ip),
+      handler: async (input, caller) => withSessionCookie(auth, caller, await auth.login(input, caller.ip)),
     }),
     defineOperation({
       id: 'auth.me',
@@ -36,6 +49,16 @@ export function authOperations(auth: AuthService, users: OwnPasswordChange) {
       handler: (_input, caller) => caller.user,
     }),
     defineOperation({
+      id: 'auth.session',
+      summary: 'The current session: user, expiry and the CSRF token cookie-authenticated writes send',
+      role: 'operator',
+      method: 'GET',
+      path: '/api/v1/auth/session',
+      scope: 'none',
+      output: z.object({ user: SessionUser, expires_at: z.string(), csrf_token: z.string().nullable() }),
+      handler: (_input, caller) => auth.currentSession(caller.user, caller.token ?? ''),
+    }),
+    defineOperation({
       id: 'auth.renew',
       summary: 'Renew the session token',
       role: 'operator',
@@ -43,7 +66,7 @@ export function authOperations(auth: AuthService, users: OwnPasswordChange) {
       method: 'POST',
       path: '/api/v1/auth/renew',
       output: Session,
-      handler: (_input, caller) => auth.renew(caller.token ?? ''),
+      handler: async (_input, caller) => withSessionCookie(auth, caller, await auth.renew(caller.token ?? '')),
     }),
     defineOperation({
       id: 'auth.logout',
@@ -56,6 +79,7 @@ export function authOperations(auth: AuthService, users: OwnPasswordChange) {
       output: z.object({ ok: z.literal(true) }),
       handler: async (_input, caller) => {
         await auth.logout(caller.token ?? '', caller);
+        if (caller.cookie.wanted) caller.cookie.clear();
         return { ok: true as const };
       },
     }),
@@ -71,7 +95,7 @@ export function authOperations(auth: AuthService, users: OwnPasswordChange) {
       handler: async (input, caller) => {
         auth.consoleOnly(caller.user);
         await users.changeOwnPassword(caller.user, input, caller);
-        return auth.renew(caller.token ?? '');
+        return withSessionCookie(auth, caller, await auth.renew(caller.token ?? ''));
       },
     }),
   ];

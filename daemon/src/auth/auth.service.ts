@@ -39,6 +39,9 @@ function sessionUser(u: UserRecord): SessionUser {
   return { id: u.id, username: u.username, role: u.role };
 }
 
+/** Wrong-credential answers name the attempts left before the lock once this few remain. */
+const WARN_ATTEMPTS_LEFT = 2;
+
 function tooManyAttempts(retryAfterS: number): AppError {
   return new AppError('auth/too_many_attempts', 'Too many failed sign-ins; try again later', {
     details: { retry_after_s: retryAfterS },
@@ -46,6 +49,17 @@ function tooManyAttempts(retryAfterS: number): AppError {
 }
 
 const unauthorized = () => new AppError('auth/unauthorized', 'Sign in first');
+
+/** One credential check under the throttle: `failed` records a wrong one and answers the attempts left before the lock. */
+interface Attempt {
+  failed(reason: string): Promise<number>;
+  recheck(): Promise<LoginThrottleState | null>;
+}
+
+/** `{ attempts_left }` once few remain (0: this failure locked the name), so the sign-in page can warn. */
+function attemptsLeftDetails(left: number): { details?: { attempts_left: number } } {
+  return left <= WARN_ATTEMPTS_LEFT ? { details: { attempts_left: left } } : {};
+}
 
 /**
  * Console sign-in: password check with per-username lock and per-address bound, server-side
@@ -106,8 +120,8 @@ export class AuthService implements Authenticator {
       // An unknown user costs the same scrypt as a known one, so timing does not reveal usernames.
       const passwordOk = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
       if (!user || !passwordOk || !user.active) {
-        await attempt.failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
-        throw new AppError('auth/invalid_credentials', 'Wrong username or password');
+        const left = await attempt.failed(!user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive');
+        throw new AppError('auth/invalid_credentials', 'Wrong username or password', attemptsLeftDetails(left));
       }
       const after = await attempt.recheck();
       // With a second step the failures stay until it succeeds: a known password must not reset the count for code guesses.
@@ -131,7 +145,7 @@ export class AuthService implements Authenticator {
   private async reserved<T>(
     username: string,
     ip: string | undefined,
-    check: (attempt: { failed(reason: string): Promise<void>; recheck(): Promise<LoginThrottleState | null> }) => Promise<T>,
+    check: (attempt: Attempt) => Promise<T>,
   ): Promise<T> {
     const { throttle, audit, clock, policy } = this.deps;
     const actor: Actor = { user: null, ip };
@@ -167,7 +181,9 @@ export class AuthService implements Authenticator {
             wrong = true;
             const failures = await throttle.recordFailure(key, now, policy.maxFailures);
             await audited(reason);
-            if (failuresInWindow(failures, now, policy.windowMs) >= policy.maxFailures) await this.lock(key, username, ip, now);
+            const counted = failuresInWindow(failures, now, policy.windowMs);
+            if (counted >= policy.maxFailures) await this.lock(key, username, ip, now);
+            return Math.max(0, policy.maxFailures - counted);
           },
           recheck: async () => {
             const after = await throttle.state(key);
@@ -262,9 +278,9 @@ export class AuthService implements Authenticator {
     return user;
   }
 
-  private async secondStepFailed(attempt: { failed(reason: string): Promise<void> }): Promise<never> {
-    await attempt.failed('wrong_code');
-    throw new AppError('auth/invalid_code', 'Wrong or already used code');
+  private async secondStepFailed(attempt: Attempt): Promise<never> {
+    const left = await attempt.failed('wrong_code');
+    throw new AppError('auth/invalid_code', 'Wrong or already used code', attemptsLeftDetails(left));
   }
 
   private async secondStepSucceeded(user: UserRecord, ip: string | undefined, details: Record<string, unknown>): Promise<LoginResponse> {
@@ -365,7 +381,32 @@ export class AuthService implements Authenticator {
 
   private issue(user: UserRecord, session: SessionRecord): LoginResponse {
     const { token, expiresMs } = this.deps.tokens.issue(user, { sessionId: session.id, notAfterMs: session.expires_ms });
-    return { token, expires_at: new Date(expiresMs).toISOString(), user: sessionUser(user) };
+    return { token, expires_at: new Date(expiresMs).toISOString(), user: sessionUser(user), csrf_token: this.deps.tokens.csrfToken(session.id) };
+  }
+
+  /**
+   * The web console's session cookie for a console token just issued: a token of the same session
+   * valid until the session ends (not just the TTL), so a new tab opens signed in for as long as
+   * the session lives; sign-out, revocation and a password change end it as they end the session.
+   */
+  async sessionCookie(token: string): Promise<{ token: string; expiresMs: number }> {
+    const claims = this.deps.tokens.verify(token);
+    const session = claims?.sessionId ? await this.liveSession(claims.sessionId, claims.userId) : null;
+    const user = session ? await this.deps.users.byId(session.user_id) : null;
+    if (!session || !user || !user.active) throw unauthorized();
+    return this.deps.tokens.issue(user, { sessionId: session.id, notAfterMs: session.expires_ms, wholeSession: true });
+  }
+
+  csrfToken(token: string): string | null {
+    const claims = this.deps.tokens.verify(token);
+    return claims?.sessionId ? this.deps.tokens.csrfToken(claims.sessionId) : null;
+  }
+
+  /** The signed-in user, when the token (or cookie) expires and its session's CSRF token: what a new tab of the web console starts from. */
+  currentSession(user: SessionUser, token: string): { user: SessionUser; expires_at: string; csrf_token: string | null } {
+    const claims = this.deps.tokens.verify(token);
+    if (!claims) throw unauthorized();
+    return { user, expires_at: new Date(claims.expiresMs).toISOString(), csrf_token: claims.sessionId ? this.deps.tokens.csrfToken(claims.sessionId) : null };
   }
 
   /** Locks the username; only the call that set the lock alerts, so there is one alert per lock. */

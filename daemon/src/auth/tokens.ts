@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Clock } from '../clock.js';
 import { randomBase62 } from '../random.js';
@@ -27,8 +28,11 @@ export interface TokenClaims {
   device: DeviceClaim | null;
 }
 
-/** Whom a token is for: a console session that ends at `notAfterMs`, or an enrolled device. */
-export type TokenSubject = { sessionId: string; notAfterMs: number } | { device: DeviceClaim; ttlMs: number };
+/**
+ * Whom a token is for: a console session that ends at `notAfterMs` (`wholeSession`: valid until
+ * then, not just for the TTL — the web console's session cookie), or an enrolled device.
+ */
+export type TokenSubject = { sessionId: string; notAfterMs: number; wholeSession?: boolean } | { device: DeviceClaim; ttlMs: number };
 
 /** Session tokens: JWT, HS256 only, with `exp`, `iss` and `aud` checked against the injected clock. */
 export class SessionTokens {
@@ -46,7 +50,7 @@ export class SessionTokens {
     const nowS = Math.floor(this.clock.now() / 1000);
     const exp =
       'sessionId' in subject
-        ? Math.min(nowS + Math.floor(this.ttlMs / 1000), Math.floor(subject.notAfterMs / 1000))
+        ? Math.min(subject.wholeSession ? Number.MAX_SAFE_INTEGER : nowS + Math.floor(this.ttlMs / 1000), Math.floor(subject.notAfterMs / 1000))
         : nowS + Math.floor(subject.ttlMs / 1000);
     const claims = 'sessionId' in subject ? { sid: subject.sessionId } : { dev: subject.device.id, dg: subject.device.generation };
     const token = jwt.sign({ sub: user.id, tv: user.token_version, ...claims, iat: nowS, exp }, this.secret, {
@@ -55,6 +59,14 @@ export class SessionTokens {
       audience: AUDIENCE,
     });
     return { token, expiresMs: exp * 1000 };
+  }
+
+  /**
+   * The CSRF token of a console session: derived from the session id with the signing secret, so
+   * every daemon sharing the secret checks it without a store read, and it dies with the session.
+   */
+  csrfToken(sessionId: string): string {
+    return createHmac('sha256', this.secret).update(`csrf:${sessionId}`).digest('base64url');
   }
 
   /** The claims of a valid, unexpired token of ours (bound to a session or a device); null for anything else. */

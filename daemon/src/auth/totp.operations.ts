@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LoginEnrollConfirmSchema, LoginEnrollSchema, LoginSecondFactorSchema, TotpCodeSchema, TotpDisableSchema } from '../../../shared/src/index.js';
 import { defineOperation } from '../http/index.js';
+import { withSessionCookie } from './auth.operations.js';
 import type { AuthService } from './auth.service.js';
 import type { TotpService } from './totp.service.js';
 
@@ -23,7 +24,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       input: LoginSecondFactorSchema,
       output: SignedIn,
       errors: THROTTLED,
-      handler: (input, caller) => auth.loginSecondFactor(input, caller.ip),
+      handler: async (input, caller) => withSessionCookie(auth, caller, await auth.loginSecondFactor(input, caller.ip)),
     }),
     defineOperation({
       id: 'totp.loginEnroll',
@@ -45,7 +46,7 @@ export function totpOperations(auth: AuthService, totp: TotpService) {
       input: LoginEnrollConfirmSchema,
       output: SignedIn,
       errors: THROTTLED,
-      handler: (input, caller) => auth.loginEnrollConfirm(input, caller.ip),
+      handler: async (input, caller) => withSessionCookie(auth, caller, await auth.loginEnrollConfirm(input, caller.ip)),
     }),
     defineOperation({
       id: 'totp.status',

@@ -14,4 +14,6 @@ export interface Authenticator {
   authenticate(token: string): Promise<SessionUser | null>;
   /** The session and expiry of a token with a valid signature (no store read); null otherwise. */
   tokenSession(token: string): TokenSession | null;
+  /** The CSRF token of a console token's session (cookie-authenticated writes send it); null for other tokens. */
+  csrfToken(token: string): string | null;
 }

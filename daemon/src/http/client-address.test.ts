@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseTrustedProxies } from '../trusted-proxies.js';
-import { resolveClientAddress } from './client-address.js';
+import { resolveClientAddress, resolveClientHttps } from './client-address.js';
 
 const request = (peer: string, forwardedFor?: string | string[]) =>
   ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
@@ -28,5 +28,24 @@ describe('resolveClientAddress', () => {
     expect(resolveClientAddress(request('10.0.0.5', 'evil, 10.9.9.9'), trusted)).toBe('10.9.9.9');
     expect(resolveClientAddress(request('10.0.0.5', 'unknown'), trusted)).toBe('10.0.0.5');
     expect(resolveClientAddress(request('10.0.0.5', '10.1.1.1, 10.2.2.2'), trusted)).toBe('10.1.1.1');
+  });
+});
+
+describe('resolveClientHttps', () => {
+  const trusted = parseTrustedProxies('10.0.0.0/8');
+  const proxied = (peer: string, proto: string | undefined, encrypted = false) =>
+    ({ socket: { remoteAddress: peer, encrypted }, headers: proto === undefined ? {} : { 'x-forwarded-proto': proto } }) as unknown as IncomingMessage;
+
+  it('believes X-Forwarded-Proto only from a trusted proxy, and only its last entry', () => {
+    expect(resolveClientHttps(proxied('10.0.0.5', 'https'), trusted)).toBe(true);
+    expect(resolveClientHttps(proxied('10.0.0.5', 'http, HTTPS'), trusted)).toBe(true);
+    expect(resolveClientHttps(proxied('10.0.0.5', 'https, http'), trusted)).toBe(false);
+    expect(resolveClientHttps(proxied('10.0.0.5', undefined), trusted)).toBe(false);
+    expect(resolveClientHttps(proxied('203.0.113.1', 'https'), trusted)).toBe(false);
+    expect(resolveClientHttps(proxied('10.0.0.5', 'https'), parseTrustedProxies(''))).toBe(false);
+  });
+
+  it('is https on a TLS socket whatever the headers say', () => {
+    expect(resolveClientHttps(proxied('203.0.113.1', 'http', true), trusted)).toBe(true);
   });
 });

@@ -37,11 +37,31 @@ export function resolveClientAddress(req: IncomingMessage, trusted: TrustedProxi
  * of peak ingest would be an ephemeron for the garbage collector to trace.
  */
 const ADDRESS = Symbol('sac.clientAddress');
-type Addressed = IncomingMessage & { [ADDRESS]?: string | undefined };
+const HTTPS = Symbol('sac.https');
+type Addressed = IncomingMessage & { [ADDRESS]?: string | undefined; [HTTPS]?: boolean };
+
+/**
+ * Whether the client's request came over https: a TLS socket, or a trusted proxy saying so in the
+ * last `X-Forwarded-Proto` entry (the one it wrote); from anyone else the header is not read.
+ */
+export function resolveClientHttps(req: IncomingMessage, trusted: TrustedProxies): boolean {
+  if ((req.socket as { encrypted?: boolean }).encrypted === true) return true;
+  const peer = req.socket.remoteAddress;
+  if (peer === undefined || trusted.size === 0 || !trusted.has(peer)) return false;
+  const header = req.headers['x-forwarded-proto'];
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+  return entries[entries.length - 1].trim().toLowerCase() === 'https';
+}
 
 /** Called once per request by the HTTP front (server/server.ts), before any route runs. */
 export function recordClientAddress(req: IncomingMessage, trusted: TrustedProxies): void {
   (req as Addressed)[ADDRESS] = resolveClientAddress(req, trusted);
+  (req as Addressed)[HTTPS] = resolveClientHttps(req, trusted);
+}
+
+/** Whether this request came over https (see `resolveClientHttps`); the socket's own TLS for one that did not come through the HTTP front. */
+export function requestIsHttps(req: IncomingMessage): boolean {
+  return HTTPS in req ? (req as Addressed)[HTTPS] === true : (req.socket as { encrypted?: boolean }).encrypted === true;
 }
 
 /**

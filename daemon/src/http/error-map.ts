@@ -21,6 +21,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'auth/unauthorized': 401,
   'auth/invalid_credentials': 401,
   'auth/forbidden': 403,
+  'auth/csrf_refused': 403,
   'auth/too_many_attempts': 429,
   'auth/busy': 503,
   'user/weak_password': 400,

@@ -5,7 +5,8 @@
  * Imports no feature folder, so areas can import it without a cycle; the app is assembled in `server/`.
  */
 export { adminProcedure, knownTrpcError, operatorProcedure, publicProcedure, router, type TrpcContext } from './trpc.js';
-export { bearerToken, currentUser, requireUser, restActor } from './rest-auth.js';
+export { currentToken, currentUser, requireUser, restActor } from './rest-auth.js';
+export { bearerToken, requestSession, sameSecret, sessionCookie, sessionCredential, type SessionCookie } from './session-cookie.js';
 export { apiKeyFromHeaders, requireAgentKey, type AgentKeyVerifier } from './agent-auth.js';
 export type { Authenticator, TokenSession } from './authenticator.js';
 export { parseInput, parseQuery } from './validate.js';
@@ -30,4 +31,4 @@ export {
 export { withHostScope, type ScopeOf } from './host-scope.js';
 export { sendError, sendJson } from './http-errors.js';
 export { ERROR_STATUS, RETRY_AFTER_SECONDS, errorBody, mapError, statusOf, type ErrorBody, type MappedError } from './error-map.js';
-export { clientAddress, recordClientAddress, resolveClientAddress } from './client-address.js';
+export { clientAddress, recordClientAddress, requestIsHttps, resolveClientAddress, resolveClientHttps } from './client-address.js';

@@ -6,7 +6,8 @@ import type { SessionUser } from '../../../shared/src/index.js';
 import type { Authenticator } from './authenticator.js';
 import { clientAddress } from './client-address.js';
 import { sendJson } from './http-errors.js';
-import { bearerToken, requireUser } from './rest-auth.js';
+import { currentToken, requireUser } from './rest-auth.js';
+import { sessionCookie, type SessionCookie } from './session-cookie.js';
 import { adminProcedure, operatorProcedure, publicProcedure } from './trpc.js';
 import { parseInput, parseQuery } from './validate.js';
 
@@ -26,10 +27,12 @@ type Kind<M extends HttpMethod> = M extends 'GET' ? 'query' : 'mutation';
 export interface Caller<R extends OperationRole = OperationRole> {
   user: R extends 'public' ? SessionUser | null : SessionUser;
   ip: string | undefined;
-  /** The console token the call came with (renewal and sign-out act on its session). */
+  /** The console token the call came with, as a bearer token or the session cookie (renewal and sign-out act on its session). */
   token: string | null;
   /** The host ids a caller limited to host groups may see and act on; null or absent: every host (`withHostScope`). */
   scope?: ReadonlySet<string> | null;
+  /** The web console's session cookie in the answer (sign-in sets it, sign-out clears it). */
+  cookie: SessionCookie;
 }
 
 /** An operation's input: path, query and body fields of the REST call together, one object. */
@@ -173,7 +176,8 @@ export function operationRoutes(operations: readonly AnyOperation[], authenticat
   const guards = { operator: requireUser(authenticator, 'operator'), admin: requireUser(authenticator, 'admin') };
   for (const op of operations.filter(hasRest)) {
     const handle = async (req: Request, res: Response) => {
-      const caller: Caller = { user: (res.locals.user as SessionUser | undefined) ?? null, ip: clientAddress(req), token: bearerToken(req) };
+      const user = (res.locals.user as SessionUser | undefined) ?? null;
+      const caller: Caller = { user, ip: clientAddress(req), token: currentToken(res), cookie: sessionCookie(req, res) };
       const output: unknown = await op.handler(op.input ? restInput(op, req) : undefined, caller);
       const status = op.alternative?.when(output) ? op.alternative.status : (op.status ?? 200);
       if (status === 204) res.status(204).end();

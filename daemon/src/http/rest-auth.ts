@@ -3,12 +3,7 @@ import type { Role, SessionUser } from '../../../shared/src/index.js';
 import type { Authenticator } from './authenticator.js';
 import { clientAddress } from './client-address.js';
 import { AppError } from '../errors.js';
-
-/** The console token from `Authorization: Bearer <token>`. */
-export function bearerToken(req: Request): string | null {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return m ? m[1] : null;
-}
+import { requestSession } from './session-cookie.js';
 
 /** The authenticated user a `requireUser` middleware put on the response. */
 export function currentUser(res: Response): SessionUser {
@@ -20,18 +15,24 @@ export function restActor(req: Request, res: Response): { user: SessionUser; ip:
   return { user: currentUser(res), ip: clientAddress(req) };
 }
 
+/** The session token a `requireUser` middleware authenticated the request with. */
+export function currentToken(res: Response): string | null {
+  return (res.locals.token as string | undefined) ?? null;
+}
+
 /**
  * REST counterpart of `operatorProcedure` / `adminProcedure`: 401 without an active user's
- * token, 403 when `role` is `admin` and the user is not.
+ * token or session cookie, 403 when `role` is `admin` and the user is not, or for a
+ * cookie-authenticated write failing the CSRF check.
  */
 export function requireUser(authenticator: Authenticator, role: 'operator' | Extract<Role, 'admin'>) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const token = bearerToken(req);
-      const user = token ? await authenticator.authenticate(token) : null;
-      if (!user) throw new AppError('auth/unauthorized', 'Sign in first');
-      if (role === 'admin' && user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
-      res.locals.user = user;
+      const session = await requestSession(req, authenticator);
+      if (!session) throw new AppError('auth/unauthorized', 'Sign in first');
+      if (role === 'admin' && session.user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
+      res.locals.user = session.user;
+      res.locals.token = session.token;
       next();
     } catch (err) {
       next(err);

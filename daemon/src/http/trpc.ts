@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { SessionUser } from '../../../shared/src/index.js';
+import type { SessionCookie } from './session-cookie.js';
 import { AppError, storageFault, storeUnavailable } from '../errors.js';
 import { statusOf } from './error-map.js';
 
@@ -10,6 +11,9 @@ export interface TrpcContext {
   token: string | null;
   ip: string | undefined;
   requestId: string;
+  cookie: SessionCookie;
+  /** Why the session the call came with is refused (a cookie-authenticated write failing the CSRF check); public procedures still run. */
+  refused: AppError | null;
 }
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
@@ -75,6 +79,7 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 
 /** Any signed-in, active console user: admin or monitor. */
 export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.refused) throw toTrpcError(ctx.refused);
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });

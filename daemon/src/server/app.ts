@@ -1,8 +1,23 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { type AnyOperation, type Authenticator, bearerToken, clientAddress, errorBody, knownTrpcError, mapError, operationRoutes, sendError, sendJson } from '../http/index.js';
+import {
+  type AnyOperation,
+  type Authenticator,
+  bearerToken,
+  clientAddress,
+  errorBody,
+  knownTrpcError,
+  mapError,
+  operationRoutes,
+  statusOf,
+  requestSession,
+  sameSecret,
+  sendError,
+  sendJson,
+  sessionCookie,
+} from '../http/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { readStoreCounts, type DaemonValues, type Metrics } from '../metrics.js';
@@ -38,11 +53,6 @@ export interface AppDeps {
   metricsToken?: string;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  // Hashing first gives equal lengths, so the comparison time says nothing about the token.
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
-}
-
 const HEALTH_TIMEOUT_MS = 2000;
 /** Calls in one tRPC batch: the console batches a screen's few queries; more is abuse (a batch of sign-ins). */
 const TRPC_MAX_BATCH = 16;
@@ -72,8 +82,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   /** A console user's token sees why jobs fail; anyone else only that they do. Never slower than the health timeout. */
   const jobsFor = async (req: Request): Promise<JobState[]> => {
-    const token = bearerToken(req);
-    const user = token ? await withTimeout(deps.clock, deps.authenticator.authenticate(token), HEALTH_TIMEOUT_MS).catch(() => null) : null;
+    const user = await withTimeout(deps.clock, requestSession(req, deps.authenticator), HEALTH_TIMEOUT_MS).catch(() => null);
     return user ? deps.jobs() : deps.jobs().map(({ last_failure, ...job }) => ({ ...job, last_failure: last_failure && { at: last_failure.at } }));
   };
   const health = async (req: Request, res: Response) => {
@@ -104,7 +113,7 @@ export function createApp(deps: AppDeps): express.Express {
         const token = bearerToken(req);
         const scraper = token !== null && deps.metricsToken !== undefined && sameSecret(token, deps.metricsToken);
         if (!scraper) {
-          const user = token ? await deps.authenticator.authenticate(token) : null;
+          const user = (await requestSession(req, deps.authenticator))?.user;
           if (!user) throw new AppError('auth/unauthorized', 'Sign in as an admin or send the metrics token');
           if (user.role !== 'admin') throw new AppError('auth/forbidden', 'Admin role required');
         }
@@ -134,13 +143,22 @@ export function createApp(deps: AppDeps): express.Express {
       router: deps.trpcRouter,
       maxBatchSize: TRPC_MAX_BATCH,
       maxBodySize: TRPC_MAX_BODY_BYTES,
-      createContext: async ({ req }) => {
-        const token = bearerToken(req);
+      createContext: async ({ req, res }) => {
+        let session: Awaited<ReturnType<typeof requestSession>> = null;
+        let refused: AppError | null = null;
+        try {
+          session = await requestSession(req, deps.authenticator);
+        } catch (err) {
+          if (!(err instanceof AppError && statusOf(err) === 403)) throw knownTrpcError(err) ?? err;
+          refused = err;
+        }
         return {
-          token,
-          user: token ? await deps.authenticator.authenticate(token).catch((err: unknown) => Promise.reject(knownTrpcError(err) ?? err)) : null,
+          token: session?.token ?? null,
+          user: session?.user ?? null,
           ip: clientAddress(req),
           requestId: randomUUID(),
+          cookie: sessionCookie(req, res),
+          refused,
         };
       },
       onError: ({ error, path }) => {

@@ -62,6 +62,10 @@ export interface LoginThrottleRepo {
   lock(key: string, untilMs: number, nowMs: number): Promise<boolean>;
   /** Forgets failures after a successful sign-in. */
   clear(key: string): Promise<void>;
+  /** Lifts the lock and forgets the failures (an admin unlocks the user); the lock's end, or null when none was in force at `nowMs`. */
+  unlock(key: string, nowMs: number): Promise<number | null>;
+  /** The locks in force at `nowMs` among `keys` (at most a page of users), by key. */
+  locksOf(keys: readonly string[], nowMs: number): Promise<Map<string, number>>;
   /** Deletes keys with no failure since `failuresBeforeMs` and no lock at `nowMs`; returns how many. */
   prune(failuresBeforeMs: number, nowMs: number): Promise<number>;
 }

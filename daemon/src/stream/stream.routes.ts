@@ -1,6 +1,6 @@
 import express from 'express';
 import type { SessionUser } from '../../../shared/src/index.js';
-import { type Authenticator, bearerToken, errorBody, type ScopeOf, sendJson } from '../http/index.js';
+import { type Authenticator, errorBody, type ScopeOf, sendJson, sessionCredential } from '../http/index.js';
 import type { TicketSession } from '../store/index.js';
 import type { StreamHub } from './stream.service.js';
 import type { StreamTickets } from './stream.tickets.js';
@@ -10,13 +10,14 @@ import { AppError } from '../errors.js';
 const STREAM_RETRY_AFTER_S = 30;
 
 /**
- * `GET /api/v1/stream/events` (SSE), authorised by `Authorization: Bearer` or `?ticket=` (from the
+ * `GET /api/v1/stream/events` (SSE), authorised by `Authorization: Bearer`, the web console's session cookie or `?ticket=` (from the
  * `stream.ticket` operation); resume with `Last-Event-ID` or `?last_event_id=`.
  */
 export function createStreamRoutes(hub: StreamHub, tickets: StreamTickets, authenticator: Authenticator, scopeOf: ScopeOf): express.Router {
   const r = express.Router();
   r.get('/api/v1/stream/events', async (req, res) => {
-    const token = bearerToken(req);
+    // The web console's session cookie serves as a bearer token here: reading a stream changes nothing.
+    const token = sessionCredential(req)?.token ?? null;
     const ticket = typeof req.query.ticket === 'string' ? req.query.ticket : null;
     let client: { user: SessionUser; session: TicketSession | null } | null = null;
     if (token) {

@@ -3,10 +3,13 @@ import { UserCreateSchema, UserPatchSchema } from '../../../shared/src/index.js'
 import { ByIdInput, defineOperation } from '../http/index.js';
 import type { UsersService } from './users.service.js';
 
-const User = z.looseObject({ id: z.string(), username: z.string(), role: z.string() });
+const User = z.looseObject({ id: z.string(), username: z.string(), role: z.string(), locked_until: z.string().nullable() });
 const LAST_ADMIN = { '409': 'Would leave no active admin' } as const;
 
-/** Console users (admin; also for provisioning scripts): list, one, create, change (role, active, display name, password), delete. */
+/**
+ * Console users (admin; also for provisioning scripts): list, one, create, change (role, active,
+ * display name, password), lift a sign-in lock, delete.
+ */
 export function usersOperations(users: UsersService) {
   return [
     defineOperation({
@@ -51,6 +54,16 @@ export function usersOperations(users: UsersService) {
       output: User,
       errors: LAST_ADMIN,
       handler: (input, caller) => users.update(input.id, input.patch, caller),
+    }),
+    defineOperation({
+      id: 'users.unlock',
+      summary: 'Lift a user\'s sign-in lock (after repeated failed sign-ins) and forget the failures',
+      role: 'admin',
+      method: 'POST',
+      path: '/api/v1/users/{id}/unlock',
+      input: ByIdInput,
+      output: User,
+      handler: (input, caller) => users.unlock(input.id, caller),
     }),
     defineOperation({
       id: 'users.delete',

@@ -4,9 +4,10 @@ import type { Actor, AuditService } from '../audit/index.js';
 import { generatePassword, hashPassword, passwordProblem, verifyPassword } from '../auth/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { UserChange, UserPatch, UserRecord, UsersRepo } from '../store/index.js';
+import type { LoginThrottleRepo, UserChange, UserPatch, UserRecord, UsersRepo } from '../store/index.js';
 
-export function userView(u: UserRecord): UserView {
+/** A user as the API shows it; `lockedUntilMs`: the sign-in lock in force, if any. */
+export function userView(u: UserRecord, lockedUntilMs: number | null = null): UserView {
   return {
     id: u.id,
     username: u.username,
@@ -16,6 +17,7 @@ export function userView(u: UserRecord): UserView {
     created_at: new Date(u.created_ms).toISOString(),
     updated_at: new Date(u.updated_ms).toISOString(),
     last_login_at: u.last_login_ms === null ? null : new Date(u.last_login_ms).toISOString(),
+    locked_until: lockedUntilMs === null ? null : new Date(lockedUntilMs).toISOString(),
   };
 }
 
@@ -43,6 +45,8 @@ export class UsersService {
     private readonly repo: UsersRepo,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    /** Sign-in locks, keyed by lower-cased username: shown with each user, lifted by an admin. */
+    private readonly throttle: Pick<LoginThrottleRepo, 'locksOf' | 'unlock'>,
   ) {}
 
   /** Called after any change to a user, before the changing call returns. */
@@ -51,13 +55,32 @@ export class UsersService {
   }
 
   async list(): Promise<UserView[]> {
-    return (await this.repo.list()).map(userView);
+    return this.withLocks(await this.repo.list());
   }
 
   async byId(id: string): Promise<UserView> {
     const user = await this.repo.byId(id);
     if (!user) throw new AppError('user/not_found', 'No such user');
+    return (await this.withLocks([user]))[0];
+  }
+
+  /** Lifts a user's sign-in lock and forgets their failed attempts (audited, also when no lock was in force). */
+  async unlock(id: string, actor: Actor): Promise<UserView> {
+    const user = await this.repo.byId(id);
+    if (!user) throw new AppError('user/not_found', 'No such user');
+    const until = await this.throttle.unlock(user.username.toLowerCase(), this.clock.now());
+    await this.audit.record({
+      action: 'user.unlocked',
+      actor,
+      target: `user:${id}`,
+      details: { username: user.username, locked_until: until === null ? null : new Date(until).toISOString() },
+    });
     return userView(user);
+  }
+
+  private async withLocks(users: UserRecord[]): Promise<UserView[]> {
+    const locks = await this.throttle.locksOf(users.map((u) => u.username.toLowerCase()), this.clock.now());
+    return users.map((u) => userView(u, locks.get(u.username.toLowerCase()) ?? null));
   }
 
   async create(input: UserCreate, actor: Actor): Promise<UserView> {
@@ -79,7 +102,7 @@ export class UsersService {
       throw new AppError('user/duplicate', 'A user with this username exists');
     }
     await this.audit.record({ action: 'user.created', actor, target: `user:${user.id}`, details: { username: user.username, role: user.role } });
-    return userView(user);
+    return (await this.withLocks([user]))[0];
   }
 
   async update(id: string, input: UserPatchInput, actor: Actor): Promise<UserView> {
@@ -102,7 +125,7 @@ export class UsersService {
       target: `user:${id}`,
       details: { username: user.username, fields, ...(input.role ? { role: input.role } : {}), ...(input.active !== undefined ? { active: input.active } : {}) },
     });
-    return userView(user);
+    return (await this.withLocks([user]))[0];
   }
 
   async delete(id: string, actor: Actor): Promise<void> {

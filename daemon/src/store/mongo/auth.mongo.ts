@@ -151,6 +151,16 @@ export function mongoLoginThrottle(db: Db): LoginThrottleRepo {
     async clear(key) {
       await failures.deleteMany({ key });
     },
+    async unlock(key, nowMs) {
+      const lock = await locks.findOne({ key });
+      await locks.deleteMany({ key });
+      await failures.deleteMany({ key });
+      return lock && lock.until_ms > nowMs ? lock.until_ms : null;
+    },
+    async locksOf(keys, nowMs) {
+      const found = await locks.find({ key: { $in: [...keys] }, until_ms: { $gt: nowMs } }).toArray();
+      return new Map(found.map((l) => [l.key, l.until_ms]));
+    },
     async prune(failuresBeforeMs, nowMs) {
       const locksGone = (await locks.deleteMany({ until_ms: { $lte: nowMs } })).deletedCount;
       const failuresGone = (await failures.deleteMany({ at_ms: { $lt: failuresBeforeMs } })).deletedCount;

@@ -100,6 +100,11 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
       ON CONFLICT (key) DO UPDATE SET failures = excluded.failures`).run(key, JSON.stringify(failures));
     return failures;
   });
+  const unlock = db.transaction((key: string, nowMs: number): number | null => {
+    const until = get.get(key)?.locked_until_ms ?? null;
+    db.prepare("UPDATE login_throttle SET failures = '[]', locked_until_ms = NULL WHERE key = ?").run(key);
+    return until !== null && until > nowMs ? until : null;
+  });
   return {
     async state(key) {
       const row = get.get(key);
@@ -117,6 +122,17 @@ export function sqliteLoginThrottle(db: Db): LoginThrottleRepo {
     },
     async clear(key) {
       db.prepare("UPDATE login_throttle SET failures = '[]' WHERE key = ?").run(key);
+    },
+    async unlock(key, nowMs) {
+      return unlock.immediate(key, nowMs);
+    },
+    async locksOf(keys, nowMs) {
+      const rows = db
+        .prepare<[string, number], { key: string; locked_until_ms: number }>(
+          'SELECT key, locked_until_ms FROM login_throttle WHERE key IN (SELECT value FROM json_each(?)) AND locked_until_ms > ?',
+        )
+        .all(JSON.stringify(keys), nowMs);
+      return new Map(rows.map((r) => [r.key, r.locked_until_ms]));
     },
     async prune(failuresBeforeMs, nowMs) {
       return db

@@ -21,8 +21,12 @@ export class ApiError extends Error {
 }
 
 let sessionToken: string | null = null;
+let csrfToken: string | null = null;
 
-/** The bearer token every API call sends; set by the auth store. */
+/**
+ * What every API call sends to say who it is, set by the auth store: the bearer token (Electron),
+ * or, where the session is the daemon's cookie (web), the session's CSRF token with every write.
+ */
 export const session = {
   get token(): string | null {
     return sessionToken;
@@ -30,7 +34,16 @@ export const session = {
   set(token: string | null): void {
     sessionToken = token;
   },
+  setCsrf(token: string | null): void {
+    csrfToken = token;
+  },
 };
+
+/** The headers of one call's session (the cookie itself the browser adds). */
+export function sessionHeaders(method: string): Record<string, string> {
+  if (sessionToken) return { Authorization: `Bearer ${sessionToken}` };
+  return csrfToken && method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {};
+}
 
 /** Listeners told when the daemon says the session is no longer valid (401). */
 const unauthorizedListeners = new Set<() => void>();
@@ -47,6 +60,7 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined | null>;
   /** Send the session token (default true). */
   auth?: boolean;
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -54,9 +68,8 @@ export interface RequestOptions {
 export async function requestJson<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const url = new URL(apiUrl(path));
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers, ...(opts.auth !== false ? sessionHeaders(method) : {}) };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (opts.auth !== false && session.token) headers.Authorization = `Bearer ${session.token}`;
   let res: Response;
   try {
     res = await tracked(() => fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: opts.signal }));

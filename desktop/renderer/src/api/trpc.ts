@@ -1,6 +1,6 @@
 import { createTRPCClient, httpBatchLink, isTRPCClientError } from '@trpc/client';
 import type { AppRouter } from '../../../../daemon/src/server/app-router';
-import { ApiError, apiUrl, reportUnauthorized, session } from './http';
+import { ApiError, apiUrl, reportUnauthorized, sessionHeaders } from './http';
 import { tracked } from './progress';
 
 /** The console's typed tRPC client; the router type comes from the daemon as a type only. */
@@ -11,7 +11,8 @@ export const trpc = createTRPCClient<AppRouter>({
       maxURLLength: 4000,
       // The daemon refuses larger batches (TRPC_MAX_BATCH in daemon/src/server/app.ts).
       maxItems: 16,
-      headers: () => (session.token ? { Authorization: `Bearer ${session.token}` } : {}),
+      // Queries go as GET, mutations as POST: a write made with the session cookie carries its CSRF token.
+      headers: ({ opList }) => sessionHeaders(opList.some((op) => op.type !== 'query') ? 'POST' : 'GET'),
       fetch: (input, init) => tracked(() => fetch(input, init)),
     }),
   ],

@@ -1,7 +1,5 @@
 import type { ConnectionProbe, ConnectionProfile, DesktopBridge } from '../../../preload/bridge';
 
-const TOKEN_KEY = 'sac.session';
-
 /** The daemon that served this page: the web build always talks to its own origin and base path. */
 function sameOrigin(): ConnectionProfile {
   const url = new URL('.', document.baseURI);
@@ -23,10 +21,11 @@ export async function probeHealth(baseUrl: string, fetchImpl: typeof fetch = fet
 const unsupported = () => Promise.reject(new Error('The web console always uses the server it was opened from.'));
 
 /**
- * The web build's bridge: one implicit connection (this origin), the session token in
- * sessionStorage (gone when the tab closes), and the browser Notification API when permitted.
+ * The web build's bridge: one implicit connection (this origin), no token of its own (the session
+ * is the daemon's HttpOnly cookie, shared by every tab, so a new tab or a shared link opens signed
+ * in), and the browser Notification API when permitted.
  */
-export function createWebBridge(storage: Storage = window.sessionStorage): DesktopBridge {
+export function createWebBridge(): DesktopBridge {
   const canNotify = () => typeof Notification !== 'undefined';
   return {
     kind: 'web',
@@ -39,11 +38,7 @@ export function createWebBridge(storage: Storage = window.sessionStorage): Deskt
       activate: unsupported,
       probe: (url) => probeHealth(url),
     },
-    tokens: {
-      get: async () => storage.getItem(TOKEN_KEY),
-      set: async (token) => storage.setItem(TOKEN_KEY, token),
-      clear: async () => storage.removeItem(TOKEN_KEY),
-    },
+    tokens: null,
     notifications: {
       permitted: async () => canNotify() && Notification.permission === 'granted',
       async enable() {

@@ -7,8 +7,11 @@ import type { LoginChallenge } from '../../../../../shared/src/mfa.schema';
 import { authApi, renewDelayMs, tokenExpiry, type LoginResult } from './auth.api';
 
 /**
- * The signed-in user and their token: login, restore on reload, renewal before expiry, and sign-out
- * when the daemon stops accepting the token (401 on any call).
+ * The signed-in user and their session: login, restore on reload (or in a new tab, from the web
+ * build's session cookie), renewal before expiry, and sign-out when the daemon stops accepting the
+ * session (401 on any call). Electron keeps a bearer token through the platform; the web build
+ * keeps none (`platform.tokens` is null): the cookie is sent by the browser and writes carry the
+ * session's CSRF token.
  */
 export const useAuthStore = defineStore('auth', () => {
   const user = ref<SessionUser | null>(null);
@@ -33,8 +36,12 @@ export const useAuthStore = defineStore('auth', () => {
 
   /** Takes a new session (login, renewal, own password change) and schedules its renewal. */
   async function accept(result: LoginResult) {
-    session.set(result.token);
-    await platform.tokens.set(result.token);
+    if (platform.tokens) {
+      session.set(result.token);
+      await platform.tokens.set(result.token);
+    } else {
+      session.setCsrf(result.csrf_token);
+    }
     user.value = result.user;
     const parsed = Date.parse(result.expires_at);
     expiresAt.value = Number.isFinite(parsed) ? parsed : tokenExpiry(result.token);
@@ -63,8 +70,9 @@ export const useAuthStore = defineStore('auth', () => {
     }
   }
 
-  /** Restores the session saved by the platform (page reload, app restart). */
+  /** Restores the session saved by the platform (page reload, app restart) or the browser's session cookie (any tab). */
   async function restore(): Promise<boolean> {
+    if (!platform.tokens) return restoreFromCookie();
     const token = await platform.tokens.get();
     if (!token) return false;
     session.set(token);
@@ -83,18 +91,33 @@ export const useAuthStore = defineStore('auth', () => {
     }
   }
 
+  async function restoreFromCookie(): Promise<boolean> {
+    try {
+      const current = await authApi.session();
+      session.setCsrf(current.csrf_token);
+      user.value = current.user;
+      expiresAt.value = Date.parse(current.expires_at);
+      schedule();
+      return true;
+    } catch {
+      // No cookie, or one the daemon no longer accepts: the sign-in page. An unreachable daemon keeps the cookie for the next load.
+      return false;
+    }
+  }
+
   async function end(reason: 'expired' | null) {
     clearTimer();
     session.set(null);
+    session.setCsrf(null);
     user.value = null;
     expiresAt.value = null;
     endedReason.value = reason;
-    await platform.tokens.clear();
+    await platform.tokens?.clear();
   }
 
   async function logout() {
     try {
-      if (session.token) await authApi.logout();
+      if (user.value) await authApi.logout();
     } catch {
       // Signed out here either way; an unreachable daemon lets the token expire on its own.
     }

@@ -62,7 +62,7 @@ describe('ConnectView (desktop connection screen)', () => {
     await wrapper.find('input[required]').setValue('https://sac.example.org');
     await wrapper.find('form').trigger('submit');
     await flushPromises();
-    expect(bridge.tokens.clear).toHaveBeenCalled();
+    expect(bridge.tokens?.clear).toHaveBeenCalled();
     expect(bridge.profiles.activate).toHaveBeenCalledWith('p1');
     expect(reload).toHaveBeenCalled();
   });

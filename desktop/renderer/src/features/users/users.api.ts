@@ -10,4 +10,6 @@ export const usersApi = {
   create: (input: UserCreateInput) => call(() => trpc.users.create.mutate(input)),
   update: (id: string, patch: UserPatch) => call(() => trpc.users.update.mutate({ id, patch })),
   remove: (id: string) => call(() => trpc.users.delete.mutate({ id })),
+  /** Lifts the user's sign-in lock (after repeated failures). */
+  unlock: (id: string) => call(() => trpc.users.unlock.mutate({ id })),
 };

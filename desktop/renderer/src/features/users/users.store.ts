@@ -17,5 +17,9 @@ export const useUsersStore = defineStore('users', () => {
     await usersApi.remove(id);
     await list.load();
   }
-  return { ...list, create, update, remove };
+  async function unlock(id: string) {
+    await usersApi.unlock(id);
+    await list.load();
+  }
+  return { ...list, create, update, remove, unlock };
 });
