@@ -50,6 +50,12 @@ const en = {
     secretSet: 'set — type to replace',
     secretUnset: 'not set',
   },
+  picker: {
+    endsBeforeStarts: 'The end must be after the start.',
+    unreadable: 'Not a date: write {pattern} or {iso}. The previous value still applies.',
+    reversed: 'To is before From. The list still shows the previous range.',
+    zone: 'Times are in {zone}',
+  },
   table: { pages: 'Pages', prev: 'Previous', next: 'Next', range: '{first}–{last} of {total}' },
   severity: { info: 'Info', warning: 'Warning', high: 'High', critical: 'Critical' },
   shell: {
@@ -410,7 +416,7 @@ const en = {
     print: 'Print',
     trigger: { manual: 'manual', schedule: 'scheduled' },
     title: 'Daily reports',
-    period: 'Period',
+    period: 'Period ({zone})',
     hosts: 'Hosts',
     generate: 'Generate now',
     generating: 'Generating…',
@@ -418,6 +424,8 @@ const en = {
     logins: 'Logins ok / failed',
   },
   maintenance: {
+    startsRequired: 'Give the start.',
+    endsRequired: 'Give the end, or make the window weekly.',
     title: 'Maintenance windows',
     intro: 'While a window is in force, matching events are stored and correlated but no notification goes out; host silence is not raised for its hosts.',
     new: 'New window',
