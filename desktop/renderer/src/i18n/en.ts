@@ -341,6 +341,10 @@ const en = {
     showProblems: 'Show problems',
   },
   settings: {
+    unsavedTitle: 'Unsaved changes',
+    unsaved: 'The changes to {category} are not saved. Discard them?',
+    discard: 'Discard changes',
+    keepEditing: 'Keep editing',
     title: 'Settings',
     saveCategory: 'Save',
     savedCategory: '{category} saved',

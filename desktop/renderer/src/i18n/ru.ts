@@ -343,6 +343,10 @@ const ru: Messages = {
     showProblems: 'Проблемы хоста',
   },
   settings: {
+    unsavedTitle: 'Изменения не сохранены',
+    unsaved: 'Изменения в разделе «{category}» не сохранены. Отменить их?',
+    discard: 'Отменить изменения',
+    keepEditing: 'Продолжить правку',
     title: 'Настройки',
     saveCategory: 'Сохранить',
     savedCategory: 'Раздел «{category}» сохранён',
