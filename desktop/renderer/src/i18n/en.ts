@@ -77,6 +77,17 @@ const en = {
       below: 'must have fewer than {n} items',
     },
   },
+  problemTitles: {
+    rdg_flap: 'RD Gateway flap: {user} → {target}',
+    hardware_changed: 'Hardware changed on {host}: {parts}',
+    host_silence: 'No heartbeat from {host} for {duration}',
+    login_after_failures: 'Login of {user} on {host} from {address} after {n} failed login | Login of {user} on {host} from {address} after {n} failed logins',
+    distributed_bruteforce: 'Failed logins from {address} on {n} host: {hosts} | Failed logins from {address} on {n} hosts: {hosts}',
+    mass_silence: '{silent} of {total} host went silent together: {hosts} | {silent} of {total} hosts went silent together: {hosts}',
+    parts: { processor: 'processors', motherboard: 'motherboard', memory: 'memory', disks: 'disks', video: 'video' },
+    units: { h: '{n} h', min: '{n} min', s: '{n} s' },
+    more: 'and {n} more',
+  },
   picker: {
     endsBeforeStarts: 'The end must be after the start.',
     unreadable: 'Not a date: write {pattern} or {iso}. The previous value still applies.',

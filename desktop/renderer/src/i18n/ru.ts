@@ -79,6 +79,18 @@ const ru: Messages = {
       below: 'меньше {n} элементов',
     },
   },
+  problemTitles: {
+    rdg_flap: 'Флаппинг RD Gateway: {user} → {target}',
+    hardware_changed: 'Оборудование изменилось на {host}: {parts}',
+    host_silence: 'Нет heartbeat от {host} уже {duration}',
+    login_after_failures:
+      'Вход {user} на {host} с {address} после {n} неудачной попытки | Вход {user} на {host} с {address} после {n} неудачных попыток | Вход {user} на {host} с {address} после {n} неудачных попыток',
+    distributed_bruteforce: 'Неудачные входы с {address} на {n} хосте: {hosts} | Неудачные входы с {address} на {n} хостах: {hosts} | Неудачные входы с {address} на {n} хостах: {hosts}',
+    mass_silence: '{silent} из {total} хоста замолчали разом: {hosts} | {silent} из {total} хостов замолчали разом: {hosts} | {silent} из {total} хостов замолчали разом: {hosts}',
+    parts: { processor: 'процессоры', motherboard: 'материнская плата', memory: 'память', disks: 'диски', video: 'видео' },
+    units: { h: '{n} ч', min: '{n} мин', s: '{n} с' },
+    more: 'и ещё {n}',
+  },
   picker: {
     endsBeforeStarts: 'Конец должен быть позже начала.',
     unreadable: 'Это не дата: введите {pattern} или {iso}. Действует прежнее значение.',
