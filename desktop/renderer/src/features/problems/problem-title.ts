@@ -16,7 +16,7 @@ function names(text: string, t: Translate): string {
 /**
  * How the daemon writes the titles of the problems SAC raises itself, by rule; each match gives
  * the named values of `problemTitles.<rule>`. (The daemon's title functions are in
- * `daemon/src/correlation/*.rules.ts` and `daemon/src/hosts/liveness.ts`; test/unit checks both agree.)
+ * `daemon/src/correlation/*.rules.ts` and `daemon/src/hosts/liveness.ts`; problem-title.test.ts holds their output.)
  * The plural form follows `count`; vue-i18n would take a named `n` or `count` over it, so a count
  * that is not the plural's has another name (`silent`).
  */
