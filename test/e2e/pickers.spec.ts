@@ -213,3 +213,19 @@ test("problem titles SAC builds read in Russian; an agent's title stays", async 
   await shots(app, 'picker-problems-phone-ru');
   await language(page, 'en');
 });
+
+test('the phone counts the events of the last 24 h as the desktop does', async ({ page }) => {
+  // An event in the hour that begins 24 h ago: the desktop's "last 24 hours" counts that hour (its
+  // range starts 24 h ago, widened to the whole hour); the phone asked for the daemon's default,
+  // which starts an hour later, and counted one event less.
+  const hourStart = Math.floor((Date.now() - 24 * 3_600_000) / 3_600_000) * 3_600_000;
+  await sac.ingest({ host: { hostname: 'web-01', os_family: 'linux' }, type: 'ssh.login.failed', severity: 'warning', occurred_at: new Date(hourStart + 1000).toISOString() });
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.open('/');
+  const desktop = (await page.getByTestId('stat-events').locator('.value').textContent())!.trim();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.open('/m');
+  await expect(page.getByTestId('events-24h')).toHaveText(desktop);
+  await app.screenshot('picker-phone-overview-en');
+});
