@@ -43,6 +43,15 @@ const limit = z.coerce
   .max(READ_LIMIT_MAX, `must be at most ${READ_LIMIT_MAX}`)
   .default(READ_LIMIT_DEFAULT);
 
+/**
+ * A list's `from`/`to` refused when reversed (`to` before `from`): a 400 naming `to`, never an empty
+ * page that looks like "nothing happened".
+ */
+const notReversed: [(r: { from?: string; to?: string }) => boolean, { message: string; path: string[] }] = [
+  (r) => !r.from || !r.to || Date.parse(r.from) <= Date.parse(r.to),
+  { message: 'must not be before from', path: ['to'] },
+];
+
 const typePrefix = z.string().regex(/^[a-z0-9_.*-]{1,128}$/, 'must be an event type or a dotted prefix such as rdg.connection');
 
 /** `GET /api/v1/events` and `events.list`. */
@@ -95,7 +104,7 @@ export const EventListQuerySchema = z.strictObject({
     .optional(),
   limit,
   cursor: z.string().max(512).optional(),
-});
+}).refine(...notReversed);
 export type EventListQuery = z.input<typeof EventListQuerySchema>;
 
 /** `GET /api/v1/problems` and `problems.list`. */
@@ -116,7 +125,7 @@ export const ProblemListQuerySchema = z.strictObject({
   dir: z.enum(['desc', 'asc'], { error: 'must be desc or asc' }).optional(),
   limit,
   cursor: z.string().max(512).optional(),
-});
+}).refine(...notReversed);
 export type ProblemListQuery = z.input<typeof ProblemListQuerySchema>;
 
 /** Longest dashboard range: 31 days of hourly counters (744 chart buckets). */

@@ -29,8 +29,17 @@ test('a monitor sees hosts and inventory but no delete and no admin pages', asyn
   await expect(page.getByTestId('host-detail')).toContainText('Inventory');
   await expect(page.getByTestId('host-detail')).toContainText('outdated');
   await expect(page.getByTestId('host-agent-instance')).toHaveText('6c1d2f0a-7b3e-4f59-a8d2-0e4b9c7f1a23');
-  await expect(page.getByTestId('host-ssh-admin')).toHaveText('not checked yet');
+  // A Windows host offers the WinRM test only; a Linux host the SSH test and its stored result only.
+  await expect(page.getByTestId('winrm-test')).toBeVisible();
+  await expect(page.getByTestId('ssh-test')).toHaveCount(0);
+  await expect(page.getByTestId('host-ssh-admin')).toHaveCount(0);
   await expect(page.getByTestId('delete-host')).toHaveCount(0);
+  await page.locator('tr[data-host="web-01"]').click();
+  await expect(page.getByTestId('host-detail').locator('h2')).toHaveText('web-01');
+  await expect(page.getByTestId('host-ssh-admin')).toHaveText('not checked yet');
+  await expect(page.getByTestId('ssh-test')).toBeVisible();
+  await expect(page.getByTestId('winrm-test')).toHaveCount(0);
+  await expect(page.getByTestId('action-target')).toHaveCount(0);
   // An admin page typed in the address bar sends the monitor back to the dashboard.
   await page.goto(`${sac.url}/admin/settings`);
   await expect(page).toHaveURL(`${sac.url}/`);

@@ -63,7 +63,6 @@ export class EventsService {
       if (b.from_ms !== undefined) q.from_ms = Math.max(q.from_ms ?? -Infinity, b.from_ms);
       if (b.to_ms !== undefined) q.to_ms = Math.min(q.to_ms ?? Infinity, b.to_ms);
     }
-    if (query.from && query.to && parseInstant(query.from) > parseInstant(query.to)) throw invalidParameter('to', 'must not be before from');
     if (query.cursor) {
       q.after = decodeCursor(query.cursor, (v): v is { occurred_ms: number; event_id: string } =>
         typeof v.occurred_ms === 'number' && typeof v.event_id === 'string');

@@ -1,8 +1,10 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
 import type { SessionUser } from '../../../shared/src/index.js';
 import type { SessionCookie } from './session-cookie.js';
 import { AppError, storageFault, storeUnavailable } from '../errors.js';
 import { statusOf } from './error-map.js';
+import { invalidRequest } from './validate.js';
 
 /** What every tRPC call knows about its caller. */
 export interface TrpcContext {
@@ -42,11 +44,12 @@ export function toTrpcError(err: AppError): TRPCError {
 
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
-    const app = error.cause instanceof AppError ? error.cause : null;
+    // An input the procedure's schema refused says what REST says for the same body.
+    const app = error.cause instanceof AppError ? error.cause : error.cause instanceof ZodError ? invalidRequest(error.cause) : null;
     return {
       ...shape,
       // Never leak stacks or internals: unexpected errors keep a generic message.
-      message: error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : shape.message,
+      message: error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : (app?.message ?? shape.message),
       data: { code: shape.data.code, httpStatus: shape.data.httpStatus, appCode: app?.code ?? null, details: app?.details ?? null },
     };
   },

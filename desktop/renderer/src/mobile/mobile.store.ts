@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import { useResource } from '../composables/useResource';
 import { dashboardApi } from '../features/dashboard/dashboard.api';
+import { rangeFromQuery, rangeToApi } from '../features/dashboard/dashboard.range';
 import { eventsApi } from '../features/events/events.api';
 import { problemsApi } from '../features/problems/problems.api';
 
@@ -11,11 +12,12 @@ const OPEN = { status: ['open' as const, 'acknowledged' as const] };
 /**
  * The phone's screens, on the console's api modules and typed client: the dashboard counters with
  * the latest open problems, the open problems, one problem (acknowledge, resolve), and the latest
- * events with the one opened.
+ * events with the one opened. The counters are the desktop dashboard's default range (the last
+ * 24 h as the desktop asks for them), so phone and desktop show the same figures.
  */
 export const useMobileStore = defineStore('mobile', () => {
   const dashboard = useResource(async () => {
-    const [summary, problems] = await Promise.all([dashboardApi.summary({}), problemsApi.list({ ...OPEN, limit: 5 })]);
+    const [summary, problems] = await Promise.all([dashboardApi.summary(rangeToApi(rangeFromQuery({}))), problemsApi.list({ ...OPEN, limit: 5 })]);
     return { summary, problems: problems.items };
   });
   const problems = useResource(async () => (await problemsApi.list({ ...OPEN, limit: 100 })).items);

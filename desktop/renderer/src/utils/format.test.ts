@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRow } from './format';
+import { csvField, csvRow, consoleZone, fromInputText, stepInputText } from './format';
 
 describe('csvField', () => {
   it.each([
@@ -21,5 +21,45 @@ describe('csvField', () => {
 
   it('joins a row with commas', () => {
     expect(csvRow(['a', '=b', 'c;=d'])).toBe(`a,'=b,"c;'=d"`);
+  });
+});
+
+describe('typed dates', () => {
+  it.each([
+    ['27/11/2026 10:00', '2026-11-27T10:00:00'],
+    ['27.11.2026 10:00', '2026-11-27T10:00:00'],
+    ['2026-11-27 10:00', '2026-11-27T10:00:00'],
+    ['2026-11-27T10:00', '2026-11-27T10:00:00'],
+    [' 2026-11-27T10:00:30 ', '2026-11-27T10:00:30'],
+    ['2026-11-27', '2026-11-27T00:00:00'],
+    ['31/02/2026 10:00', null],
+    ['2026-02-31 10:00', null],
+    ['2026-11-27 24:00', null],
+    ['11/27/2026 10:00', null],
+    ['yesterday', null],
+  ])('reads %j with time as %j', (text, value) => {
+    expect(fromInputText(text, true)).toBe(value);
+  });
+
+  it('reads a day alone without a time, in either order', () => {
+    expect(fromInputText('2026-11-27', false)).toBe('2026-11-27');
+    expect(fromInputText('27.11.2026', false)).toBe('2026-11-27');
+    expect(fromInputText('2026-11-27 10:00', false)).toBeNull();
+  });
+
+  it.each([
+    ['31/12/2026 23:59', 0, 1, '01/01/2027 23:59'],
+    ['31/12/2026 23:59', 4, 1, '31/01/2027 23:59'],
+    ['31/12/2026 23:59', 8, -1, '31/12/2025 23:59'],
+    ['31/12/2026 23:59', 12, 1, '01/01/2027 00:59'],
+    ['31/12/2026 23:59', 15, 1, '01/01/2027 00:00'],
+    ['2026-11-27 10:00', 0, 1, '2027-11-27 10:00'],
+    ['2026-11-27 10:00', 9, -1, '2026-11-26 10:00'],
+  ])('steps %j at caret %i by %i to %j', (text, caret, delta, next) => {
+    expect(stepInputText(text, caret, delta, 'en', true)).toBe(next);
+  });
+
+  it('names the console zone with its offset', () => {
+    expect(consoleZone(Date.parse('2026-11-27T10:00:00Z'))).toMatch(/(^UTC$)|(^UTC[+−]\d+(:\d\d)?$)|(^\S+, UTC([+−]\d+(:\d\d)?)?$)/);
   });
 });

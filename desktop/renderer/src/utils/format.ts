@@ -106,16 +106,68 @@ export function toInputText(value: string, locale: string): string {
   return `${date} ${m[4]}:${m[5]}${m[6] && m[6] !== '00' ? `:${m[6]}` : ''}`;
 }
 
-/** Reads what `toInputText` writes (any of . / - as separators); null when it is not a real date. */
+/**
+ * Reads a typed date (or date and time): the console language's order as `toInputText` writes it
+ * (day, month, year; any of . / - as separators) or ISO 8601 (`2026-11-27 10:00`,
+ * `2026-11-27T10:00`). Null when it is not a real date. Both are the console's local time.
+ */
 export function fromInputText(text: string, withTime: boolean): string | null {
-  const m = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})(?:[ ,T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
+  const local = /^\s*(\d{1,2})[./-](\d{1,2})[./-](\d{4})(?:[ ,T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
+  const iso = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$/.exec(text);
+  const m = local ? [local[1], local[2], local[3], local[4], local[5], local[6]] : iso ? [iso[3], iso[2], iso[1], iso[4], iso[5], iso[6]] : null;
   if (!m) return null;
-  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [day, month, year] = [Number(m[0]), Number(m[1]), Number(m[2])];
   const probe = new Date(Date.UTC(year, month - 1, day));
   if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
   const date = `${year}-${pad(month)}-${pad(day)}`;
-  if (!withTime) return m[4] ? null : date;
-  const [h, min, sec] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  if (!withTime) return m[3] ? null : date;
+  const [h, min, sec] = [Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0)];
   if (h > 23 || min > 59 || sec > 59) return null;
   return `${date}T${pad(h)}:${pad(min)}:${pad(sec)}`;
+}
+
+/**
+ * The typed text with the part under the caret (day, month, year, hour or minute) moved by
+ * `delta`, the other parts carried (31/12 + 1 day is 01/01 of the next year). Null when the text
+ * is not a date.
+ */
+export function stepInputText(text: string, caret: number, delta: number, locale: string, withTime: boolean): string | null {
+  const value = fromInputText(text, withTime);
+  if (value === null) return null;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = value.split(/[-T:]/).map(Number);
+  const isoOrder = /^\s*\d{4}-/.test(text);
+  const before = text.slice(0, caret).replace(/^\s+/, '');
+  const index = before.split(/[./\- T:,]+/).length - 1;
+  const parts = isoOrder ? ['year', 'month', 'day', 'hour', 'minute'] : ['day', 'month', 'year', 'hour', 'minute'];
+  const part = parts[Math.min(index, withTime ? 4 : 2)];
+  const at = new Date(y, mo - 1, d, h, mi, s);
+  if (part === 'year') at.setFullYear(at.getFullYear() + delta);
+  else if (part === 'month') at.setMonth(at.getMonth() + delta);
+  else if (part === 'day') at.setDate(at.getDate() + delta);
+  else if (part === 'hour') at.setHours(at.getHours() + delta);
+  else at.setMinutes(at.getMinutes() + delta);
+  const next = localValue(at.getTime(), withTime);
+  return isoOrder ? next.replace('T', ' ').replace(/:00$/, '') : toInputText(next, locale);
+}
+
+/** A local `YYYY-MM-DD` (or `YYYY-MM-DDTHH:mm:ss`) of an instant, in the console's zone. */
+export function localValue(ms: number, withTime: boolean): string {
+  const d = new Date(ms);
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return withTime ? `${date}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}` : date;
+}
+
+/**
+ * The console's time zone, the one every typed and shown time is in: the IANA name and its
+ * current offset, "Europe/Moscow, UTC+3".
+ */
+export function consoleZone(nowMs: number): string {
+  const name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const offset = -new Date(nowMs).getTimezoneOffset();
+  const sign = offset < 0 ? '−' : '+';
+  const abs = Math.abs(offset);
+  const hours = Math.floor(abs / 60);
+  const minutes = abs % 60;
+  const label = offset === 0 ? 'UTC' : `UTC${sign}${hours}${minutes ? `:${pad(minutes)}` : ''}`;
+  return name === 'UTC' || name === 'Etc/UTC' ? label : `${name}, ${label}`;
 }

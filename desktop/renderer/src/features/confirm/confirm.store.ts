@@ -6,6 +6,8 @@ export interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The answer that runs nothing, when "Cancel" does not say what it keeps ("Keep editing"). */
+  cancelLabel?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { MaintenanceWindowInput, MaintenanceWindowView } from '../../../../../shared/src/maintenance.schema';
 import { call, trpc } from '../../api/trpc';
+import { localValue } from '../../utils/format';
 
 export type MaintenanceWindow = MaintenanceWindowView;
 
@@ -28,11 +29,7 @@ export interface WindowForm {
 }
 
 const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
-/** `datetime-local` value of an instant, in the browser's zone. */
-export function toLocalInput(ms: number): string {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
+const toLocalInput = (ms: number) => localValue(Math.floor(ms / 60_000) * 60_000, true);
 
 export function emptyForm(nowMs: number): WindowForm {
   return {
@@ -64,6 +61,13 @@ export function formOf(w: MaintenanceWindow): WindowForm {
     timezone: w.recurrence?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     reason: w.reason,
   };
+}
+
+/** What the form's start and end lack before it can be sent (i18n keys), by field. */
+export function timingProblems(f: WindowForm): { starts?: string; ends?: string } {
+  if (!f.starts) return { starts: 'maintenance.startsRequired' };
+  if (!f.ends) return f.recurring ? {} : { ends: 'maintenance.endsRequired' };
+  return f.ends <= f.starts ? { ends: 'picker.endsBeforeStarts' } : {};
 }
 
 /** The API input of a form. */
