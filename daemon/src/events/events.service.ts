@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, parseInstant } from './query.rules.js';
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;
 
-/** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
+/** Host ids whose hostname contains a text (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;
 
 /** Events: the filtered, paged list (newest occurred first), one event, and views for timelines and the dashboard. */

@@ -15,6 +15,7 @@ import { telegramOperations, type TelegramService } from '../telegram/index.js';
 import { updatesOperations, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { usersOperations, type UsersService } from '../users/index.js';
 import { streamOperations, type StreamTickets } from '../stream/index.js';
+import { suggestOperations, type SuggestService } from '../suggest/index.js';
 import { SAC_VERSION } from '../version.js';
 import { defineOperation, operationsRecord, router } from '../http/index.js';
 import { z } from 'zod';
@@ -25,6 +26,7 @@ export interface ReadServices {
   hosts: HostsService;
   problems: ProblemsService;
   dashboards: DashboardsService;
+  suggest: SuggestService;
 }
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
@@ -61,6 +63,7 @@ export function appOperations(deps: RouterDeps) {
     ...hostsOperations(deps.read.hosts),
     ...problemsOperations(deps.read.problems),
     ...dashboardsOperations(deps.read.dashboards),
+    ...suggestOperations(deps.read.suggest),
     ...reportsOperations(deps.reports),
     defineOperation({
       id: 'system.info',

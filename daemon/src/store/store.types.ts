@@ -17,6 +17,7 @@ import type { RollupsRepo } from './rollups.types.js';
 import type { LeasesRepo } from './leases.types.js';
 import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
+import type { SuggestValuesRepo } from './suggest-values.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
 
@@ -47,6 +48,8 @@ export interface Store {
   readonly agentVersions: AgentVersionsRepo;
   /** Failed logins by source address, for the cross-host login rules. */
   readonly sourceFailures: SourceFailuresRepo;
+  /** Distinct users, addresses and types events carried (the console's suggestions). */
+  readonly suggestValues: SuggestValuesRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
   readonly escalation: EscalationRepo;
