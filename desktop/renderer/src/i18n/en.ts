@@ -424,6 +424,8 @@ const en = {
     edit: 'Edit window',
     hosts: 'Hosts',
     hostsHint: 'One hostname per line; empty = all hosts',
+    addHost: 'Add a known host…',
+    unknownHosts: 'No host is named {names}: check the spelling (the window still matches a host of that name once it reports) | No hosts are named {names}: check the spelling (the window still matches hosts of those names once they report)',
     types: 'Event type prefixes',
     typesHint: 'One per line, e.g. rdp.login; empty = all types',
     rules: 'Problem rules',

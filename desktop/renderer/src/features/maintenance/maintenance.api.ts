@@ -27,7 +27,8 @@ export interface WindowForm {
   reason: string;
 }
 
-const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+/** The names of a list field: one a line (or comma-separated), trimmed, blanks left out. */
+export const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
 /** `datetime-local` value of an instant, in the browser's zone. */
 export function toLocalInput(ms: number): string {
   const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
