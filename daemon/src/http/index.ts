@@ -14,6 +14,7 @@ export {
   defineOperation,
   openApiOperation,
   operationPaths,
+  trpcOnlyOperations,
   operationRoutes,
   operationsRecord,
   restAccess,
