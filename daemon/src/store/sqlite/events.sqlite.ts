@@ -218,7 +218,8 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
     }
   }
   if (q.actor !== undefined) {
-    where.push("sac_lower(actor_user) LIKE ? ESCAPE '\\'");
+    // SQLite's LIKE folds ASCII letters itself, several times faster than a JavaScript function per row.
+    where.push(/^[\x20-\x7e]*$/.test(q.actor) ? "actor_user LIKE ? ESCAPE '\\'" : "sac_lower(actor_user) LIKE ? ESCAPE '\\'");
     params.push(containsLike(q.actor));
   }
   if (q.country !== undefined) {
