@@ -39,5 +39,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'desktop', 'renderer', 'dist');
   const t = precompressDir(dir);
   const kb = (n) => `${Math.round(n / 1024)} KB`;
-  console.log(`precompressed ${t.files} files: ${kb(t.bytes)} -> ${kb(t.brotli)} brotli, ${kb(t.gzip)} gzip`);
+  process.stdout.write(`precompressed ${t.files} files: ${kb(t.bytes)} -> ${kb(t.brotli)} brotli, ${kb(t.gzip)} gzip\n`);
 }
