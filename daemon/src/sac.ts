@@ -15,6 +15,7 @@ import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
 import { DashboardsService } from './dashboards/index.js';
+import { SuggestService } from './suggest/index.js';
 import { EscalationService } from './escalation/index.js';
 import { MaintenanceService } from './maintenance/index.js';
 import { GroupsService } from './groups/index.js';
@@ -219,6 +220,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     hosts,
     problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events, groupHosts),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
+    suggest: new SuggestService(store),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
   settings.registerEnvDefaults('windows_admin', () => ({

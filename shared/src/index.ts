@@ -25,3 +25,4 @@ export * from './jobs.types.js';
 export * from './login-intel.schema.js';
 export * from './approvals.schema.js';
 export * from './type-patterns.js';
+export * from './suggest.schema.js';

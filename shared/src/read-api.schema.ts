@@ -56,6 +56,7 @@ const typePrefix = z.string().regex(/^[a-z0-9_.*-]{1,128}$/, 'must be an event t
 
 /** `GET /api/v1/events` and `events.list`. */
 export const EventListQuerySchema = z.strictObject({
+  /** Text in the host name, case-insensitive (`RDG` finds `rdg01`). */
   hostname: z.string().min(1).max(255).optional(),
   host_id: z.string().min(1).max(64).optional(),
   /** Only hosts of this host group (its id). */
@@ -75,7 +76,7 @@ export const EventListQuerySchema = z.strictObject({
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   q: z.string().min(1).max(256).optional(),
-  /** The acting user (`details.user` or the shadowing user), exactly. */
+  /** Text in the acting user's name (`details.user` or the shadowing user), case-insensitive. */
   user: z.string().min(1).max(256).optional(),
   /** An address in `details.ip_address`, `source_ip` or `external_ip`, exactly. */
   ip: z.string().min(1).max(64).optional(),
@@ -110,12 +111,17 @@ export type EventListQuery = z.input<typeof EventListQuerySchema>;
 /** `GET /api/v1/problems` and `problems.list`. */
 export const ProblemListQuerySchema = z.strictObject({
   status: listOf(PROBLEM_STATUSES, 'statuses').optional(),
-  /** A host id or a hostname. */
+  /** A host id, or text in the host name (case-insensitive). */
   host: z.string().min(1).max(255).optional(),
   /** Only hosts of this host group (its id). */
   group: z.string().min(1).max(64).optional(),
   type: typePrefix.optional(),
-  rule: z.string().regex(/^[a-z_]{1,64}$/, 'must be a rule name such as rdg_flap').optional(),
+  /** Text in the rule's name, case-insensitive (`flap` finds `rdg_flap`). */
+  rule: z
+    .string()
+    .regex(/^[A-Za-z_]{1,64}$/, 'must be (part of) a rule name such as rdg_flap')
+    .transform((v) => v.toLowerCase())
+    .optional(),
   severity: listOf(SEVERITIES, 'severities').optional(),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),

@@ -4,7 +4,7 @@ import http from 'node:http';
 export function rawRequest(
   url: string,
   opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -12,7 +12,10 @@ export function rawRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString(), bytes });
+        });
         res.on('error', reject);
       },
     );

@@ -61,6 +61,8 @@ const CASES: Record<string, Case> = {
   'groups.byId': () => ({ id: 'all-hosts' }),
   'problems.list': none,
   'problems.openedByType': none,
+  // Not scoped: users, addresses and types come from a fleet-wide catalogue (a limited monitor gets 403).
+  'suggest.values': () => ({ field: 'host', prefix: 'out' }),
   'approvals.list': none,
   'approvals.byId': (o) => ({ id: o.approval }),
   'approvals.request': (o) => ({ request: { kind: 'host_logoff', host_id: o.host, session_id: 3 }, reason: 'scope' }),

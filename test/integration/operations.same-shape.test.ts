@@ -290,6 +290,7 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'groups.setUserLimit': async () => ({ input: { id: await freshUserId(), group_ids: [await (readGroup ??= createGroup('read'))] }, token: admin }),
     'auth.session': () => ({ token: monitor }),
     'users.unlock': async () => ({ input: { id: await freshUserId() }, token: admin }),
+    'suggest.values': () => ({ input: { field: 'type', prefix: 'login' }, token: monitor }),
   };
 
   /** The request both transports read back (a query's answers must be equal). */

@@ -1,12 +1,18 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSac, type TestSac } from '../helpers/daemon.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { tempDir } from '../helpers/stores.js';
 
 // Serving the console touches no store, so these run on SQLite only.
 const INDEX = '<!doctype html><html><head><base href="/"><script type="module" src="./assets/app-1a2b.js"></script></head><body><div id="app"></div></body></html>';
 const NAVIGATE = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'Sec-Fetch-Mode': 'navigate' };
+
+const VENDOR = Array.from({ length: 400 }, (_, i) => `export const value${i} = "the console's script, line ${i}";`).join('\n');
+const STYLE = Array.from({ length: 200 }, (_, i) => `.row-${i} { padding: ${i}px; }`).join('\n');
 
 function fakeBuild(): string {
   const dir = tempDir('sac-web-');
@@ -14,6 +20,10 @@ function fakeBuild(): string {
   writeFileSync(path.join(dir, 'index.html'), INDEX);
   writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log("sac")');
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(dir, 'assets', 'vendor-3c4d.js'), VENDOR);
+  writeFileSync(path.join(dir, 'assets', 'style-5e6f.css'), STYLE);
+  // The build step `npm run build:web` ends with.
+  execFileSync(process.execPath, [path.resolve('scripts/precompress-web.mjs'), dir]);
   return dir;
 }
 
@@ -71,6 +81,34 @@ describe('console web build served at /', () => {
     expect(await asset.text()).toBe('console.log("sac")');
     expect((await fetch(`${sac.url}/favicon.svg`)).status).toBe(200);
     expect((await fetch(`${sac.url}/assets/gone-9z.js`, { headers: NAVIGATE })).status).toBe(404);
+  });
+
+  it('sends scripts and styles compressed as the client accepts (brotli over gzip), as they are otherwise', async () => {
+    const get = (p: string, acceptEncoding?: string) => rawRequest(sac.url, { path: p, headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} });
+    const br = await get('/assets/vendor-3c4d.js', 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.bytes).toString()).toBe(VENDOR);
+    expect(br.bytes.length).toBeLessThan(VENDOR.length / 4);
+
+    const gz = await get('/assets/style-5e6f.css?v=1', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(gunzipSync(gz.bytes).toString()).toBe(STYLE);
+
+    for (const refused of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await get('/assets/vendor-3c4d.js', refused);
+      expect(plain.headers['content-encoding'], refused).toBeUndefined();
+      expect(plain.headers.vary, refused).toMatch(/Accept-Encoding/i);
+      expect(plain.body, refused).toBe(VENDOR);
+    }
+    // Files too small to gain have no copy and go as they are; a missing file stays a 404.
+    expect((await get('/assets/app-1a2b.js', 'br')).headers['content-encoding']).toBeUndefined();
+    expect((await get('/assets/gone-9z.js', 'br')).status).toBe(404);
+    expect((await get('/assets/..%2f..%2fetc%2fpasswd.js', 'br')).status).toBe(404);
   });
 });
 

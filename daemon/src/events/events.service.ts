@@ -11,7 +11,7 @@ import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 /** Time a free-text search may take before it is refused as too broad. */
 export const SEARCH_BUDGET_MS = 2000;
 
-/** Host ids a hostname names (case-insensitive); the hosts feature provides it. */
+/** Host ids whose hostname contains a text (case-insensitive); the hosts feature provides it. */
 export type HostnameResolver = (hostname: string) => Promise<string[]>;
 
 export function eventNotFound(eventId: string): AppError {

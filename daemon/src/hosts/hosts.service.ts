@@ -159,12 +159,12 @@ export class HostsService {
     };
   }
 
-  /** Host ids whose id or hostname (case-insensitive) equals `hostOrId`. */
+  /** The host whose id is `hostOrId`, else the hosts whose hostname contains it (case-insensitive: `RDG` names `rdg01`). */
   async resolveIds(hostOrId: string): Promise<string[]> {
     const byId = await this.store.hosts.byId(hostOrId);
     if (byId) return [byId.id];
     const name = hostOrId.toLowerCase();
-    return (await this.store.hosts.list()).filter((h) => h.hostname.toLowerCase() === name).map((h) => h.id);
+    return (await this.store.hosts.list()).filter((h) => h.hostname.toLowerCase().includes(name)).map((h) => h.id);
   }
 
   /**

@@ -15,6 +15,7 @@ export {
   defineOperation,
   openApiOperation,
   operationPaths,
+  trpcOnlyOperations,
   operationRoutes,
   operationsRecord,
   restAccess,

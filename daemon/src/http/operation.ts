@@ -265,7 +265,7 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
   const inQuery = op.method === 'GET' || op.method === 'DELETE';
   const status = String(op.status ?? 200);
   const body = inQuery ? undefined : op.restBody !== undefined ? (schema?.shape[op.restBody] as z.ZodType) : hasFields ? rest : undefined;
-  return openApiOperation({
+  const documented = openApiOperation({
     summary: op.summary,
     role: op.role,
     ok: [status, op.summary, op.envelope === undefined ? op.output : z.object({ [op.envelope]: op.output })],
@@ -277,6 +277,13 @@ function documentOperation(op: AnyOperation, path: string): ZodOpenApiOperationO
     ...(op.errors ? { errors: op.errors } : {}),
     ...(op.alternative ? { alsoOk: [String(op.alternative.status), op.alternative.description] as [string, string] } : {}),
   });
+  // The declared id: the tRPC procedure of the same operation, unless it is REST only.
+  return { ...documented, 'x-operation': op.id, ...(hasTrpc(op) ? { 'x-trpc': op.id } : {}) };
+}
+
+/** The operations the console calls over tRPC only, for the document (`x-trpc-only`): no REST route to list them under. */
+export function trpcOnlyOperations(operations: readonly AnyOperation[]): { id: string; kind: 'query' | 'mutation'; role: OperationRole; summary: string }[] {
+  return operations.filter((op) => !hasRest(op)).map((op) => ({ id: op.id, kind: op.kind, role: op.role, summary: op.summary }));
 }
 
 /** The OpenAPI paths of the operations that have a REST route. */

@@ -4,6 +4,7 @@ import { errorSummary } from '../errors.js';
 import type { DomainFact, Facts } from '../facts.js';
 import { recordLiveness } from '../hosts/index.js';
 import { factNotificationRows, type EventNotifyPlan } from '../notify/index.js';
+import { catalogueRecorder } from '../suggest/index.js';
 import type { CommittedEvent, InsertOutcome, NewEvent, OutboxRecord, Store } from '../store/index.js';
 import type { BatchCommitter } from './batch-committer.js';
 
@@ -85,6 +86,7 @@ export const noEffects = (logs: LogRecord[] = []): BatchEffects => ({ facts: [],
  */
 export function createIngestPipeline(store: Store): IngestPipeline {
   const correlation = new CorrelationService(store);
+  const catalogue = catalogueRecorder(store);
   /** Settles when the derivations of the most recently started batch have run. */
   let derived: Promise<void> = Promise.resolve();
 
@@ -114,6 +116,7 @@ export function createIngestPipeline(store: Store): IngestPipeline {
         correlated.push(...facts);
         for (const p of opened) effects.logs.push({ scope: 'correlation', level: 'info', msg: 'problem opened', fields: p });
       }),
+      step('suggestions', () => catalogue(committed)),
     ]);
     effects.facts.push({ type: 'events.committed', events: committed }, ...live, ...correlated);
     const plan = ctx.notify;

@@ -17,6 +17,7 @@ import { telegramOperations, type TelegramService } from '../telegram/index.js';
 import { updatesOperations, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { usersOperations, type UsersService } from '../users/index.js';
 import { streamOperations, type StreamTickets } from '../stream/index.js';
+import { suggestOperations, type SuggestService } from '../suggest/index.js';
 import { SAC_VERSION } from '../version.js';
 import { defineOperation, operationsRecord, router, withHostScope } from '../http/index.js';
 import { z } from 'zod';
@@ -27,6 +28,7 @@ export interface ReadServices {
   hosts: HostsService;
   problems: ProblemsService;
   dashboards: DashboardsService;
+  suggest: SuggestService;
 }
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
@@ -65,6 +67,7 @@ export function appOperations(deps: RouterDeps) {
     ...hostsOperations(deps.read.hosts),
     ...problemsOperations(deps.read.problems),
     ...dashboardsOperations(deps.read.dashboards),
+    ...suggestOperations(deps.read.suggest),
     ...reportsOperations(deps.reports),
     defineOperation({
       id: 'system.info',

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { EnrollmentCodeCreateSchema, EventSchema } from '../../../shared/src/index.js';
-import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApiOperation, operationPaths } from '../http/index.js';
+import { type AnyOperation, ErrorBodySchema, errorResponse, jsonContent, openApiOperation, operationPaths, trpcOnlyOperations } from '../http/index.js';
 
 /**
  * The REST API's OpenAPI 3.1 document, generated from the same zod schemas that validate the
@@ -34,6 +34,7 @@ export function buildOpenApiDocument(version: string, operations: readonly AnyOp
   return createDocument({
     openapi: '3.1.0',
     info: { title: 'SAC — Security Alert Center REST API', version },
+    'x-trpc-only': trpcOnlyOperations(operations),
     components: {
       securitySchemes: {
         session: { type: 'http', scheme: 'bearer', description: 'Console session token from POST /api/v1/auth/login' },

@@ -96,7 +96,7 @@ export interface EventQuery {
   to_ms?: number;
   /** Case-insensitive text in title or summary. */
   q?: string;
-  /** Exact acting user. */
+  /** Text in the acting user's name (case-insensitive). */
   actor?: string;
   /** Exact address in details.ip_address, source_ip or external_ip. */
   ip?: string;

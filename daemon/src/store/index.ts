@@ -36,6 +36,7 @@ export type * from './commands.types.js';
 export { FINISHED_COMMAND_STATES } from './commands.types.js';
 export type * from './devices.types.js';
 export type * from './feed.types.js';
+export type * from './suggest-values.types.js';
 
 /** Opens the configured store and applies pending migrations. */
 export async function openStore(config: StoreConfig): Promise<Store> {

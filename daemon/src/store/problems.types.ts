@@ -78,6 +78,7 @@ export interface ProblemQuery {
   statuses?: ProblemStatusValue[];
   host_ids?: string[];
   type_prefix?: string;
+  /** Text in the rule's name (`flap` finds `rdg_flap`). */
   rule?: string;
   severities?: Severity[];
   /** Problems whose occurred span overlaps [from_ms, to_ms). */

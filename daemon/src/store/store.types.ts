@@ -19,6 +19,7 @@ import type { LeasesRepo } from './leases.types.js';
 import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
 import type { ApprovalsRepo } from './approvals.types.js';
+import type { SuggestValuesRepo } from './suggest-values.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
 
@@ -50,6 +51,8 @@ export interface Store {
   /** Failed logins by source address, for the cross-host login rules. */
   readonly sourceFailures: SourceFailuresRepo;
   readonly approvals: ApprovalsRepo;
+  /** Distinct users, addresses and types events carried (the console's suggestions). */
+  readonly suggestValues: SuggestValuesRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
   /** Host groups (explicit members and rules). */

@@ -24,6 +24,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
   { path: '/approvals', name: 'approvals', component: () => import('./features/approvals/ApprovalsView.vue') },
   { path: '/agents', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
+  { path: '/api-reference', name: 'apiReference', component: () => import('./features/apiref/ApiReferenceView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },
   { path: '/admin/api-keys', name: 'apiKeys', component: () => import('./features/apikeys/ApiKeysView.vue'), meta: { admin: true } },

@@ -3,6 +3,7 @@ import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
 import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { APPROVALS_MONGO_MIGRATION } from './approvals.mongo.js';
+import { SUGGEST_VALUES_MONGO_MIGRATION } from './suggest-values.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -187,5 +188,6 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   SOURCE_FAILURES_MONGO_MIGRATION,
   GROUPS_MONGO_MIGRATION,
   USER_HOST_GROUPS_MONGO_MIGRATION,
+  SUGGEST_VALUES_MONGO_MIGRATION,
   APPROVALS_MONGO_MIGRATION,
 ];

@@ -14,6 +14,7 @@ import { mongoSessions } from './sessions.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
 import { mongoSourceFailures } from './source-failures.mongo.js';
 import { mongoApprovals } from './approvals.mongo.js';
+import { mongoSuggestValues } from './suggest-values.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
@@ -123,6 +124,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     agentVersions: mongoAgentVersions(db),
     sourceFailures: mongoSourceFailures(db),
     approvals: mongoApprovals(db),
+    suggestValues: mongoSuggestValues(db),
     agentUpdates: mongoAgentUpdates(db),
     audit: mongoAudit(db),
     problems: mongoProblems(db),

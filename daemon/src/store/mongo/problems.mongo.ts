@@ -19,7 +19,7 @@ import {
 import { withLock, withLocks } from './locks.mongo.js';
 import { PROBLEM_SORT_FIELD } from './problem-assignee.mongo.js';
 import { CopyCache } from './copy-cache.mongo.js';
-import { findEach, hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
+import { escapeRegex, findEach, hiddenAnd, hiddenFilter, inParallel, onlyDuplicates, typePatternRegex } from './query.mongo.js';
 
 /**
  * Stored with the severity's rank, so the highest can be kept by comparing numbers, and a revision
@@ -238,7 +238,7 @@ export function mongoProblems(db: Db): ProblemsRepo {
       if (q.statuses?.length) and.push({ status: { $in: q.statuses } });
       if (q.host_ids) and.push({ host_id: { $in: q.host_ids } });
       if (q.type_prefix) and.push({ type: typePatternRegex(q.type_prefix) });
-      if (q.rule) and.push({ rule: q.rule });
+      if (q.rule) and.push({ rule: new RegExp(escapeRegex(q.rule)) });
       if (q.severities?.length) and.push({ severity_rank: { $in: q.severities.map(severityRank) } });
       if (q.from_ms !== undefined) and.push({ last_seen_ms: { $gte: q.from_ms } });
       if (q.to_ms !== undefined) and.push({ first_seen_ms: { $lt: q.to_ms } });

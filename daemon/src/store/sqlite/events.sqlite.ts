@@ -5,7 +5,7 @@ import { searchTooBroad } from '../../errors.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent } from '../events.types.js';
 import { EVENT_COLUMNS, eventFromRow, geoColumns, type EventRow } from './event-row.sqlite.js';
 import { hostUpserter } from './hosts.sqlite.js';
-import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+import { chunkedStatements, containsLike, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 import type { WalSync } from './wal-sync.sqlite.js';
 
 type Db = Database.Database;
@@ -212,14 +212,15 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
       params.push(`"${q.q.replace(/"/g, '""')}"`);
     } else {
       // Shorter than one trigram: the index cannot answer it, so rows are scanned — under the budget below.
-      const like = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = containsLike(q.q);
       where.push(`(sac_lower(json_extract(doc, '$.title')) LIKE ? ESCAPE '\\' OR sac_lower(coalesce(json_extract(doc, '$.summary'), '')) LIKE ? ESCAPE '\\')`);
       params.push(like, like);
     }
   }
   if (q.actor !== undefined) {
-    where.push('actor_user = ?');
-    params.push(q.actor);
+    // SQLite's LIKE folds ASCII letters itself, several times faster than a JavaScript function per row.
+    where.push(/^[\x20-\x7e]*$/.test(q.actor) ? "actor_user LIKE ? ESCAPE '\\'" : "sac_lower(actor_user) LIKE ? ESCAPE '\\'");
+    params.push(containsLike(q.actor));
   }
   if (q.country !== undefined) {
     where.push('geo_country = ?');

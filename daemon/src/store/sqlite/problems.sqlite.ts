@@ -14,7 +14,7 @@ import {
   transitionedProblem,
 } from '../problem-rules.js';
 import { PROBLEM_SORT_COLUMN } from './problem-assignee.sqlite.js';
-import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
+import { chunkedStatements, containsLike, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 
 type Db = Database.Database;
 
@@ -173,8 +173,8 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       }
       if (q.type_prefix) where.push(`(${typePatternSql('type', [q.type_prefix], params)})`);
       if (q.rule) {
-        where.push('rule = ?');
-        params.push(q.rule);
+        where.push("rule LIKE ? ESCAPE '\\'");
+        params.push(containsLike(q.rule));
       }
       if (q.severities?.length) {
         where.push(`severity IN (${placeholders(q.severities.length)})`);

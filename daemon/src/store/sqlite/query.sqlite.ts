@@ -17,6 +17,11 @@ export function hiddenSql(column: string, hidden: string[], params: unknown[]): 
   return hidden.length === 0 ? '' : `NOT (${typePatternSql(column, hidden, params)})`;
 }
 
+/** A LIKE pattern (with `ESCAPE '\\'`) for text anywhere in a lower-cased value. */
+export function containsLike(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /** Rows per multi-row statement: well under SQLite's limit of bound parameters. */

@@ -12,6 +12,7 @@ import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteSourceFailures } from './source-failures.sqlite.js';
 import { sqliteApprovals } from './approvals.sqlite.js';
+import { sqliteSuggestValues } from './suggest-values.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
@@ -75,6 +76,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     agentVersions: sqliteAgentVersions(db),
     sourceFailures: sqliteSourceFailures(db),
     approvals: sqliteApprovals(db),
+    suggestValues: sqliteSuggestValues(db),
     agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),

@@ -1,7 +1,22 @@
+import { eventIp } from '../../../../../shared/src/agent-values';
 import { csvRow } from '../../utils/format';
 import type { EventRow, EventsPage } from './events.api';
 
-export const CSV_COLUMNS = ['occurred_at', 'received_at', 'severity', 'hostname', 'type', 'title', 'summary', 'actor_user', 'agent_product', 'agent_version', 'rdg_flap', 'event_id'] as const;
+/** The columns: the table's (its IP and the source's country and AS included) and the rest of a row. */
+export const CSV_COLUMNS = [
+  'occurred_at', 'received_at', 'severity', 'hostname', 'type', 'title', 'summary', 'actor_user',
+  'ip', 'country', 'asn', 'as_org', 'agent_product', 'agent_version', 'rdg_flap', 'event_id',
+] as const;
+type CsvColumn = (typeof CSV_COLUMNS)[number];
+
+/** One event's value of a column: the IP as the table shows it, the geography as enriched at ingest. */
+function cell(e: EventRow, c: CsvColumn): unknown {
+  if (c === 'ip') return eventIp(e.details);
+  if (c === 'country') return e.source_geo?.country;
+  if (c === 'asn') return e.source_geo?.asn;
+  if (c === 'as_org') return e.source_geo?.as_org;
+  return e[c];
+}
 /** Export stops here: a spreadsheet is not the tool for more. */
 export const CSV_MAX_ROWS = 100_000;
 const PAGE = 500;
@@ -16,7 +31,7 @@ export async function eventsCsv(fetchPage: (cursor: string | undefined, limit: n
   let rows = 0;
   do {
     const page = await fetchPage(cursor, PAGE);
-    for (const e of page.items) lines.push(csvRow(CSV_COLUMNS.map((c) => e[c as keyof EventRow])));
+    for (const e of page.items) lines.push(csvRow(CSV_COLUMNS.map((c) => cell(e, c))));
     rows += page.items.length;
     onProgress(rows);
     cursor = page.next_cursor ?? undefined;

@@ -34,7 +34,11 @@ describe('event filters in the URL', () => {
 
 describe('CSV export', () => {
   const row = (id: string, title: string) =>
-    ({ event_id: id, occurred_at: '2026-06-03T09:14:27.512+10:00', received_at: 'x', severity: 'warning', hostname: 'RDS01', type: 'rdp.login.failed', title, summary: null, actor_user: 'administrator', agent_product: 'rdp-login-monitor', agent_version: '2.1.7-SAC', rdg_flap: false }) as unknown as EventsPage['items'][number];
+    ({
+      event_id: id, occurred_at: '2026-06-03T09:14:27.512+10:00', received_at: 'x', severity: 'warning', hostname: 'RDS01', type: 'rdp.login.failed', title, summary: null,
+      actor_user: 'administrator', agent_product: 'rdp-login-monitor', agent_version: '2.1.7-SAC', rdg_flap: false,
+      details: { ip_address: '-', source_ip: '203.0.113.9' }, source_geo: { ip: '203.0.113.9', scope: 'public', country: 'NZ', asn: 64500, as_org: 'Example, Ltd' },
+    }) as unknown as EventsPage['items'][number];
 
   it('follows the cursor through every page, escapes fields and defuses formulas', async () => {
     const pages: Record<string, EventsPage> = {
@@ -46,7 +50,9 @@ describe('CSV export', () => {
     expect(rows).toBe(2);
     expect(progress).toEqual([1, 2]);
     const lines = csv.replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('occurred_at,received_at,severity,hostname,type,title,summary,actor_user,agent_product,agent_version,rdg_flap,event_id');
+    expect(lines[0]).toBe('occurred_at,received_at,severity,hostname,type,title,summary,actor_user,ip,country,asn,as_org,agent_product,agent_version,rdg_flap,event_id');
+    // The IP the table shows (an agent's `-` placeholder skipped), and the source's country and AS.
+    expect(lines[1]).toContain(',administrator,203.0.113.9,NZ,64500,"Example, Ltd",rdp-login-monitor,');
     expect(lines[1]).toContain('"says ""hi"", twice"');
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
   });

@@ -28,7 +28,8 @@ export interface WindowForm {
   reason: string;
 }
 
-const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+/** The names of a list field: one a line (or comma-separated), trimmed, blanks left out. */
+export const lines = (text: string) => text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
 const toLocalInput = (ms: number) => localValue(Math.floor(ms / 60_000) * 60_000, true);
 
 export function emptyForm(nowMs: number): WindowForm {
