@@ -22,3 +22,4 @@ export * from './mobile.schema.js';
 export * from './geo.schema.js';
 export * from './jobs.types.js';
 export * from './login-intel.schema.js';
+export * from './bans.schema.js';

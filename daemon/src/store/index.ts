@@ -27,6 +27,7 @@ export type * from './agent-versions.types.js';
 export type * from './source-failures.types.js';
 export * from './agent-updates.types.js';
 export type * from './maintenance.types.js';
+export type * from './bans.types.js';
 export type * from './escalation.types.js';
 export type * from './telegram.types.js';
 export type * from './totp.types.js';

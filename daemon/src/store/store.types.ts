@@ -19,6 +19,7 @@ import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
+import type { BansRepo } from './bans.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -49,6 +50,8 @@ export interface Store {
   readonly sourceFailures: SourceFailuresRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
+  /** Fleet SSH bans. */
+  readonly bans: BansRepo;
   readonly escalation: EscalationRepo;
   readonly telegram: TelegramRepo;
   readonly totp: TotpRepo;

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
+import { BANS_MONGO_MIGRATION } from './bans.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -183,4 +184,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   LOGIN_FAILURES_MONGO_MIGRATION,
   EVENTS_GEO_MONGO_MIGRATION,
   SOURCE_FAILURES_MONGO_MIGRATION,
+  BANS_MONGO_MIGRATION,
 ];

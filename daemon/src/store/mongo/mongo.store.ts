@@ -16,6 +16,7 @@ import { mongoSourceFailures } from './source-failures.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
+import { mongoBans } from './bans.mongo.js';
 import { mongoEscalation } from './escalation.mongo.js';
 import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
@@ -127,6 +128,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     rollups: mongoRollups(db),
     leases: mongoLeases(db),
     maintenance: mongoMaintenance(db),
+    bans: mongoBans(db),
     escalation: mongoEscalation(db),
     telegram: mongoTelegram(db),
     totp: mongoTotp(db),

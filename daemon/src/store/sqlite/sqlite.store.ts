@@ -14,6 +14,7 @@ import { sqliteSourceFailures } from './source-failures.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
+import { sqliteBans } from './bans.sqlite.js';
 import { sqliteEscalation } from './escalation.sqlite.js';
 import { sqliteTelegram } from './telegram.sqlite.js';
 import { sqliteTotp } from './totp.sqlite.js';
@@ -79,6 +80,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     rollups: sqliteRollups(db),
     leases: sqliteLeases(db),
     maintenance: sqliteMaintenance(db),
+    bans: sqliteBans(db),
     escalation: sqliteEscalation(db),
     telegram: sqliteTelegram(db),
     totp: sqliteTotp(db),
