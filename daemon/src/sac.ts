@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -7,6 +8,8 @@ import { CommandsService, createActionsRoutes, RemoteActionsService } from './ac
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { AuditService } from './audit/index.js';
+import { BansService, checkBansSettings, subscribeBans } from './bans/index.js';
+import { verifiedTarget } from './action-target.js';
 import { AuthService, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
@@ -263,6 +266,19 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'agent-updates' }),
   });
   subscribeAgentUpdates(facts, agentUpdates, logger.child({ scope: 'agent-updates' }));
+  settings.registerCheck('ssh_bans', checkBansSettings);
+  const bans = new BansService({
+    store,
+    settings: () => settings.get('ssh_bans'),
+    linux: linuxShell,
+    target: async (host) => (await verifiedTarget(store, host)).address,
+    ownAddresses: () => [config.host, ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))],
+    audit,
+    clock,
+    logger: logger.child({ scope: 'bans' }),
+    timeoutMs: config.actions.timeoutMs,
+  });
+  subscribeBans(facts, bans, logger.child({ scope: 'bans' }));
   jobs.start([
     { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
@@ -270,6 +286,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: (fence) => agentUpdates.fallbackDue(fence) },
     { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
     { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
+    { name: 'ssh_ban_expiry', intervalMs: config.bans.expiryCheckMs, run: async (fence) => void (await bans.expireDue(fence)) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -430,6 +447,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     commands,
     mobile,
     streamTickets,
+    bans,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);

@@ -130,3 +130,8 @@ function checked(ban: BanAddress): string {
   if ('refused' in again || again.address !== ban.address) throw new Error('ban address is not canonical');
   return again.address;
 }
+
+/** The `ssh_bans` settings' own check when saved: every never-ban entry an address or a CIDR range. */
+export function checkBansSettings(value: { never_ban: readonly string[] }): { path: string; message: string }[] {
+  return value.never_ban.flatMap((text, i) => (parseCidr(text) ? [] : [{ path: `never_ban.${i}`, message: `"${text}" is not an address or a CIDR range` }]));
+}

@@ -1,6 +1,7 @@
 import { actionsOperations, type CommandsService, type RemoteActionsService } from '../actions/index.js';
 import { apiKeysOperations, type ApiKeysAdmin } from '../apikeys/index.js';
 import { auditOperations, type AuditService } from '../audit/index.js';
+import { bansOperations, type BansService } from '../bans/index.js';
 import { authOperations, totpOperations, type AuthService, type TotpService } from '../auth/index.js';
 import { dashboardsOperations, type DashboardsService } from '../dashboards/index.js';
 import { eventsOperations, type EventsService } from '../events/index.js';
@@ -47,6 +48,7 @@ export interface RouterDeps {
   commands: CommandsService;
   mobile: MobileService;
   streamTickets: StreamTickets;
+  bans: BansService;
 }
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
@@ -78,6 +80,7 @@ export function appOperations(deps: RouterDeps) {
     ...totpOperations(deps.auth, deps.totp),
     ...mobileOperations(deps.mobile),
     ...streamOperations(deps.streamTickets, deps.auth),
+    ...bansOperations(deps.bans),
   ];
 }
 

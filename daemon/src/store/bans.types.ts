@@ -39,7 +39,7 @@ export interface BanRecord {
 }
 
 /** The fields a state change writes. */
-export type BanChange = Partial<Pick<BanRecord, 'status' | 'slot' | 'duration_s' | 'previous_bans' | 'applied_by' | 'applied_ms' | 'expires_ms' | 'ended_by' | 'ended_ms' | 'hosts'>>;
+export type BanChange = Partial<Pick<BanRecord, 'status' | 'slot' | 'target' | 'reason' | 'duration_s' | 'previous_bans' | 'applied_by' | 'applied_ms' | 'expires_ms' | 'ended_by' | 'ended_ms' | 'hosts'>>;
 
 export interface BansRepo {
   /** Stores a new open ban; when the address already has one, stores nothing and returns that one. */
