@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { banAddress, banDuration, cidrContains, ipsetAddScript, ipsetDelScript, neverBanMatch, parseCidr, type BanAddress } from './bans.rules.js';
+import { banAddress, banDuration, unbannableScope, cidrContains, ipsetAddScript, ipsetDelScript, neverBanMatch, parseCidr, type BanAddress } from './bans.rules.js';
 
 describe('banAddress', () => {
   it.each([
@@ -25,14 +25,23 @@ describe('banAddress', () => {
     ['203.0.113.07', /not an IPv4/],
     ['256.1.1.1', /not an IPv4/],
     ['example.com', /not an IPv4/],
-    ['127.0.0.1', /loopback/],
-    ['::1', /loopback/],
-    ['0.0.0.0', /unspecified/],
-    ['224.0.0.1', /multicast/],
   ])('%s is refused', (raw, why) => {
     const r = banAddress(raw);
     expect(r).toHaveProperty('refused');
     expect((r as { refused: string }).refused).toMatch(why);
+  });
+
+  it.each([
+    ['127.0.0.1', 4, /loopback/],
+    ['::1', 6, /loopback/],
+    ['0.0.0.0', 4, /unspecified/],
+    ['224.0.0.1', 4, /multicast/],
+    ['203.0.113.7', 4, null],
+    ['10.0.0.1', 4, null],
+  ] as const)('%s is in an unbannable range: %s', (address, family, why) => {
+    const r = unbannableScope({ address, family });
+    if (why === null) expect(r).toBeNull();
+    else expect(r).toMatch(why);
   });
 });
 

@@ -43,10 +43,15 @@ export function banAddress(raw: string): BanAddress | { refused: string } {
   if (!ADDRESS_CHARS.test(text)) return { refused: 'not an IPv4 or IPv6 address' };
   const parsed = parseAddress(text);
   if (!parsed) return { refused: 'not an IPv4 or IPv6 address' };
-  const scope = addressScope(parsed);
   const address = parsed.family === 4 ? [parsed.v4 >>> 24, (parsed.v4 >>> 16) & 255, (parsed.v4 >>> 8) & 255, parsed.v4 & 255].join('.') : formatV6(parsed.v6);
-  if (UNBANNABLE_SCOPES.has(scope)) return { refused: `${address} is a ${scope.replace('_', '-')} address` };
   return { address, family: parsed.family };
+}
+
+/** Why an address of a range no attacker connects from (loopback, unspecified, multicast) is not banned, or null. */
+export function unbannableScope(address: BanAddress): string | null {
+  const parsed = parseAddress(address.address);
+  const scope = parsed ? addressScope(parsed) : 'unspecified';
+  return UNBANNABLE_SCOPES.has(scope) ? `${address.address} is a ${scope} address` : null;
 }
 
 /** A CIDR range (or a single address) of the never-ban list. */

@@ -9,7 +9,7 @@ import type { DomainFact, Facts } from '../facts.js';
 import type { Fence } from '../jobs/index.js';
 import { ShellFailure, type LinuxShell } from '../remote-shell/index.js';
 import type { BanHostRecord, BanRecord, CommittedEvent, Host, Store } from '../store/index.js';
-import { banAddress, banDuration, ipsetAddScript, ipsetDelScript, neverBanMatch, parseCidr, type BanAddress, type NeverBanEntry } from './bans.rules.js';
+import { banAddress, banDuration, ipsetAddScript, ipsetDelScript, neverBanMatch, parseCidr, unbannableScope, type BanAddress, type NeverBanEntry } from './bans.rules.js';
 
 export type BansSettings = SettingsValue<'ssh_bans'>;
 
@@ -258,6 +258,8 @@ export class BansService {
     if ('refused' in address) throw new AppError('ssh_ban/invalid_address', `Cannot ban "${raw.slice(0, 64)}": ${address.refused}`);
     const match = neverBanMatch(address, await this.neverBan(settings));
     if (match) throw new AppError('ssh_ban/never_ban', `${address.address} is never banned: it is ${match.why}`, { details: { address: address.address } });
+    const unbannable = unbannableScope(address);
+    if (unbannable) throw new AppError('ssh_ban/invalid_address', `Cannot ban ${unbannable}`);
     return address;
   }
 
