@@ -1,6 +1,5 @@
 import { AppError } from './errors.js';
 import type { Host, Store } from './store/index.js';
-import type { WinRmHostTarget } from './winrm/index.js';
 
 /**
  * Where remote actions may send administrator credentials for a host. `address` is connected to;
@@ -41,11 +40,18 @@ export function actionTargetOf(host: TargetFields, hosts: readonly TargetFields[
   return { verified: true, source: 'observed', address: observed, name: observed };
 }
 
+/** Where administrator credentials may go: the address connected to and the name it must prove (certificate, `known_hosts`). */
+export interface VerifiedTarget {
+  address: string;
+  name: string;
+}
+
 /**
- * The verified WinRM target of `host` (see `actionTargetOf`), or `action/target_unverified` naming
- * why: administrator credentials go only to a pinned address or one SAC saw the agent use.
+ * The verified target of `host` for WinRM and SSH alike (see `actionTargetOf`), or
+ * `action/target_unverified` naming why: administrator credentials go only to a pinned address or
+ * one SAC saw the agent use, never to an address or name the agent reports.
  */
-export async function verifiedTarget(store: Pick<Store, 'hosts'>, host: Host): Promise<WinRmHostTarget> {
+export async function verifiedTarget(store: Pick<Store, 'hosts'>, host: Host): Promise<VerifiedTarget> {
   const target = actionTargetOf(host, await store.hosts.list());
   if (target.verified) return { address: target.address, name: target.name };
   throw new AppError(

@@ -118,12 +118,8 @@ describe.skipIf(!sshdAvailable())('agent versions and updates, end to end', () =
     await send('WS-AGENT', 'agent.update.success', '2.1.8-SAC');
     await jobIn('WS-AGENT', 'success');
 
-    // The silent Windows agent and the Linux host: SAC pushes once the fallback time has passed.
-    await api(sac, 'POST', `/api/v1/hosts/${ids['LNX-1']}/agent-update`, { token });
+    // The silent Windows agent: SAC pushes over WinRM once the fallback time has passed.
     clock.advance(31 * 60_000);
-    const linux = await jobIn('LNX-1', 'success');
-    expect(linux).toMatchObject({ path: 'ssh', target_version: '1.1.3-ipset' });
-    expect(readFileSync(path.join(root, 'ssh-monitor'), 'utf8')).toContain('1.1.3-ipset');
     await waitFor('the WinRM push', () => winrm.recordedScripts().length > 0, 30_000);
     const script = winrm.recordedScripts().at(-1)!;
     const download = await fetch(/-Uri '([^']+)'/.exec(script)![1]);
@@ -131,6 +127,16 @@ describe.skipIf(!sshdAvailable())('agent versions and updates, end to end', () =
     expect((await jobIn('WS-SILENT', 'fallback')).path).toBe('winrm');
     await send('WS-SILENT', 'agent.lifecycle', '2.1.8-SAC', { lifecycle: 'updated', version: '2.1.8-SAC' });
     await jobIn('WS-SILENT', 'success');
+
+    // The Linux host: the admin moves the loopback pin to it (the sshd stands in for it), and SAC
+    // pushes over SSH once the fallback time has passed.
+    await api(sac, 'DELETE', `/api/v1/hosts/${ids['WS-SILENT']}/action-address`, { token });
+    expect((await api(sac, 'PUT', `/api/v1/hosts/${ids['LNX-1']}/action-address`, { token, body: { address: '127.0.0.1' } })).status).toBe(200);
+    await api(sac, 'POST', `/api/v1/hosts/${ids['LNX-1']}/agent-update`, { token });
+    clock.advance(31 * 60_000);
+    const linux = await jobIn('LNX-1', 'success');
+    expect(linux).toMatchObject({ path: 'ssh', target_version: '1.1.3-ipset' });
+    expect(readFileSync(path.join(root, 'ssh-monitor'), 'utf8')).toContain('1.1.3-ipset');
 
     // The badge disappears when the new versions are reported.
     await send('WS-AGENT', 'agent.heartbeat', '2.1.8-SAC');

@@ -44,6 +44,14 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   const installs = () => (existsSync(path.join(root, 'installs.log')) ? readFileSync(path.join(root, 'installs.log'), 'utf8').trim().split('\n') : []);
   const restarts = () => (existsSync(path.join(root, 'restarts.log')) ? readFileSync(path.join(root, 'restarts.log'), 'utf8').trim().split('\n') : []);
   const hostOf = async (hostname: string) => (await api(sac, 'GET', `/api/v1/hosts/${hostIds[hostname]}`, { token })).body;
+  /**
+   * Every agent here connects from loopback, so none has a verified address of its own: an admin
+   * pins the sshd's address to the one host a test pushes to (moving the pin from the last one).
+   */
+  const pinSshdTo = async (hostname: string) => {
+    for (const id of Object.values(hostIds)) await api(sac, 'DELETE', `/api/v1/hosts/${id}/action-address`, { token });
+    expect((await api(sac, 'PUT', `/api/v1/hosts/${hostIds[hostname]}/action-address`, { token, body: { address: '127.0.0.1' } })).status).toBe(200);
+  };
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'sac-ssh-push-'));
@@ -79,6 +87,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
 
   it('waits for the silent agent, then uploads, checks, installs as root, restarts and reads the version back; the badge goes when the agent reports it', async () => {
     expect(await hostOf('LNX-SILENT')).toMatchObject({ agent_version: '1.1.2-ipset', latest_version: '1.1.3-ipset', outdated: true });
+    await pinSshdTo('LNX-SILENT');
     expect((await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-SILENT']}/agent-update`, { token })).status).toBe(201);
     await aFullJobRun('agent_update_fallback', { url: sac.url, token });
     expect(installs()).toEqual([]);
@@ -102,6 +111,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   });
 
   it('pushes at once when an admin asks; a monitor may not', async () => {
+    await pinSshdTo('LNX-MANUAL');
     await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-MANUAL']}/agent-update`, { token });
     const job = await jobOf('LNX-MANUAL');
     const monitor = await userToken(sac, 'monitor');
@@ -114,6 +124,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
   });
 
   it('a bundle whose hash does not match is never unpacked: the job fails with the output', async () => {
+    await pinSshdTo('LNX-TAMPERED');
     await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-TAMPERED']}/agent-update`, { token });
     // Same size, other bytes: the copy SAC uploads no longer has the recorded SHA-256.
     const bundle = path.join(sac.dataDir, 'agent-bundles', 'ssh-monitor-1.1.3-ipset.tar.gz');
@@ -128,6 +139,7 @@ describe.skipIf(!sshdAvailable())('agent update pushed over SSH to a Linux host,
 
   it('a user without sudo leaves the job failed with the reason, and it is not retried', async () => {
     await api(sac, 'PATCH', '/api/v1/settings/ssh_admin', { token, body: { username: sshd.plain.name, private_key: sshd.clientKey } });
+    await pinSshdTo('LNX-NOSUDO');
     await api(sac, 'POST', `/api/v1/hosts/${hostIds['LNX-NOSUDO']}/agent-update`, { token });
     clock.advance(31 * 60_000);
     await waitFor('the failed push', async () => (await jobOf('LNX-NOSUDO')).state === 'failed', 30_000);

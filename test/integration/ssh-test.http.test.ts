@@ -86,4 +86,27 @@ describe.skipIf(!sshdAvailable())('SSH administrator access test against a real 
     const text = t.logs.join('\n');
     for (const secret of [sshd.sudoer.password, sshd.plain.password, sshd.clientKey.split('\n')[1]]) expect(text).not.toContain(secret);
   });
+
+  it('goes only where SAC saw the agent connect or an admin pinned, never where an agent says it is', async () => {
+    await configure({ username: sshd.sudoer.name, password: null, private_key: sshd.clientKey, known_hosts: sshd.knownHosts });
+    // An agent key's holder names the sshd's address as its host name and FQDN, and reports another IPv4.
+    const eventId = await ingestEvent(t, {
+      type: 'ssh.login.failed',
+      source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' },
+      host: { hostname: '127.0.0.1', fqdn: '127.0.0.1', os_family: 'linux', ipv4: '10.9.9.9' },
+    });
+    const admin = await adminToken(t);
+    const liar = (await api(t, 'GET', `/api/v1/events/${eventId}`, { token: admin })).body.host_id;
+
+    const steered = await api(t, 'POST', `/api/v1/hosts/${liar}/actions/ssh-test`, { token: monitor });
+    expect(steered.status).toBe(409);
+    expect(steered.body.error).toMatchObject({ code: 'action/target_unverified', message: expect.stringContaining('reports 10.9.9.9') });
+    expect((await api(t, 'GET', `/api/v1/hosts/${liar}`, { token: monitor })).body.ssh_admin_ok).toBeNull();
+
+    // An admin's pin decides; its name need not be in known_hosts when the address is.
+    const pinned = await api(t, 'PUT', `/api/v1/hosts/${liar}/action-address`, { token: admin, body: { address: '127.0.0.1', winrm_name: 'lnx-liar.corp.example' } });
+    expect(pinned.status).toBe(200);
+    const res = await api(t, 'POST', `/api/v1/hosts/${liar}/actions/ssh-test`, { token: monitor });
+    expect(res.body).toMatchObject({ ok: true, detail: expect.stringContaining('succeeded on 127.0.0.1') });
+  });
 });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../store/index.js';
-import { sshTargets, verifyHostKey } from '../ssh/index.js';
+import { verifyHostKey } from '../ssh/index.js';
 import { ActionRateLimiter, eventSessionId, gatewayTarget, hostForTarget } from './actions.rules.js';
 
 function host(overrides: Partial<Host>): Host {
@@ -32,11 +32,6 @@ function host(overrides: Partial<Host>): Host {
 }
 
 describe('remote action rules', () => {
-  it('addresses a host over SSH by FQDN, then host name, then IPv4, skipping placeholders', () => {
-    expect(sshTargets({ fqdn: 'ws-01.corp.local', hostname: 'WS-01', ipv4: '10.0.0.5' })).toEqual(['ws-01.corp.local', 'WS-01', '10.0.0.5']);
-    expect(sshTargets({ fqdn: 'N/A', hostname: 'WS-01', ipv4: '-' })).toEqual(['WS-01']);
-  });
-
   it.each([
     ['10.0.0.5', '10.0.0.5'],
     ['10.0.0.5:3389', '10.0.0.5'],

@@ -1,7 +1,16 @@
 import { isIP } from 'node:net';
 import { type ActionTarget, lower } from '../action-target.js';
-import { presentAddress } from '../ssh/index.js';
 import type { Host } from '../store/index.js';
+
+/** Placeholders the Windows agent writes instead of null. */
+const PLACEHOLDERS = new Set(['', '-', 'n/a', 'null']);
+
+/** An address field as an agent reported it, or null when it is missing or a placeholder. */
+function presentAddress(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const v = value.trim();
+  return PLACEHOLDERS.has(v.toLowerCase()) ? null : v;
+}
 
 /** True for the RD Gateway events whose session lives on another machine (`details.internal_ip`). */
 export function isGatewayEvent(type: string): boolean {

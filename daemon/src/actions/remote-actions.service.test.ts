@@ -7,6 +7,7 @@ import { openFreshStore } from '../../../test/helpers/stores.js';
 import type { AuditInput } from '../audit/index.js';
 import { AppError } from '../errors.js';
 import type { AccessProbe, LinuxShell, WindowsShell } from '../remote-shell/index.js';
+import type { SshTarget } from '../ssh/index.js';
 import type { Store } from '../store/index.js';
 import type { WinRmHostTarget } from '../winrm/index.js';
 import { RemoteActionsService } from './remote-actions.service.js';
@@ -49,7 +50,7 @@ describe('RemoteActionsService with a fake remote shell', () => {
   let store: Store;
   let clock: ManualClock;
   let windows: ReturnType<typeof fakeWindows>;
-  let sshProbes: string[][];
+  let sshProbes: SshTarget[];
   let sshAnswer: AccessProbe;
   let queued: { host_id: string; type: string; params: Record<string, unknown> }[];
   let audit: AuditInput[];
@@ -168,15 +169,22 @@ describe('RemoteActionsService with a fake remote shell', () => {
     await expect(actions.listSessions(host.id, OPERATOR)).resolves.toMatchObject({ status: 200 });
   });
 
-  it('tests SSH access on the host\'s addresses and remembers the outcome on the host', async () => {
-    const host = await seedHost(store, { host: { hostname: 'web01', os_family: 'linux', ipv4: '10.0.0.31', fqdn: 'web01.corp.example' }, source: { product: 'ssh-monitor', agent_instance_id: 'agent-web01' } }, T0);
-    sshAnswer = { ok: false, detail: 'web01.corp.example: authentication failed', durationMs: 12, host: 'web01.corp.example' };
+  it('tests SSH access at the address SAC saw the agent use, not the names it reports, and remembers the outcome on the host', async () => {
+    const host = await seedHost(store, { host: { hostname: 'web01', os_family: 'linux', ipv4: '10.0.0.31', fqdn: 'web01.corp.example' }, source: { product: 'ssh-monitor', agent_instance_id: 'agent-web01' } }, T0, '10.0.0.31');
+    sshAnswer = { ok: false, detail: '10.0.0.31: authentication failed', durationMs: 12, host: '10.0.0.31' };
 
     const result = await actions.sshTest(host.id, OPERATOR);
 
-    expect(result).toEqual({ ok: false, detail: 'web01.corp.example: authentication failed', duration_ms: 12 });
-    expect(sshProbes).toEqual([['web01.corp.example', 'web01', '10.0.0.31']]);
+    expect(result).toEqual({ ok: false, detail: '10.0.0.31: authentication failed', duration_ms: 12 });
+    expect(sshProbes).toEqual([{ address: '10.0.0.31', name: '10.0.0.31' }]);
     expect((await store.hosts.byId(host.id))?.ssh_admin_ok).toBe(false);
-    expect(audit).toMatchObject([{ action: 'actions.ssh_tested', outcome: 'failed', details: { target: 'web01.corp.example' } }]);
+    expect(audit).toMatchObject([{ action: 'actions.ssh_tested', outcome: 'failed', details: { target: '10.0.0.31' } }]);
+  });
+
+  it('sends no SSH credentials to a Linux host whose agent SAC has not seen connect', async () => {
+    const host = await seedHost(store, { host: { hostname: 'web01', os_family: 'linux', ipv4: '10.0.0.31', fqdn: 'web01.corp.example' }, source: { product: 'ssh-monitor', agent_instance_id: 'agent-web01' } }, T0);
+
+    await expect(actions.sshTest(host.id, OPERATOR)).rejects.toMatchObject({ code: 'action/target_unverified' });
+    expect(sshProbes).toEqual([]);
   });
 });

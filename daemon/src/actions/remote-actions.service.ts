@@ -8,7 +8,6 @@ import type { LinuxShell, WindowsShell } from '../remote-shell/index.js';
 import type { Host, Store } from '../store/index.js';
 import { ActionRateLimiter, eventSessionId, gatewayTarget, gatewayTargetConfirmed, hostForTarget, isGatewayEvent, isSessionEvent } from './actions.rules.js';
 import type { CommandsService } from './commands.service.js';
-import { sshTargets } from '../ssh/index.js';
 import type { WinRmHostTarget } from '../winrm/index.js';
 import { actionTargetOf, verifiedTarget } from '../action-target.js';
 
@@ -96,7 +95,7 @@ export class RemoteActionsService {
     this.throttle(actor);
     const host = await this.deps.store.hosts.byId(hostId);
     if (!host) throw hostNotFound(hostId);
-    const r = await this.deps.linux.test(sshTargets(host), this.deps.timeoutMs);
+    const r = await this.deps.linux.test(await verifiedTarget(this.deps.store, host), this.deps.timeoutMs);
     await this.deps.store.hosts.setSshAdminOk(host.id, r.ok, this.deps.clock.now());
     await this.record('actions.ssh_tested', actor, host, r.ok ? 'ok' : 'failed', { detail: r.detail, target: r.host });
     return { ok: r.ok, detail: r.detail, duration_ms: r.durationMs };

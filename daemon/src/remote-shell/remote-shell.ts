@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { SshTarget } from '../ssh/index.js';
 import type { SessionList, WinRmHostTarget } from '../winrm/index.js';
 
 /** What one script left behind; a non-zero exit is an answer, not an error. */
@@ -13,7 +14,7 @@ export interface AccessProbe {
   ok: boolean;
   detail: string;
   durationMs: number;
-  /** The address that was tried last, when the transport tries several. */
+  /** The address connected to, when the transport reports it. */
   host?: string;
   /** The error code when `ok` is false, when the transport has one. */
   code?: string;
@@ -35,7 +36,7 @@ export interface ShellSession<Options extends ShellRunOptions = ShellRunOptions>
 /**
  * Administrator access to a host's shell with the credentials in the settings, read at each call:
  * PowerShell over WinRM on Windows, sh over SSH on Linux. Remote actions and agent update pushes
- * go through it; `Target` is where the transport connects (see action-target.ts and ssh/targets.ts).
+ * go through it; `Target` is where the transport connects: a verified action target (action-target.ts).
  * Without credentials `open` and `test` throw the transport's `…/not_configured` error.
  */
 export interface RemoteShell<Target, Session extends ShellSession = ShellSession> {
@@ -56,10 +57,10 @@ export interface WindowsShell extends RemoteShell<WinRmHostTarget> {
 }
 
 /**
- * Linux over SSH, to the first candidate address that answers; a script may be fed a stream (a
- * bundle upload), and its output kept up to `maxOutput` characters per stream.
+ * Linux over SSH, to a verified target; a script may be fed a stream (a bundle upload), and its
+ * output kept up to `maxOutput` characters per stream.
  */
-export type LinuxShell = RemoteShell<string[], ShellSession<ShellRunOptions & { stdin?: Readable; maxOutput?: number }>>;
+export type LinuxShell = RemoteShell<SshTarget, ShellSession<ShellRunOptions & { stdin?: Readable; maxOutput?: number }>>;
 
 /** Why a shell could not be reached or a script not finish, in words safe to show (never a credential). */
 export class ShellFailure extends Error {

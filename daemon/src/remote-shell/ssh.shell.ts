@@ -18,8 +18,8 @@ export function sshShell(credentials: () => Promise<SettingsValue<'ssh_admin'>>)
     return { username: s.username, port: s.port, private_key: s.private_key, passphrase: s.passphrase, password: s.password, known_hosts: s.known_hosts };
   };
   return {
-    async open(candidates, timeoutMs) {
-      const session = await connectSshAdmin(candidates, await admin(), timeoutMs).catch((err: unknown) => {
+    async open(target, timeoutMs) {
+      const session = await connectSshAdmin(target, await admin(), timeoutMs).catch((err: unknown) => {
         throw shellFailure(err);
       });
       return {
@@ -33,8 +33,8 @@ export function sshShell(credentials: () => Promise<SettingsValue<'ssh_admin'>>)
         end: () => session.end(),
       };
     },
-    async test(candidates, timeoutMs) {
-      const r = await probeSshAdmin(candidates, await admin(), timeoutMs);
+    async test(target, timeoutMs) {
+      const r = await probeSshAdmin(target, await admin(), timeoutMs);
       return { ok: r.ok, detail: r.detail, durationMs: r.duration_ms, host: r.host };
     },
   };

@@ -17,7 +17,7 @@ export interface SshProbeResult {
   ok: boolean;
   detail: string;
   duration_ms: number;
-  /** The candidate address that was tried last. */
+  /** The address connected to. */
   host: string;
 }
 
@@ -29,7 +29,7 @@ export interface SshExecResult {
 
 /** An authenticated connection to one host whose key matched `known_hosts`. */
 export interface SshSession {
-  /** The candidate address that answered. */
+  /** The address connected to. */
   host: string;
   /** Runs `command`, feeding `stdin` when given; output is kept up to `maxOutput` characters per stream. */
   exec(command: string, options: { stdin?: Readable | Buffer; timeoutMs: number; maxOutput?: number }): Promise<SshExecResult>;
@@ -40,8 +40,6 @@ export interface SshSession {
 export class SshFailure extends Error {
   constructor(
     message: string,
-    /** True when the next candidate address may still answer (the host was not reached). */
-    readonly unreachable: boolean,
     /** The address this happened on, when known. */
     readonly host?: string,
   ) {
@@ -55,8 +53,26 @@ const VERDICT_TEXT: Record<Exclude<HostKeyVerdict, 'match'>, string> = {
   revoked: 'host key is revoked in known_hosts',
 };
 
-/** Connects to one address and authenticates; the host key must be in `known_hosts`. */
-function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number): Promise<Client> {
+/** Where SSH connects: a verified action target (`address`), proving itself as `name` or `address` in `known_hosts`. */
+export interface SshTarget {
+  address: string;
+  name: string;
+}
+
+/**
+ * The `known_hosts` verdict for a target: a key revoked for either the name or the address is
+ * refused; a key listed for either one matches (both were pinned by an admin or observed by SAC,
+ * never taken from what an agent reports).
+ */
+function targetVerdict(knownHosts: string, target: SshTarget, port: number, key: Buffer): HostKeyVerdict {
+  const verdicts = [...new Set([target.name, target.address])].map((n) => verifyHostKey(knownHosts, n, port, key));
+  for (const v of ['revoked', 'match', 'mismatch'] as const) if (verdicts.includes(v)) return v;
+  return 'unknown';
+}
+
+/** Connects to the target's address and authenticates; the host key must be in `known_hosts`. */
+function connectOnce(target: SshTarget, creds: SshAdminCredentials, timeoutMs: number): Promise<Client> {
+  const host = target.address;
   return new Promise((resolve, reject) => {
     const conn = new Client();
     let verdict: HostKeyVerdict | null = null;
@@ -69,7 +85,7 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
       reject(failure);
     };
     // Deadlines on a real peer's socket: the system clock (its callers, actions and updates, hand no clock in).
-    const timer = systemClock.setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`, true)), timeoutMs);
+    const timer = systemClock.setTimeout(() => fail(new SshFailure(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const config: ConnectConfig = {
       host,
       port: creds.port,
@@ -85,7 +101,7 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
           : {}),
       tryKeyboard: false,
       hostVerifier: (key: Buffer) => {
-        verdict = verifyHostKey(creds.known_hosts, host, creds.port, key);
+        verdict = targetVerdict(creds.known_hosts, target, creds.port, key);
         return verdict === 'match';
       },
     };
@@ -96,18 +112,18 @@ function connectOnce(host: string, creds: SshAdminCredentials, timeoutMs: number
       resolve(conn);
     });
     conn.on('error', (err: Error & { level?: string; code?: string }) => {
-      if (verdict !== null && verdict !== 'match') fail(new SshFailure(VERDICT_TEXT[verdict], false));
-      else if (err.level === 'client-authentication') fail(new SshFailure('authentication failed', false));
+      if (verdict !== null && verdict !== 'match') fail(new SshFailure(VERDICT_TEXT[verdict]));
+      else if (err.level === 'client-authentication') fail(new SshFailure('authentication failed'));
       else if (err.level === 'client-socket' || err.code === 'ENOTFOUND' || err.code === 'ECONNREFUSED' || err.code === 'EAI_AGAIN')
-        fail(new SshFailure(`unreachable (${err.code ?? err.message})`, true));
-      else if (err.level === 'client-timeout') fail(new SshFailure('no answer in time', true));
-      else fail(new SshFailure(err.message, false));
+        fail(new SshFailure(`unreachable (${err.code ?? err.message})`));
+      else if (err.level === 'client-timeout') fail(new SshFailure('no answer in time'));
+      else fail(new SshFailure(err.message));
     });
     try {
       conn.connect(config);
     } catch (err) {
       // A key ssh2 cannot parse is refused before any connection is made.
-      fail(new SshFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`, false));
+      fail(new SshFailure(`bad SSH settings: ${err instanceof Error ? err.message.slice(0, 120) : 'unusable'}`));
     }
   });
 }
@@ -124,18 +140,18 @@ function execOn(conn: Client, command: string, options: { stdin?: Readable | Buf
       fn();
     };
     // A connection lost mid-command ends the wait at once, not at the timeout.
-    const onClose = () => settle(() => reject(new SshFailure('the connection closed before the command finished', false)));
+    const onClose = () => settle(() => reject(new SshFailure('the connection closed before the command finished')));
     conn.on('close', onClose);
     const timer = systemClock.setTimeout(
       () =>
         settle(() => {
           conn.end();
-          reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`, false));
+          reject(new SshFailure(`the command did not finish within ${Math.round(options.timeoutMs / 1000)} s`));
         }),
       options.timeoutMs,
     );
     conn.exec(command, (err, stream) => {
-      if (err) return settle(() => reject(new SshFailure(`cannot run a command: ${err.message}`, false)));
+      if (err) return settle(() => reject(new SshFailure(`cannot run a command: ${err.message}`)));
       let stdout = '';
       let stderr = '';
       stream.on('data', (d: Buffer) => {
@@ -157,40 +173,27 @@ function execOn(conn: Client, command: string, options: { stdin?: Readable | Buf
   });
 }
 
-/**
- * Opens an SSH administrator session on the first candidate address that answers (an address
- * that refuses the key or the credentials stops the search: the next would be the same host).
- * Throws `SshFailure` naming the address and the reason.
- */
-export async function connectSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshSession> {
-  let detail = 'no address to try';
-  let last: string | undefined;
-  for (const host of candidates) {
-    last = host;
-    try {
-      const conn = await connectOnce(host, creds, timeoutMs);
-      return { host, exec: (command, options) => execOn(conn, command, options), end: () => conn.end() };
-    } catch (err) {
-      const failure = err instanceof SshFailure ? err : new SshFailure(String(err), false);
-      detail = `${host}: ${failure.message}`;
-      if (!failure.unreachable) throw new SshFailure(detail, false, host);
-    }
+/** Opens an SSH administrator session on the target; throws `SshFailure` naming the address and the reason. */
+export async function connectSshAdmin(target: SshTarget, creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshSession> {
+  try {
+    const conn = await connectOnce(target, creds, timeoutMs);
+    return { host: target.address, exec: (command, options) => execOn(conn, command, options), end: () => conn.end() };
+  } catch (err) {
+    throw new SshFailure(`${target.address}: ${err instanceof SshFailure ? err.message : String(err)}`, target.address);
   }
-  throw new SshFailure(detail, true, last);
 }
 
 const COMMAND = 'sudo -n true';
 
 /**
- * Tests SSH administrator access: the first candidate address that answers is authenticated
- * against (the key when one is configured, else the password), its host key must be in
+ * Tests SSH administrator access: the target is authenticated against (the key when one is configured, else the password), its host key must be in
  * `known_hosts`, and `sudo -n true` must succeed. Never throws; never puts a credential into `detail`.
  */
-export async function probeSshAdmin(candidates: string[], creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
+export async function probeSshAdmin(target: SshTarget, creds: SshAdminCredentials, timeoutMs = 10_000): Promise<SshProbeResult> {
   const started = Date.now();
   let session: SshSession | null = null;
   try {
-    session = await connectSshAdmin(candidates, creds, timeoutMs);
+    session = await connectSshAdmin(target, creds, timeoutMs);
     const { code, stderr } = await session.exec(COMMAND, { timeoutMs, maxOutput: 2048 });
     const ok = code === 0;
     const reason = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';

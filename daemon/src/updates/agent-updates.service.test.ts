@@ -9,6 +9,7 @@ import { seedHost } from '../../../test/helpers/hosts.js';
 import { openFreshStore, tempDir } from '../../../test/helpers/stores.js';
 import { AuditService } from '../audit/index.js';
 import { ShellFailure, type LinuxShell, type RemoteShell, type ShellResult } from '../remote-shell/index.js';
+import type { SshTarget } from '../ssh/index.js';
 import type { Host, Store } from '../store/index.js';
 import type { WinRmHostTarget } from '../winrm/index.js';
 import { AgentUpdatesService } from './agent-updates.service.js';
@@ -31,7 +32,7 @@ function fakeShell<Target>() {
       if (refuse) throw refuse;
       opened.push(target);
       return {
-        host: String(Array.isArray(target) ? target[0] : (target as WinRmHostTarget).address),
+        host: (target as WinRmHostTarget).address,
         async run(script: string, options: { stdin?: Readable }) {
           scripts.push({ script, stdin: options.stdin !== undefined });
           options.stdin?.destroy();
@@ -51,7 +52,7 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
   let store: Store;
   let clock: ManualClock;
   let windows: ReturnType<typeof fakeShell<WinRmHostTarget>>;
-  let linux: ReturnType<typeof fakeShell<string[]>>;
+  let linux: ReturnType<typeof fakeShell<SshTarget>>;
   let builds: string[];
   let published: StreamMessage[];
   let updates: AgentUpdatesService;
@@ -60,7 +61,7 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
     store = await openFreshStore('sqlite');
     clock = new ManualClock(T0);
     windows = fakeShell<WinRmHostTarget>();
-    linux = fakeShell<string[]>();
+    linux = fakeShell<SshTarget>();
     builds = [];
     published = [];
     const latest = new Map([
@@ -101,8 +102,9 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
 
   const windowsHost = (observedIp?: string) =>
     seedHost(store, { host: WINDOWS, source: { product: 'rdp-login-monitor', product_version: '2.1.7-SAC', agent_instance_id: 'agent-rds01' } }, T0, observedIp);
-  const linuxHost = () =>
-    seedHost(store, { host: LINUX, source: { product: 'ssh-monitor', product_version: '1.3.0', agent_instance_id: 'agent-web01' } }, T0);
+  /** A Linux host whose agent SAC saw connect from its reported address, unless `seen` is false. */
+  const linuxHost = (seen = true) =>
+    seedHost(store, { host: LINUX, source: { product: 'ssh-monitor', product_version: '1.3.0', agent_instance_id: 'agent-web01' } }, T0, seen ? LINUX.ipv4 : undefined);
   const states = async (host: Host) => (await store.agentUpdates.list({ host_id: host.id, limit: 10 })).map((j) => j.state);
 
   it('offers a pending job to its agent once with a single-host link, and builds the bundle once', async () => {
@@ -158,7 +160,7 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
 
   it.each([
     ['1.4.0', 'success', null],
-    ['1.3.0', 'failed', 'web01 reports version 1.3.0 after the install, not 1.4.0'],
+    ['1.3.0', 'failed', '10.0.0.31 reports version 1.3.0 after the install, not 1.4.0'],
   ])('pushes a Linux job over SSH (upload, install) and, with %s read back, leaves it %s', async (readBack, state, failure) => {
     const host = await linuxHost();
     const { job } = await updates.startForHost(host.id, ADMIN);
@@ -166,11 +168,22 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
 
     const pushed = await updates.pushNow(job.id, ADMIN);
 
-    expect(linux.opened).toEqual([['web01', '10.0.0.31']]);
+    expect(linux.opened).toEqual([{ address: '10.0.0.31', name: '10.0.0.31' }]);
     expect(linux.scripts.map((s) => s.stdin)).toEqual([true, false]);
     expect(linux.scripts[1].script).toContain('/tmp/sac-agent-update.Ab12Cd34');
     expect([pushed.state, pushed.path]).toEqual([state, 'ssh']);
     if (failure) expect(pushed.output).toContain(failure);
+  });
+
+  it('sends no SSH credentials to a Linux host whose address SAC has not seen its agent use', async () => {
+    const host = await linuxHost(false);
+    const { job } = await updates.startForHost(host.id, ADMIN);
+
+    const pushed = await updates.pushNow(job.id, ADMIN);
+
+    expect(linux.opened).toEqual([]);
+    expect(pushed.state).toBe('failed');
+    expect(pushed.output).toMatch(/unverified.*must pin/);
   });
 
   it('fails a Linux push the shell cannot reach, with the shell\'s reason, and builds no bundle', async () => {

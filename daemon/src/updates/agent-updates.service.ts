@@ -10,7 +10,6 @@ import type { Fence } from '../jobs/index.js';
 import type { AgentUpdateJob, AgentUpdateQuery, AgentUpdatesRepo, CommittedEvent, Host, Store } from '../store/index.js';
 import { bundleFile, bundleFormat, bundleIntact } from './agent-bundles.js';
 import { ShellFailure, type LinuxShell, type RemoteShell } from '../remote-shell/index.js';
-import { sshTargets } from '../ssh/index.js';
 import type { WinRmHostTarget } from '../winrm/index.js';
 import { verifiedTarget } from '../action-target.js';
 import { LINUX_UPLOAD_COMMAND, linuxPushScript, readBackVersion, uploadDirOf, windowsPushScript } from './agent-push.rules.js';
@@ -295,7 +294,7 @@ export class AgentUpdatesService {
    * hash check, unpack, install and restart with `sudo -n`, version read back.
    */
   private async pushLinux(job: AgentUpdateJob, host: Host): Promise<PushOutcome> {
-    const session = await this.deps.linux.open(sshTargets(host), 15_000);
+    const session = await this.deps.linux.open(await verifiedTarget(this.deps.store, host), 15_000);
     try {
       const settings = await this.deps.settings();
       const bundle = await this.bundleFor(job);
