@@ -271,7 +271,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     store,
     settings: () => settings.get('ssh_bans'),
     linux: linuxShell,
-    target: async (host) => (await verifiedTarget(store, host)).address,
+    target: (host) => verifiedTarget(store, host),
     ownAddresses: () => [config.host, ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))],
     audit,
     clock,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { eventIp, type BanCreateInputSchema, type BanListQuerySchema, type BanTarget, type BanView, type SettingsValue } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
+import type { VerifiedTarget } from '../action-target.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { DomainFact, Facts } from '../facts.js';
@@ -26,8 +27,8 @@ export interface BansDeps {
   store: Pick<Store, 'bans' | 'hosts' | 'events' | 'problems' | 'audit'>;
   settings: () => Promise<BansSettings>;
   linux: LinuxShell;
-  /** The one address SSH may connect to for a host (its verified action target); throws `action/target_unverified`. */
-  target: (host: Host) => Promise<string>;
+  /** Where SSH may connect for a host: its verified action target (`verifiedTarget`); throws `action/target_unverified`. */
+  target: (host: Host) => Promise<VerifiedTarget>;
   /** The addresses of the machine SAC runs on. */
   ownAddresses: () => readonly string[];
   audit: AuditService;
@@ -303,16 +304,17 @@ export class BansService {
       address,
       at_ms: this.deps.clock.now(),
     });
-    let address: string;
+    let target: VerifiedTarget;
     try {
-      address = await this.deps.target(host);
+      target = await this.deps.target(host);
     } catch (err) {
       if (err instanceof AppError) return result('unverified', err.message, null);
       throw err;
     }
+    const address = target.address;
     let session;
     try {
-      session = await this.deps.linux.open([address], this.deps.timeoutMs);
+      session = await this.deps.linux.open(target, this.deps.timeoutMs);
     } catch (err) {
       if (err instanceof ShellFailure) return result('unreachable', err.message, address);
       if (err instanceof AppError) return result('failed', err.message, address);
