@@ -1,52 +1,24 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { startSudoRecorder, type SudoRecorder } from '../peers/ipset-recorder.js';
 import { sshdAvailable, startSshd, type SshdPeer } from '../peers/sshd.peer.js';
-
-/** Whether this kernel lets ipset make sets (a container without NET_ADMIN refuses). */
-function realIpset(): boolean {
-  const name = `sac_probe_${randomBytes(3).toString('hex')}`;
-  if (spawnSync('ipset', ['create', name, 'hash:ip', 'timeout', '0']).status !== 0) return false;
-  spawnSync('ipset', ['destroy', name]);
-  return true;
-}
-
-/** Whether `address` is in the kernel's `set` now. */
-const inKernelSet = (set: string, address: string) => spawnSync('ipset', ['test', set, address]).status === 0;
-
-/**
- * A `sudo` first on the SSH sessions' PATH that records each call (the session's client port, to
- * tell sessions apart, and its arguments) and then runs the real sudo — or, where the kernel
- * refuses ipset, answers success without it.
- */
-function sudoWrapper(dir: string, log: string, real: boolean): void {
-  writeFileSync(log, '', { mode: 0o666 });
-  chmodSync(log, 0o666);
-  const script = ['#!/bin/sh', `printf '%s %s\\n' "$(echo "$SSH_CONNECTION" | cut -d' ' -f2)" "$*" >> '${log}'`, real ? 'exec /usr/bin/sudo "$@"' : 'exit 0', ''].join('\n');
-  writeFileSync(path.join(dir, 'sudo'), script, { mode: 0o755 });
-}
 
 // The sshd peer creates local users and a sudoers file: root only (as in CI, after setup-test-deps).
 describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real sshd (%s)', (kind) => {
   let t: TestSac;
   let sshd: SshdPeer;
-  let dir: string;
+  let sudo: SudoRecorder;
   let admin: string;
   let monitor: string;
   const clock = new TestClock();
-  const kernel = realIpset();
   const hostIds: Record<string, string> = {};
   // Documentation addresses, one per store so the two runs never share a kernel set entry.
   const attacker = kind === 'sqlite' ? '203.0.113.71' : '203.0.113.72';
   const attacker6 = kind === 'sqlite' ? '2001:db8::71' : '2001:db8::72';
-  const calls = () => readFileSync(path.join(dir, 'calls.log'), 'utf8').trim().split('\n').filter(Boolean);
+  const calls = () => sudo.calls();
 
   const linuxEvent = (hostname: string, ipv4: string, overrides: Record<string, unknown> = {}) =>
     ingestEvent(t, { type: 'ssh.login.failed', source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, host: { hostname, os_family: 'linux', ipv4 }, ...overrides });
@@ -54,10 +26,8 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
   const openBans = async () => (await api(t, 'GET', '/api/v1/bans?status=open', { token: admin })).body.bans as { id: string; address: string; status: string }[];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sac-bans-'));
-    chmodSync(dir, 0o755);
-    sudoWrapper(dir, path.join(dir, 'calls.log'), kernel);
-    sshd = await startSshd({ sessionPath: `${dir}:/usr/local/bin:/usr/bin:/bin` });
+    sudo = startSudoRecorder();
+    sshd = await startSshd({ sessionPath: sudo.sessionPath });
     t = await startTestSac(kind, { SAC_BANS_EXPIRY_CHECK_SECONDS: '0.2' }, { clock });
     admin = await adminToken(t);
     monitor = await userToken(t, 'monitor');
@@ -88,8 +58,10 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
-    if (kernel) for (const [set, a] of [['ssh_monitor_ban', attacker], ['ssh_monitor_ban_v6', attacker6]]) spawnSync('ipset', ['del', set, a, '-exist']);
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    sudo?.stop([
+      ['ssh_monitor_ban', attacker],
+      ['ssh_monitor_ban_v6', attacker6],
+    ]);
   });
 
   it('proposes one ban when two hosts report ssh.ip.banned for an address, and applies it on both sshd hosts', async () => {
@@ -121,7 +93,7 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
     for (const line of adds) expect(line).toMatch(new RegExp(`^\\d+ -n ipset add ssh_monitor_ban ${attacker.replace(/\./g, '\\.')} timeout (3600|3599) -exist$`));
     expect(new Set(adds.map((l) => l.split(' ')[0])).size).toBe(2);
     expect(lines.filter((l) => l.endsWith(' -n ipset create ssh_monitor_ban hash:ip family inet timeout 0 -exist'))).toHaveLength(2);
-    if (kernel) expect(inKernelSet('ssh_monitor_ban', attacker)).toBe(true);
+    if (sudo.kernel) expect(sudo.inSet('ssh_monitor_ban', attacker)).toBe(true);
 
     const again = await api(t, 'POST', `/api/v1/bans/${proposal.id}/apply`, { token: admin });
     expect(again.status).toBe(409);
@@ -147,7 +119,7 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
     expect(unban.status).toBe(200);
     expect(unban.body).toMatchObject({ status: 'unbanned', ended_by: t.adminUsername, hosts: [{ hostname: 'web-1', outcome: 'removed' }] });
     expect(calls().at(-1)).toMatch(new RegExp(`^\\d+ -n ipset del ssh_monitor_ban ${attacker.replace(/\./g, '\\.')} -exist$`));
-    if (kernel) expect(inKernelSet('ssh_monitor_ban', attacker)).toBe(false);
+    if (sudo.kernel) expect(sudo.inSet('ssh_monitor_ban', attacker)).toBe(false);
     expect((await api(t, 'POST', `/api/v1/bans/${again.body.id}/unban`, { token: admin })).body.error.code).toBe('ssh_ban/not_active');
   });
 
@@ -156,7 +128,7 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ address: attacker6, family: 6, set_name: 'ssh_monitor_ban_v6', hosts: [{ outcome: 'applied' }] });
     expect(calls().at(-1)).toMatch(new RegExp(`-n ipset add ssh_monitor_ban_v6 ${attacker6} timeout \\d+ -exist$`));
-    if (kernel) expect(inKernelSet('ssh_monitor_ban_v6', attacker6)).toBe(true);
+    if (sudo.kernel) expect(sudo.inSet('ssh_monitor_ban_v6', attacker6)).toBe(true);
     expect((await api(t, 'POST', `/api/v1/bans/${res.body.id}/unban`, { token: admin })).status).toBe(200);
   });
 
