@@ -264,13 +264,14 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'agents.hostConfig': () => ({ input: { host_id: agentHost }, token: monitor }),
     'agents.setHostConfig': (via) => ({ input: { host_id: agentHost, config: { log_level: pick(via, ['info', 'debug']) } }, token: admin }),
     'bans.list': () => ({ input: { status: 'all', limit: 50 }, token: monitor }),
-    'bans.byId': async () => ({ input: { id: await banOf('203.0.113.100') }, token: monitor }),
+    'bans.byId': async () => ({ input: { id: (readBan ??= await banOf('203.0.113.100')) }, token: monitor }),
     'bans.create': (via) => ({ input: { address: pick(via, ['203.0.113.101', '203.0.113.102']) }, token: admin }),
     'bans.apply': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.103', '203.0.113.104'])) }, token: admin }),
     'bans.dismiss': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.105', '203.0.113.106'])) }, token: admin }),
     'bans.unban': async (via) => ({ input: { id: await banOf(pick(via, ['203.0.113.107', '203.0.113.108'])) }, token: admin }),
   };
 
+  let readBan: string | undefined;
   /** A ban applied now (no SSH here: each Linux host's outcome says so). */
   const banOf = async (address: string): Promise<string> => (await api(t, 'POST', '/api/v1/bans', { token: admin, body: { address } })).body.id;
   /** A ban proposed by the default propagation policy (suggest) from a host's own `ssh.ip.banned`. */
