@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BansService } from '../../daemon/src/bans/index.js';
 import { adminToken, api, userToken } from '../helpers/auth.js';
 import { TestClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
@@ -181,5 +183,67 @@ describe.skipIf(!sshdAvailable()).each(STORE_KINDS)('fleet SSH bans over a real 
     const actions = new Set(audit.map((e) => e.action));
     for (const a of ['ssh_ban.proposed', 'ssh_ban.applied', 'ssh_ban.expired', 'ssh_ban.unbanned']) expect(actions).toContain(a);
     expect(audit.find((e) => e.action === 'ssh_ban.applied')!.details).toMatchObject({ hosts: expect.any(Object) });
+  });
+});
+
+// Two daemons on one MongoDB store, the policy automatic: two hosts report the same address to
+// different daemons at once, and the address is banned once, each host changed once.
+describe.skipIf(!sshdAvailable())('automatic propagation with two daemons on one store', () => {
+  let a: TestSac;
+  let b: TestSac;
+  let sshd: SshdPeer;
+  let sudo: SudoRecorder;
+  let admin: string;
+  const attacker = '203.0.113.73';
+  const settled: Promise<unknown>[] = [];
+  const propagated = new Set<string>();
+
+  beforeAll(async () => {
+    sudo = startSudoRecorder();
+    sshd = await startSshd({ sessionPath: sudo.sessionPath });
+    const shared = {
+      SAC_MONGODB_DB: `sac_bans_${randomBytes(4).toString('hex')}`,
+      SAC_MASTER_KEY: 'ssh-bans-test-master-key-0123456789abcdef',
+      SAC_BOOTSTRAP_API_KEY: `bans_agent_key_${randomBytes(8).toString('hex')}`,
+    };
+    a = await startTestSac('mongodb', shared);
+    b = await startTestSac('mongodb', shared);
+    admin = await adminToken(a);
+    const ssh = { username: sshd.sudoer.name, port: sshd.port, private_key: sshd.clientKey, known_hosts: sshd.knownHosts + sshd.knownHosts.replace('[127.0.0.1]', '[localhost]') };
+    expect((await api(a, 'PATCH', '/api/v1/settings/ssh_admin', { token: admin, body: ssh })).status).toBe(200);
+    for (const [hostname, address] of [['web-1', '127.0.0.1'], ['web-2', 'localhost']] as const) {
+      const eventId = await ingestEvent(a, { source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, host: { hostname, os_family: 'linux', ipv4: '10.9.1.1' } });
+      const hostId = (await api(a, 'GET', `/api/v1/events/${eventId}`, { token: admin })).body.host_id;
+      expect((await api(a, 'PUT', `/api/v1/hosts/${hostId}/action-address`, { token: admin, body: { address } })).status).toBe(200);
+    }
+    expect((await api(a, 'PATCH', '/api/v1/settings/ssh_bans', { token: admin, body: { propagation: 'automatic' } })).status).toBe(200);
+    // Every propagation run, on either daemon, is awaited before the counts are read.
+    const propagate = BansService.prototype.propagate;
+    vi.spyOn(BansService.prototype, 'propagate').mockImplementation(function (this: BansService, events) {
+      const run = propagate.call(this, events);
+      settled.push(run.catch(() => undefined));
+      for (const e of events) propagated.add(e.event.event_id);
+      return run;
+    });
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await a?.close();
+    await b?.close();
+    await sshd?.stop();
+    sudo?.stop([['ssh_monitor_ban', attacker]]);
+  });
+
+  it('bans the address once, each host once', async () => {
+    const report = (hostname: string, type: string) => ({ type, source: { product: 'ssh-monitor' as const, product_version: '1.1.2-ipset' }, host: { hostname, os_family: 'linux' as const, ipv4: '10.9.1.1' }, details: { ip_address: attacker } });
+    const ids = await Promise.all([ingestEvent(a, report('web-1', 'ssh.ip.banned')), ingestEvent(b, report('web-2', 'ssh.ip.banned')), ingestEvent(b, report('web-1', 'ssh.bruteforce.mass'))]);
+    await waitFor('the three reports handed to the propagation policy', () => ids.every((id) => propagated.has(id)));
+    await Promise.all(settled);
+    const bans = (await api(b, 'GET', '/api/v1/bans', { token: admin })).body.bans as { address: string; status: string; hosts: { outcome: string }[] }[];
+    expect(bans).toHaveLength(1);
+    expect(bans[0]).toMatchObject({ address: attacker, status: 'active', source: 'propagation', applied_by: null, hosts: [{ outcome: 'applied' }, { outcome: 'applied' }] });
+    expect(sudo.calls().filter((l) => l.includes(` ipset add ssh_monitor_ban ${attacker} `))).toHaveLength(2);
+    if (sudo.kernel) expect(sudo.inSet('ssh_monitor_ban', attacker)).toBe(true);
   });
 });
