@@ -40,19 +40,20 @@ if ! command -v openssl >/dev/null; then
 fi
 
 # SSH administrator access test (remote actions): a private OpenSSH sshd on loopback with its own
-# users needs Debian's openssh-server and sudo. policy-rc.d keeps the package from starting the
-# system sshd on port 22 while it installs.
-if [ ! -x /usr/sbin/sshd ] || [ ! -x /usr/bin/sudo ]; then
+# users needs Debian's openssh-server and sudo; the fleet SSH ban test runs Debian's ipset through
+# them (where the kernel refuses sets, its recording sudo wrapper answers instead). policy-rc.d
+# keeps the package from starting the system sshd on port 22 while it installs.
+if [ ! -x /usr/sbin/sshd ] || [ ! -x /usr/bin/sudo ] || [ ! -x /usr/sbin/ipset ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     added_policy=0
     if [ ! -e /usr/sbin/policy-rc.d ]; then
       printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && added_policy=1
     fi
     apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssh-server sudo >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssh-server sudo ipset >/dev/null
     if [ "$added_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
   else
-    echo "Missing Debian packages openssh-server and sudo for the SSH access test (install them with apt-get as root)" >&2
+    echo "Missing Debian packages openssh-server, sudo and ipset for the SSH tests (install them with apt-get as root)" >&2
     exit 1
   fi
 fi

@@ -96,6 +96,12 @@ const EnvSchema = z.object({
     .max(3600)
     .default(60)
     .describe('How often the escalation job looks for unacknowledged problems due for re-notification (one daemon at a time).'),
+  SAC_BANS_EXPIRY_CHECK_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(30)
+    .describe('How often the job marks fleet SSH bans whose time is up as expired (one daemon at a time).'),
   SAC_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional().describe('URL the webhook channel POSTs JSON to.'),
   SAC_WEBHOOK_SECRET: z.string().min(1).optional().describe('Secret for the X-SAC-Signature HMAC-SHA256 of each webhook body. Secret.'),
   SAC_SMTP_URL: z
@@ -419,6 +425,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     telegramBot: { pollTimeoutS: e.SAC_TELEGRAM_POLL_TIMEOUT_SECONDS },
     /** How often the escalation job looks for unacknowledged problems. */
     escalation: { checkMs: Math.round(e.SAC_ESCALATION_CHECK_SECONDS * 1000) },
+    /** How often the job marks fleet SSH bans whose time is up as expired. */
+    bans: { expiryCheckMs: Math.round(e.SAC_BANS_EXPIRY_CHECK_SECONDS * 1000) },
     /** Remote actions: WinRM administrator from the environment (stored settings override), limits and command timing. */
     actions: {
       windowsAdmin: { username: e.SAC_WINDOWS_ADMIN_USERNAME, password: e.SAC_WINDOWS_ADMIN_PASSWORD },

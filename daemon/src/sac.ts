@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -8,6 +9,8 @@ import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
 import { ApprovalPolicy, ApprovalsService } from './approvals/index.js';
 import { AuditService } from './audit/index.js';
+import { BansService, checkBansSettings, subscribeBans } from './bans/index.js';
+import { verifiedTarget } from './action-target.js';
 import { AuthService, loadJwtSecret, SessionTokens, TotpService } from './auth/index.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './clock.js';
@@ -322,6 +325,19 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       }
     },
   });
+  settings.registerCheck('ssh_bans', checkBansSettings);
+  const bans = new BansService({
+    store,
+    settings: () => settings.get('ssh_bans'),
+    linux: linuxShell,
+    target: (host) => verifiedTarget(store, host),
+    ownAddresses: () => [config.host, ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))],
+    audit,
+    clock,
+    logger: logger.child({ scope: 'bans' }),
+    timeoutMs: config.actions.timeoutMs,
+  });
+  subscribeBans(facts, bans, logger.child({ scope: 'bans' }));
   jobs.start([
     { name: 'host_silence', intervalMs: config.correlation.silenceScanMs, run: (fence) => silence.scan(fence) },
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
@@ -330,6 +346,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
     { name: 'approval_expiry', intervalMs: config.approvals.expiryCheckMs, run: (fence) => approvals.expireDue(fence) },
     { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
+    { name: 'ssh_ban_expiry', intervalMs: config.bans.expiryCheckMs, run: async (fence) => void (await bans.expireDue(fence)) },
   ]);
   const notifySource = settingsNotifySource(settings, config.notify);
   const notify = new NotifyService({
@@ -494,6 +511,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     mobile,
     streamTickets,
     approvals,
+    bans,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);

@@ -26,3 +26,4 @@ export * from './login-intel.schema.js';
 export * from './approvals.schema.js';
 export * from './type-patterns.js';
 export * from './suggest.schema.js';
+export * from './bans.schema.js';

@@ -227,6 +227,19 @@ const en: SettingsHelp = {
       expiry_minutes: { label: 'Expires after (minutes)', help: 'A request not decided in this time expires and runs nothing, 1–1440.' },
     },
   },
+  ssh_bans: {
+    title: 'SSH bans across the fleet',
+    help: 'Banning an attacking address on every Linux host (ipset ssh_monitor_ban / ssh_monitor_ban_v6 over the SSH administrator account). SAC\'s own addresses and the addresses console users signed in from are never banned.',
+    fields: {
+      propagation: { label: 'When a host bans an address', help: 'When a host reports ssh.ip.banned or ssh.bruteforce.mass: do nothing, propose a fleet ban to apply with one click, or apply it at once.' },
+      default_duration_s: { label: 'Default duration (s)', help: 'Seconds a ban lasts when none is given, 60–2147483.' },
+      repeat_window_days: { label: 'Repeat window (days)', help: 'The duration doubles for each earlier ban of the same address within this many days.' },
+      max_duration_s: { label: 'Longest ban (s)', help: 'Repeat offenders\' bans are capped at this many seconds.' },
+      concurrency: { label: 'Hosts at once', help: 'How many hosts are changed over SSH at the same time, 1–64.' },
+      never_ban: { label: 'Never ban', help: 'Addresses and CIDR ranges never banned (admin networks, partners, monitoring), one per line.' },
+      signin_days: { label: 'Protect sign-in addresses (days)', help: 'Addresses console users signed in from within this many days are never banned; 0 turns this off.' },
+    },
+  },
   git_repo: {
     product: { label: 'Product', help: 'Agent product the repository holds, e.g. ssh-monitor.' },
     url: { label: 'Repository URL', help: 'https://… or a path on this server.' },
@@ -439,6 +452,19 @@ const ru: SettingsHelp = {
     fields: {
       require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агентов (хост или продукт); host_delete: удаление хоста.' },
       expiry_minutes: { label: 'Истекает через (минут)', help: 'Запрос, не решённый за это время, истекает и ничего не выполняет, 1–1440.' },
+    },
+  },
+  ssh_bans: {
+    title: 'Блокировки SSH по всему парку',
+    help: 'Блокировка атакующего адреса на всех Linux-хостах (ipset ssh_monitor_ban / ssh_monitor_ban_v6 через учётную запись администратора SSH). Собственные адреса SAC и адреса, с которых входили пользователи консоли, не блокируются никогда.',
+    fields: {
+      propagation: { label: 'Когда хост блокирует адрес', help: 'Когда хост сообщает ssh.ip.banned или ssh.bruteforce.mass: ничего не делать, предложить блокировку по парку (применяется одной кнопкой) или применить сразу.' },
+      default_duration_s: { label: 'Срок по умолчанию (с)', help: 'Сколько секунд длится блокировка, если срок не указан, 60–2147483.' },
+      repeat_window_days: { label: 'Окно повторов (дней)', help: 'Срок удваивается за каждую прежнюю блокировку того же адреса за столько дней.' },
+      max_duration_s: { label: 'Самая долгая блокировка (с)', help: 'Срок для повторных нарушителей не больше стольких секунд.' },
+      concurrency: { label: 'Хостов одновременно', help: 'Сколько хостов меняется по SSH одновременно, 1–64.' },
+      never_ban: { label: 'Никогда не блокировать', help: 'Адреса и диапазоны CIDR, которые не блокируются никогда (сети администраторов, партнёры, мониторинг), по одному в строке.' },
+      signin_days: { label: 'Защищать адреса входа (дней)', help: 'Адреса, с которых пользователи консоли входили за столько дней, не блокируются; 0 — выключено.' },
     },
   },
   git_repo: {

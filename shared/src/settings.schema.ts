@@ -292,6 +292,29 @@ export const GeoipSettingsSchema = z.strictObject({
   asn_db_path: absolutePath.nullable().default(null),
 });
 
+/**
+ * Fleet SSH bans (ipset on the Linux hosts over `ssh_admin`). Never-ban entries are checked as
+ * CIDRs by the daemon when saved; SAC's own addresses and recent console sign-in addresses are
+ * never banned whatever this says.
+ */
+export const SshBansSettingsSchema = z.strictObject({
+  /** What SAC does when a host reports `ssh.ip.banned` or `ssh.bruteforce.mass`: nothing, propose a fleet ban, or apply it. */
+  propagation: z.enum(['off', 'suggest', 'automatic']).default('suggest'),
+  default_duration_s: z.number().int().min(60).max(2_147_483).default(3600),
+  /** Repeat offenders: the duration doubles per earlier ban of the address in this many days, up to `max_duration_s`. */
+  repeat_window_days: z.number().int().min(1).max(365).default(30),
+  max_duration_s: z.number().int().min(60).max(2_147_483).default(604_800),
+  /** Hosts changed at once. */
+  concurrency: z.number().int().min(1).max(64).default(8),
+  /** Addresses and CIDR ranges never banned (admin networks, partners, monitoring). */
+  never_ban: z
+    .array(z.string().trim().min(1).max(64).regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'must be an address or a CIDR range'))
+    .max(200)
+    .default([]),
+  /** Addresses console users signed in from within this many days are never banned (0: none). */
+  signin_days: z.number().int().min(0).max(365).default(30),
+});
+
 /** One zod schema per settings category; every field has a default, so `{}` parses to the defaults. */
 export const SETTINGS_SCHEMAS = {
   telegram: TelegramSettingsSchema,
@@ -313,6 +336,7 @@ export const SETTINGS_SCHEMAS = {
   backup: BackupSettingsSchema,
   geoip: GeoipSettingsSchema,
   approvals: ApprovalsSettingsSchema,
+  ssh_bans: SshBansSettingsSchema,
 } as const;
 
 export type SettingsCategory = keyof typeof SETTINGS_SCHEMAS;
@@ -341,6 +365,7 @@ export const SETTINGS_SECRET_PATHS: Record<SettingsCategory, readonly string[]> 
   backup: [],
   geoip: [],
   approvals: [],
+  ssh_bans: [],
 };
 
 /**

@@ -63,6 +63,9 @@ const CASES: Record<string, Case> = {
   'problems.openedByType': none,
   // Not scoped: users, addresses and types come from a fleet-wide catalogue (a limited monitor gets 403).
   'suggest.values': () => ({ field: 'host', prefix: 'out' }),
+  // Not scoped: a ban is fleet-wide (a limited monitor gets 403).
+  'bans.list': none,
+  'bans.byId': () => ({ id: 'no-such-ban' }),
   'approvals.list': none,
   'approvals.byId': (o) => ({ id: o.approval }),
   'approvals.request': (o) => ({ request: { kind: 'host_logoff', host_id: o.host, session_id: 3 }, reason: 'scope' }),

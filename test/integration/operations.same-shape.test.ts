@@ -3,7 +3,7 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../../daemon/src/http/index.js';
 import { adminToken, api, createUser, login } from '../helpers/auth.js';
-import { ManualClock } from '../helpers/clock.js';
+import { ManualClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
@@ -291,6 +291,22 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'auth.session': () => ({ token: monitor }),
     'users.unlock': async () => ({ input: { id: await freshUserId() }, token: admin }),
     'suggest.values': () => ({ input: { field: 'type', prefix: 'login' }, token: monitor }),
+    'bans.list': () => ({ input: { status: 'all', limit: 50 }, token: monitor }),
+    'bans.byId': async () => ({ input: { id: (readBan ??= await banOf('203.0.113.100')) }, token: monitor }),
+    'bans.create': (via) => ({ input: { address: pick(via, ['203.0.113.101', '203.0.113.102']) }, token: admin }),
+    'bans.apply': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.103', '203.0.113.104'])) }, token: admin }),
+    'bans.dismiss': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.105', '203.0.113.106'])) }, token: admin }),
+    'bans.unban': async (via) => ({ input: { id: await banOf(pick(via, ['203.0.113.107', '203.0.113.108'])) }, token: admin }),
+  };
+
+  let readBan: string | undefined;
+  /** A ban applied now (no SSH here: each Linux host's outcome says so). */
+  const banOf = async (address: string): Promise<string> => (await api(t, 'POST', '/api/v1/bans', { token: admin, body: { address } })).body.id;
+  /** A ban proposed by the default propagation policy (suggest) from a host's own `ssh.ip.banned`. */
+  const proposedBan = async (address: string): Promise<string> => {
+    await ingestEvent(t, { type: 'ssh.ip.banned', source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, host: { hostname: 'bastion', os_family: 'linux' }, details: { ip_address: address } });
+    const open = async () => ((await api(t, 'GET', '/api/v1/bans?status=open', { token: admin })).body.bans as { id: string; address: string }[]).find((b) => b.address === address);
+    return (await waitFor(`the proposed ban of ${address}`, open)).id;
   };
 
   /** The request both transports read back (a query's answers must be equal). */

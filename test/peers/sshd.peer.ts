@@ -74,8 +74,10 @@ function keygen(file: string, comment: string): string {
  * Starts Debian's OpenSSH sshd on 127.0.0.1 (random port) with its own host key and config in a
  * temp dir (`UsePAM no`), and creates two local users — one with NOPASSWD sudo, one without —
  * that accept the same client key and each its own password. `stop()` removes all of it.
+ * `sessionPath`: the PATH of every session (sshd's `SetEnv`), e.g. a directory of recording
+ * wrappers put before the system's.
  */
-export async function startSshd(): Promise<SshdPeer> {
+export async function startSshd(opts: { sessionPath?: string } = {}): Promise<SshdPeer> {
   const dir = mkdtempSync(join(tmpdir(), 'sac-sshd-'));
   chmodSync(dir, 0o755);
   const tag = randomBytes(3).toString('hex');
@@ -139,6 +141,7 @@ export async function startSshd(): Promise<SshdPeer> {
         'AuthorizedKeysFile .ssh/authorized_keys',
         // VERBOSE: every authentication attempt, accepted or failed, with its method.
         'LogLevel VERBOSE',
+        ...(opts.sessionPath ? [`SetEnv PATH=${opts.sessionPath}`] : []),
         '',
       ].join('\n'),
     );

@@ -2,6 +2,7 @@ import { actionsOperations, type CommandsService, type RemoteActionsService } fr
 import { apiKeysOperations, type ApiKeysAdmin } from '../apikeys/index.js';
 import { approvalsOperations, type ApprovalsService } from '../approvals/index.js';
 import { auditOperations, type AuditService } from '../audit/index.js';
+import { bansOperations, type BansService } from '../bans/index.js';
 import { authOperations, totpOperations, type AuthService, type TotpService } from '../auth/index.js';
 import { dashboardsOperations, type DashboardsService } from '../dashboards/index.js';
 import { eventsOperations, type EventsService } from '../events/index.js';
@@ -53,6 +54,7 @@ export interface RouterDeps {
   mobile: MobileService;
   streamTickets: StreamTickets;
   approvals: ApprovalsService;
+  bans: BansService;
 }
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
@@ -87,6 +89,7 @@ export function appOperations(deps: RouterDeps) {
     ...mobileOperations(deps.mobile),
     ...streamOperations(deps.streamTickets, deps.auth),
     ...approvalsOperations(deps.approvals),
+    ...bansOperations(deps.bans),
   ], (user) => deps.groups.scopeOf(user));
 }
 

@@ -29,6 +29,7 @@ export type * from './approvals.types.js';
 export * from './agent-updates.types.js';
 export type * from './maintenance.types.js';
 export type * from './groups.types.js';
+export type * from './bans.types.js';
 export type * from './escalation.types.js';
 export type * from './telegram.types.js';
 export type * from './totp.types.js';

@@ -22,6 +22,7 @@ import type { ApprovalsRepo } from './approvals.types.js';
 import type { SuggestValuesRepo } from './suggest-values.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
+import type { BansRepo } from './bans.types.js';
 
 /**
  * The store: one interface, two adapters (`sqlite/`, `mongo/`). Services reach storage only
@@ -57,6 +58,8 @@ export interface Store {
   readonly maintenance: MaintenanceRepo;
   /** Host groups (explicit members and rules). */
   readonly groups: GroupsRepo;
+  /** Fleet SSH bans. */
+  readonly bans: BansRepo;
   readonly escalation: EscalationRepo;
   readonly telegram: TelegramRepo;
   readonly totp: TotpRepo;

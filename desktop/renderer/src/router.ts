@@ -20,6 +20,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/problems/:id?', name: 'problems', component: () => import('./features/problems/ProblemsView.vue') },
   { path: '/hosts/:id?', name: 'hosts', component: () => import('./features/hosts/HostsView.vue') },
   { path: '/maintenance', name: 'maintenance', component: () => import('./features/maintenance/MaintenanceView.vue') },
+  { path: '/bans', name: 'bans', component: () => import('./features/bans/BansView.vue') },
   { path: '/profile', name: 'profile', component: () => import('./features/profile/ProfileView.vue') },
   { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
   { path: '/approvals', name: 'approvals', component: () => import('./features/approvals/ApprovalsView.vue') },

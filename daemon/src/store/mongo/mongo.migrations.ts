@@ -4,6 +4,7 @@ import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
 import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { APPROVALS_MONGO_MIGRATION } from './approvals.mongo.js';
 import { SUGGEST_VALUES_MONGO_MIGRATION } from './suggest-values.mongo.js';
+import { BANS_MONGO_MIGRATION } from './bans.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -188,6 +189,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   SOURCE_FAILURES_MONGO_MIGRATION,
   GROUPS_MONGO_MIGRATION,
   USER_HOST_GROUPS_MONGO_MIGRATION,
+  BANS_MONGO_MIGRATION,
   SUGGEST_VALUES_MONGO_MIGRATION,
   APPROVALS_MONGO_MIGRATION,
 ];

@@ -19,6 +19,7 @@ import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
 import { mongoGroups } from './groups.mongo.js';
+import { mongoBans } from './bans.mongo.js';
 import { mongoEscalation } from './escalation.mongo.js';
 import { mongoTelegram } from './telegram.mongo.js';
 import { mongoTotp } from './totp.mongo.js';
@@ -133,6 +134,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     leases: mongoLeases(db),
     maintenance: mongoMaintenance(db),
     groups: mongoGroups(db),
+    bans: mongoBans(db),
     escalation: mongoEscalation(db),
     telegram: mongoTelegram(db),
     totp: mongoTotp(db),

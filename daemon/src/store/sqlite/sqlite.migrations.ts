@@ -4,6 +4,7 @@ import { SOURCE_FAILURES_SQLITE_MIGRATION } from './source-failures.sqlite.js';
 import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { APPROVALS_SQLITE_MIGRATION } from './approvals.sqlite.js';
 import { SUGGEST_VALUES_SQLITE_MIGRATION } from './suggest-values.sqlite.js';
+import { BANS_SQLITE_MIGRATION } from './bans.sqlite.js';
 import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
@@ -441,6 +442,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   SOURCE_FAILURES_SQLITE_MIGRATION,
   GROUPS_SQLITE_MIGRATION,
   USER_HOST_GROUPS_SQLITE_MIGRATION,
+  BANS_SQLITE_MIGRATION,
   SUGGEST_VALUES_SQLITE_MIGRATION,
   APPROVALS_SQLITE_MIGRATION,
 ];

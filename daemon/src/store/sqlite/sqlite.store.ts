@@ -17,6 +17,7 @@ import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
 import { sqliteGroups } from './groups.sqlite.js';
+import { sqliteBans } from './bans.sqlite.js';
 import { sqliteEscalation } from './escalation.sqlite.js';
 import { sqliteTelegram } from './telegram.sqlite.js';
 import { sqliteTotp } from './totp.sqlite.js';
@@ -85,6 +86,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     leases: sqliteLeases(db),
     maintenance: sqliteMaintenance(db),
     groups: sqliteGroups(db),
+    bans: sqliteBans(db),
     escalation: sqliteEscalation(db),
     telegram: sqliteTelegram(db),
     totp: sqliteTotp(db),
