@@ -305,6 +305,12 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         case 'host_update':
         case 'host_delete':
           return one(await hostOrThrow(request.host_id));
+        case 'ban_create':
+        case 'ban_apply': {
+          const { kind: _kind, ...create } = request;
+          const plan = await bans.plan(request.kind === 'ban_apply' ? { apply: request.id } : { create: create as Parameters<typeof bans.create>[0] });
+          return { host_ids: plan.hosts.map((h) => h.id), hostnames: plan.hosts.map((h) => h.hostname), subject: plan.address };
+        }
       }
     },
     async run(request, actor, approved) {
@@ -322,6 +328,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
         case 'host_delete':
           await hosts.remove(request.host_id, actor, approved);
           return 'host deleted';
+        case 'ban_create':
+        case 'ban_apply': {
+          const { kind: _kind, ...create } = request;
+          const ban = request.kind === 'ban_apply' ? await bans.apply(request.id, actor, approved) : await bans.create(create as Parameters<typeof bans.create>[0], actor, approved);
+          const applied = ban.hosts.filter((h) => h.outcome === 'applied').length;
+          return `${ban.address} banned on ${applied} of ${ban.hosts.length} hosts`;
+        }
       }
     },
   });
@@ -336,6 +349,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     clock,
     logger: logger.child({ scope: 'bans' }),
     timeoutMs: config.actions.timeoutMs,
+    approvals: approvalPolicy,
   });
   subscribeBans(facts, bans, logger.child({ scope: 'bans' }));
   jobs.start([

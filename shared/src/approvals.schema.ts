@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BanCreateFieldsSchema, oneBanSource } from './bans.schema.js';
 import { trimmedText } from './trimmed-text.js';
 
 /*
@@ -7,7 +8,7 @@ import { trimmedText } from './trimmed-text.js';
  */
 
 /** The actions a policy may put under approval. */
-export const APPROVAL_ACTIONS = ['session_logoff', 'agent_update', 'host_delete'] as const;
+export const APPROVAL_ACTIONS = ['session_logoff', 'agent_update', 'host_delete', 'fleet_ban'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export const APPROVAL_STATES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
@@ -33,6 +34,8 @@ export const ApprovalActionInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('host_update'), host_id: Id }),
   z.strictObject({ kind: z.literal('product_update'), product: z.string().trim().min(1).max(64) }),
   z.strictObject({ kind: z.literal('host_delete'), host_id: Id }),
+  BanCreateFieldsSchema.extend({ kind: z.literal('ban_create') }).refine(oneBanSource, { message: 'give exactly one of address, event_id and problem_id' }),
+  z.strictObject({ kind: z.literal('ban_apply'), id: Id }),
 ]);
 export type ApprovalActionInput = z.output<typeof ApprovalActionInputSchema>;
 
@@ -43,6 +46,8 @@ export const APPROVAL_KIND_ACTION: Record<ApprovalActionInput['kind'], ApprovalA
   host_update: 'agent_update',
   product_update: 'agent_update',
   host_delete: 'host_delete',
+  ban_create: 'fleet_ban',
+  ban_apply: 'fleet_ban',
 };
 
 export const ApprovalRequestInputSchema = z.strictObject({

@@ -18,20 +18,20 @@ export const BanTargetSchema = z.discriminatedUnion('kind', [
 export type BanTarget = z.infer<typeof BanTargetSchema>;
 
 /** `bans.create` / `POST /api/v1/bans`: ban a typed address, or the source address of an event or a problem. */
-export const BanCreateInputSchema = z
-  .strictObject({
-    /** One IPv4 or IPv6 address (no range); left out when `event_id` or `problem_id` names where it comes from. */
-    address: trimmedText(64).optional(),
-    event_id: z.string().min(1).max(128).optional(),
-    problem_id: z.string().min(1).max(128).optional(),
-    target: BanTargetSchema.default({ kind: 'linux' }),
-    /** Seconds before repeat-offender doubling; default: the `ssh_bans` setting. */
-    duration_s: z.number().int().min(BAN_LIMITS.minDurationS).max(BAN_LIMITS.maxDurationS).optional(),
-    reason: trimmedText(BAN_LIMITS.reason).optional(),
-  })
-  .refine((v) => [v.address, v.event_id, v.problem_id].filter((x) => x !== undefined).length === 1, {
-    message: 'give exactly one of address, event_id and problem_id',
-  });
+export const BanCreateFieldsSchema = z.strictObject({
+  /** One IPv4 or IPv6 address (no range); left out when `event_id` or `problem_id` names where it comes from. */
+  address: trimmedText(64).optional(),
+  event_id: z.string().min(1).max(128).optional(),
+  problem_id: z.string().min(1).max(128).optional(),
+  target: BanTargetSchema.default({ kind: 'linux' }),
+  /** Seconds before repeat-offender doubling; default: the `ssh_bans` setting. */
+  duration_s: z.number().int().min(BAN_LIMITS.minDurationS).max(BAN_LIMITS.maxDurationS).optional(),
+  reason: trimmedText(BAN_LIMITS.reason).optional(),
+});
+/** Exactly one of `address`, `event_id` and `problem_id`. */
+export const oneBanSource = (v: { address?: string; event_id?: string; problem_id?: string }) =>
+  [v.address, v.event_id, v.problem_id].filter((x) => x !== undefined).length === 1;
+export const BanCreateInputSchema = BanCreateFieldsSchema.refine(oneBanSource, { message: 'give exactly one of address, event_id and problem_id' });
 export type BanCreateInput = z.input<typeof BanCreateInputSchema>;
 
 /** `bans.list` / `GET /api/v1/bans`. */

@@ -111,6 +111,24 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
     expect((await api(t, 'GET', `/api/v1/hosts/${host}`, { token: admin })).status).toBe(404);
   });
 
+  it('holds a fleet ban back for a second admin, who bans the address as their decision', async () => {
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['fleet_ban'] } });
+    const held = await api(t, 'POST', '/api/v1/bans', { token: admin, body: { address: '203.0.113.77', reason: 'scanner' } });
+    expect(held.status).toBe(409);
+    expect(held.body.error).toMatchObject({ code: 'approval/required', details: { action: 'fleet_ban', request: { kind: 'ban_create', address: '203.0.113.77' } } });
+    expect((await api(t, 'GET', '/api/v1/bans', { token: admin })).body.bans).toEqual([]);
+    const bad = await request(admin, { request: { kind: 'ban_create', address: '203.0.113.77', event_id: 'x' }, reason: 'two sources' });
+    expect(bad.status).toBe(400);
+    const filed = await request(admin, { request: held.body.error.details.request, reason: 'scanner hitting every host' });
+    expect(filed.body).toMatchObject({ state: 'pending', summary: expect.stringContaining('Ban 203.0.113.77 on all Linux hosts') });
+    const second = await createUser(t, 'admin');
+    const secondToken = (await login(t, second.user.username, second.password)).body.token as string;
+    const approved = await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: secondToken, body: {} });
+    expect(approved.body).toMatchObject({ state: 'approved', result: { ok: true, detail: expect.stringContaining('203.0.113.77 banned') } });
+    expect((await api(t, 'GET', '/api/v1/bans', { token: admin })).body.bans).toMatchObject([{ address: '203.0.113.77', status: 'active', applied_by: second.user.username }]);
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'] } });
+  });
+
   it('refuses a request for an action the policy does not hold back', async () => {
     const res = await request(admin, { request: { kind: 'product_update', product: 'rdp-login-monitor' }, reason: 'monthly' });
     expect(res.status).toBe(409);

@@ -13,6 +13,7 @@ export const APPROVAL_ROLE: Record<ApprovalAction, Role | 'any'> = {
   session_logoff: 'any',
   agent_update: 'admin',
   host_delete: 'admin',
+  fleet_ban: 'admin',
 };
 
 /** Whether `user` may do (so request or approve) `action`. */
@@ -33,8 +34,8 @@ export function actionOf(request: ApprovalActionInput): ApprovalAction {
   return APPROVAL_KIND_ACTION[request.kind];
 }
 
-/** What a request will run, in words, given the names of its hosts. */
-export function approvalSummary(request: ApprovalActionInput, hostnames: readonly string[]): string {
+/** What a request will run, in words, given the names of its hosts and (a ban) the address. */
+export function approvalSummary(request: ApprovalActionInput, hostnames: readonly string[], subject?: string): string {
   const on = hostnames.join(', ');
   switch (request.kind) {
     case 'host_logoff':
@@ -47,6 +48,9 @@ export function approvalSummary(request: ApprovalActionInput, hostnames: readonl
       return `Update every outdated ${request.product} agent${hostnames.length > 0 ? ` (${on})` : ''}`;
     case 'host_delete':
       return `Delete host ${on} with its events and problems`;
+    case 'ban_create':
+    case 'ban_apply':
+      return `Ban ${subject ?? 'the address'} on ${request.kind === 'ban_create' && request.target.kind === 'hosts' ? '' : 'all Linux hosts: '}${on || 'no host yet'}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ApprovalActionInput, ApprovalListView, ApprovalRequestView, ApprovalState, SessionUser, SettingsValue } from '../../../shared/src/index.js';
+import type { ApprovalAction, ApprovalActionInput, ApprovalListView, ApprovalRequestView, ApprovalState, SessionUser, SettingsValue } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
@@ -24,10 +24,15 @@ type ApprovalSettings = () => Promise<SettingsValue<'approvals'>>;
 export class ApprovalPolicy {
   constructor(private readonly settings: ApprovalSettings) {}
 
+  /** Whether the policy holds `action` back now. */
+  async requires(action: ApprovalAction): Promise<boolean> {
+    return (await this.settings()).require.includes(action);
+  }
+
   async assert(request: ApprovalActionInput, approved: Approved | undefined): Promise<void> {
     if (approved) return;
     const action = actionOf(request);
-    if (!(await this.settings()).require.includes(action)) return;
+    if (!(await this.requires(action))) return;
     throw new AppError('approval/required', 'This action needs a second person’s approval: request it with a reason', {
       details: { action, request },
     });
@@ -46,8 +51,8 @@ export interface ApprovalsDeps {
   clock: Clock;
   audit: Pick<AuditService, 'record'>;
   logger: Logger;
-  /** The hosts a request acts on, checked (a missing host or event throws its 404). */
-  plan(request: ApprovalActionInput): Promise<{ host_ids: string[]; hostnames: string[] }>;
+  /** The hosts a request acts on (and, for a ban, the address), checked (a missing host or event throws its 404). */
+  plan(request: ApprovalActionInput): Promise<{ host_ids: string[]; hostnames: string[]; subject?: string }>;
   /** Runs an approved request as the approver; answers what it did, in words. */
   run(request: ApprovalActionInput, actor: Actor, approved: Approved): Promise<string>;
 }
@@ -105,13 +110,13 @@ export class ApprovalsService {
     if (!settings.require.includes(action)) {
       throw new AppError('approval/not_required', 'This action does not need approval: run it directly', { details: { action } });
     }
-    const { host_ids, hostnames } = await this.deps.plan(input.request);
+    const { host_ids, hostnames, subject } = await this.deps.plan(input.request);
     const now = this.deps.clock.now();
     const record: ApprovalRecord = {
       id: randomUUID(),
       action,
       request: input.request,
-      summary: approvalSummary(input.request, hostnames),
+      summary: approvalSummary(input.request, hostnames, subject),
       host_ids,
       hostnames,
       reason: input.reason,

@@ -1,3 +1,4 @@
+import { approvalAudit, type ApprovalPolicy, type Approved } from '../approvals/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -36,6 +37,8 @@ export interface BansDeps {
   logger: Logger;
   /** Budget of one host (connect, then the command). */
   timeoutMs: number;
+  /** Fleet bans may need a second person's approval. */
+  approvals: Pick<ApprovalPolicy, 'assert' | 'requires'>;
 }
 
 type CreateInput = z.output<typeof BanCreateInputSchema>;
@@ -105,23 +108,44 @@ export class BansService {
     return view(await this.record(id));
   }
 
-  /** Bans an address now (or applies the open proposal for it). */
-  async create(input: CreateInput, caller: Actor): Promise<BanView> {
+  /** The address a ban would name and the hosts it would reach, checked as a ban checks them (for an approval request). */
+  async plan(request: { create: CreateInput } | { apply: string }): Promise<{ address: string; hosts: Host[] }> {
+    const settings = await this.deps.settings();
+    if ('apply' in request) {
+      const current = await this.record(request.apply);
+      if (current.status !== 'proposed') throw new AppError('ssh_ban/not_proposed', `Ban ${current.id} is ${current.status}, not proposed`);
+      return { address: (await this.checked(current.address, settings)).address, hosts: await this.targetHosts(current.target) };
+    }
+    const { raw } = await this.sourceOf(request.create);
+    return { address: (await this.checked(raw, settings)).address, hosts: await this.targetHosts(request.create.target) };
+  }
+
+  /** Bans an address now (or applies the open proposal for it); under the approval policy only with `approved`. */
+  async create(input: CreateInput, caller: Actor, approved?: Approved): Promise<BanView> {
     const settings = await this.deps.settings();
     const { raw, source } = await this.sourceOf(input);
     const address = await this.checked(raw, settings);
     await this.targetHosts(input.target);
+    await this.deps.approvals.assert({ kind: 'ban_create', ...input }, approved);
     const record = this.newRecord(address, source, input.reason ?? 'banned from the console', settings.default_duration_s, input.target, caller.user?.username ?? null);
     const put = await this.deps.store.bans.insertOpen(record);
     if (!put.inserted && put.existing.status !== 'proposed') {
       throw new AppError('ssh_ban/already_banned', `${address.address} is already banned (ban ${put.existing.id})`, { details: { ban_id: put.existing.id } });
     }
     const id = put.inserted ? record.id : put.existing.id;
-    return this.apply(id, caller, { target: input.target, duration_s: input.duration_s, reason: input.reason });
+    return this.applyNow(id, caller, { target: input.target, duration_s: input.duration_s, reason: input.reason }, approved);
+  }
+
+  /** Applies a proposed ban; under the approval policy only with `approved`. */
+  async apply(id: string, caller: Actor, approved?: Approved): Promise<BanView> {
+    const current = await this.record(id);
+    if (current.status !== 'proposed') throw new AppError('ssh_ban/not_proposed', `Ban ${id} is ${current.status}, not proposed`);
+    await this.deps.approvals.assert({ kind: 'ban_apply', id }, approved);
+    return this.applyNow(id, caller, {}, approved);
   }
 
   /** Applies a proposed ban on its hosts: each host's outcome is recorded, whatever it is. */
-  async apply(id: string, caller: Actor, overrides: { target?: BanTarget; duration_s?: number; reason?: string } = {}): Promise<BanView> {
+  private async applyNow(id: string, caller: Actor, overrides: { target?: BanTarget; duration_s?: number; reason?: string }, approved: Approved | undefined): Promise<BanView> {
     const current = await this.record(id);
     if (current.status !== 'proposed') throw new AppError('ssh_ban/not_proposed', `Ban ${id} is ${current.status}, not proposed`);
     const settings = await this.deps.settings();
@@ -153,7 +177,7 @@ export class BansService {
       action: 'ssh_ban.applied',
       actor: caller,
       target: `ssh_ban:${id}`,
-      details: { address: address.address, duration_s: duration, previous_bans: previous, hosts: outcomeCounts(results) },
+      details: { address: address.address, duration_s: duration, previous_bans: previous, hosts: outcomeCounts(results), ...approvalAudit(approved) },
     });
     return view(done);
   }
@@ -229,7 +253,8 @@ export class BansService {
       );
       if (!(await this.deps.store.bans.insertOpen(record)).inserted) continue;
       await this.deps.audit.record({ action: 'ssh_ban.proposed', actor: SYSTEM, target: `ssh_ban:${record.id}`, details: { address: address.address, event_id: e.event.event_id } });
-      if (settings.propagation === 'automatic') await this.apply(record.id, SYSTEM);
+      // Under a two-person approval policy for fleet bans, an automatic ban stays a proposal.
+      if (settings.propagation === 'automatic' && !(await this.deps.approvals.requires('fleet_ban'))) await this.applyNow(record.id, SYSTEM, {}, undefined);
     }
   }
 
@@ -288,10 +313,10 @@ export class BansService {
     const hosts = await this.deps.store.hosts.list();
     if (target.kind === 'linux') return hosts.filter((h) => h.os_family === 'linux');
     const byId = new Map(hosts.map((h) => [h.id, h]));
-    const chosen = [...new Set(target.host_ids)].map((id) => byId.get(id));
-    const bad = target.host_ids.filter((id, i) => chosen[i]?.os_family !== 'linux');
+    const ids = [...new Set(target.host_ids)];
+    const bad = ids.filter((id) => byId.get(id)?.os_family !== 'linux');
     if (bad.length > 0) throw new AppError('ssh_ban/bad_target', `Not a known Linux host: ${bad.slice(0, 5).join(', ')}`, { details: { host_ids: bad.slice(0, 50) } });
-    return chosen as Host[];
+    return ids.map((id) => byId.get(id)!);
   }
 
   /** Runs one host's ipset command and says how it went. */

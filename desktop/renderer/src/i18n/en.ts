@@ -667,6 +667,8 @@ const en = {
       host_update: 'Updating this host’s agent',
       product_update: 'Updating every outdated agent of this product',
       host_delete: 'Deleting this host',
+      ban_create: 'Banning this address on the Linux hosts',
+      ban_apply: 'Applying this proposed ban',
     },
   },
   password: {
