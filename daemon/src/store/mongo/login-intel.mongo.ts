@@ -1,6 +1,6 @@
-import type { AnyBulkWriteOperation, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { BaselineValue, LoginBaselinesRepo, UserLogin, UserLoginsRepo } from '../login-intel.types.js';
-import { writeErrorsOf } from './query.mongo.js';
+import { withLocks } from './locks.mongo.js';
 
 /** Migration 68: per-user login baselines, one document per user, dimension and value. */
 export const LOGIN_BASELINES_MONGO_MIGRATION = {
@@ -34,44 +34,34 @@ export function mongoLoginBaselines(db: Db): LoginBaselinesRepo {
   const values = db.collection<BaselineValue>('login_baselines');
 
   /**
-   * The counting upserts, ordered: false. Two daemons inserting one new value at once: the loser
-   * fails on the unique index without having written, and only its failed upserts go again (they
-   * now find the value), so nothing is counted twice.
+   * The counting upserts of the users whose locks are held. FerretDB applies even `$inc`, `$min`
+   * and `$max` as a read-modify-write of the document, so every write of a user's values happens
+   * under that user's lock (locks.mongo.ts): several daemons count exactly.
    */
-  async function upsertCounts(rows: BaselineValue[]): Promise<void> {
-    let pending = rows;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const ops: AnyBulkWriteOperation<BaselineValue>[] = pending.map((v) => ({
+  async function addLocked(rows: BaselineValue[]): Promise<void> {
+    if (rows.length === 0) return;
+    await values.bulkWrite(
+      rows.map((v) => ({
         updateOne: {
           filter: keyOf(v),
           update: { $inc: { count: v.count }, $min: { first_ms: v.first_ms }, $max: { last_ms: v.last_ms }, $setOnInsert: { label: v.label, sighting: v.sighting } },
           upsert: true,
         },
-      }));
-      try {
-        await values.bulkWrite(ops, { ordered: false });
-        return;
-      } catch (err) {
-        const failed = writeErrorsOf(err);
-        if (attempt > 0 || failed.length === 0 || failed.some((e) => e.code !== 11000)) throw err;
-        const current = pending;
-        pending = failed.map((e) => current[e.index]);
-      }
-    }
+      })),
+      { ordered: false },
+    );
+    // The newest login's label and sighting: set only while the stored last_ms is this login's.
+    await values.bulkWrite(
+      rows.map((v) => ({ updateOne: { filter: { ...keyOf(v), last_ms: v.last_ms }, update: { $set: { label: v.label, sighting: v.sighting } } } })),
+      { ordered: false },
+    );
   }
 
   return {
     async add(rows, pruneBeforeMs) {
       await values.deleteMany({ last_ms: { $lt: pruneBeforeMs } });
-      if (rows.length > 0) {
-        await upsertCounts(rows);
-        // The newest login's label and sighting: set only while the stored last_ms is this login's
-        // (a newer login another daemon added since has raised it, and keeps its own).
-        await values.bulkWrite(
-          rows.map((v) => ({ updateOne: { filter: { ...keyOf(v), last_ms: v.last_ms }, update: { $set: { label: v.label, sighting: v.sighting } } } })),
-          { ordered: false },
-        );
-      }
+      const lockOf = (user: string) => `login_baseline:${user}`;
+      await withLocks(db, [...new Set(rows.map((r) => lockOf(r.user)))], (acquired) => addLocked(rows.filter((r) => acquired.includes(lockOf(r.user)))));
     },
     async of(users) {
       if (users.length === 0) return [];
