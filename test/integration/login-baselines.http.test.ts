@@ -5,6 +5,7 @@ import type { ProblemEvidence, UserLoginsView } from '../../shared/src/index.js'
 import { adminToken, api } from '../helpers/auth.js';
 import { ManualClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { rdpLogin } from '../helpers/events.js';
 import { buildMmdb } from '../helpers/mmdb.js';
 import { STORE_KINDS, tempDir } from '../helpers/stores.js';
 
@@ -22,18 +23,6 @@ const ADDRESS = {
   CA: '192.0.2.200',
   private: '10.1.2.3',
 } as const;
-
-/** A Windows-agent RDP logon (4624 / 4625) of `user` from `ip` on `hostname`. */
-function rdpLogin(hostname: string, user: string, outcome: 'success' | 'failed', at: number, ip: string) {
-  return {
-    type: `rdp.login.${outcome}`,
-    severity: outcome === 'failed' ? ('warning' as const) : ('info' as const),
-    occurred_at: isoAt(at),
-    source: { agent_instance_id: `agent-${hostname}` },
-    host: { hostname, display_name: `${hostname} (10.0.0.9)` },
-    details: { user, ip_address: ip, logon_type: 10, event_id_windows: outcome === 'failed' ? 4625 : 4624 },
-  };
-}
 
 /** An SSH login as the Linux agent sends it. */
 function sshLogin(hostname: string, user: string, at: number, ip: string) {
@@ -112,17 +101,17 @@ describe.each(STORE_KINDS)('per-user login baselines, new source and impossible 
   };
 
   it("a user's first login from a new country opens new_source after the learning period, not during it", async () => {
-    await login(rdpLogin('WEB01', 'CORP\\Alice', 'success', T0, ADDRESS.DE));
+    await login(rdpLogin('WEB01', 'success', T0, ADDRESS.DE, 'CORP\\Alice'));
     // Learning (30 days by default): a new country and ASN raise nothing.
-    await login(rdpLogin('WEB02', 'alice@corp.example', 'success', T0 + 2 * DAY, ADDRESS.US));
+    await login(rdpLogin('WEB02', 'success', T0 + 2 * DAY, ADDRESS.US, 'alice@corp.example'));
     await login(sshLogin('db01', 'ALICE', T0 + 20 * DAY, ADDRESS.DE));
     // A private address has no country: nothing new, whenever.
-    await login(rdpLogin('WEB01', 'alice', 'success', T0 + 30 * DAY + HOUR, ADDRESS.private));
+    await login(rdpLogin('WEB01', 'success', T0 + 30 * DAY + HOUR, ADDRESS.private, 'alice'));
     expect(await problemsOf('new_source')).toEqual([]);
 
-    const gb = await login(rdpLogin('WEB03', 'corp\\alice', 'success', T0 + 31 * DAY, ADDRESS.GB));
+    const gb = await login(rdpLogin('WEB03', 'success', T0 + 31 * DAY, ADDRESS.GB, 'corp\\alice'));
     // A country of the baseline again, after the learning period (and slower than 900 km/h from GB): nothing.
-    await login(rdpLogin('WEB01', 'alice', 'success', T0 + 31 * DAY + 2 * HOUR, ADDRESS.DE));
+    await login(rdpLogin('WEB01', 'success', T0 + 31 * DAY + 2 * HOUR, ADDRESS.DE, 'alice'));
 
     const [problem, ...more] = await problemsOf('new_source');
     expect(more).toEqual([]);
@@ -159,11 +148,11 @@ describe.each(STORE_KINDS)('per-user login baselines, new source and impossible 
   it('two logins 30 minutes apart from countries 5,000 km apart open impossible travel; far apart in time they do not', async () => {
     const t1 = T0 + 40 * DAY;
     // GB → CA (about 5,700 km between the centroids) in 30 minutes.
-    const from = await login(rdpLogin('WEB01', 'bob', 'success', t1, ADDRESS.GB));
-    const to = await login(rdpLogin('WEB02', 'CORP\\bob', 'success', t1 + 30 * MIN, ADDRESS.CA));
+    const from = await login(rdpLogin('WEB01', 'success', t1, ADDRESS.GB, 'bob'));
+    const to = await login(rdpLogin('WEB02', 'success', t1 + 30 * MIN, ADDRESS.CA, 'CORP\\bob'));
     // DE → US in ten hours: under 900 km/h.
-    await login(rdpLogin('WEB01', 'carol', 'success', t1, ADDRESS.DE));
-    await login(rdpLogin('WEB02', 'carol', 'success', t1 + 10 * HOUR, ADDRESS.US));
+    await login(rdpLogin('WEB01', 'success', t1, ADDRESS.DE, 'carol'));
+    await login(rdpLogin('WEB02', 'success', t1 + 10 * HOUR, ADDRESS.US, 'carol'));
 
     const [problem, ...more] = await problemsOf('impossible_travel');
     expect(more).toEqual([]);
@@ -182,8 +171,8 @@ describe.each(STORE_KINDS)('per-user login baselines, new source and impossible 
   it('login_after_failures and distributed_bruteforce store their evidence', async () => {
     const t2 = T0 + 50 * DAY;
     const ip = '198.51.100.77';
-    for (const [i, host] of ['APP1', 'APP2', 'APP3', 'APP4'].entries()) await login(rdpLogin(host, 'root', 'failed', t2 + i * MIN, ip));
-    const success = await login(rdpLogin('APP5', 'root', 'success', t2 + 5 * MIN, ip));
+    for (const [i, host] of ['APP1', 'APP2', 'APP3', 'APP4'].entries()) await login(rdpLogin(host, 'failed', t2 + i * MIN, ip, 'root'));
+    const success = await login(rdpLogin('APP5', 'success', t2 + 5 * MIN, ip, 'root'));
     const [distributed] = await problemsOf('distributed_bruteforce');
     expect(await evidenceOf(distributed.id)).toMatchObject({ kind: 'distributed_bruteforce', address: ip, window_minutes: 10 });
     const d = (await evidenceOf(distributed.id)) as Extract<ProblemEvidence, { kind: 'distributed_bruteforce' }>;
