@@ -17,6 +17,7 @@ import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
+import { LoginsService } from './logins/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { SuggestService } from './suggest/index.js';
 import { EscalationService } from './escalation/index.js';
@@ -224,6 +225,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events, groupHosts),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
     suggest: new SuggestService(store),
+    logins: new LoginsService(store, clock, correlationSettings, audit),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
   settings.registerEnvDefaults('windows_admin', () => ({

@@ -92,3 +92,15 @@ export function sshBruteForceAttempt(i: number, occurredAt: string): Parameters<
     details: { user, ip_address: ip, port: 50000 + i, attempt: 1, max_attempts: 3 },
   };
 }
+
+/** An RDP logon as the Windows agent sends it (4624 success, 4625 failed) of `user` from `ip` on `hostname`, occurred at `at`. */
+export function rdpLogin(hostname: string, outcome: 'failed' | 'success', at: number, ip: string, user = 'administrator') {
+  return {
+    type: `rdp.login.${outcome}`,
+    severity: outcome === 'failed' ? ('warning' as const) : ('info' as const),
+    occurred_at: new Date(at).toISOString(),
+    source: { agent_instance_id: `agent-${hostname}` },
+    host: { hostname, display_name: `${hostname} (10.0.0.9)` },
+    details: { user, ip_address: ip, logon_type: 10, event_id_windows: outcome === 'failed' ? 4625 : 4624 },
+  };
+}

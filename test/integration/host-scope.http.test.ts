@@ -63,6 +63,8 @@ const CASES: Record<string, Case> = {
   'problems.openedByType': none,
   // Not scoped: users, addresses and types come from a fleet-wide catalogue (a limited monitor gets 403).
   'suggest.values': () => ({ field: 'host', prefix: 'out' }),
+  // Not scoped: a user's logins and baseline span the fleet (a limited monitor gets 403).
+  'logins.user': () => ({ user: 'alice' }),
   // Not scoped: a ban is fleet-wide (a limited monitor gets 403).
   'bans.list': none,
   'bans.byId': () => ({ id: 'no-such-ban' }),

@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api } from '../helpers/auth.js';
 import { ManualClock } from '../helpers/clock.js';
-import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
+import { rdpLogin } from '../helpers/events.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T08:00:00.000Z');
 const MIN = 60_000;
-
-/** An RDP logon as the Windows agent sends it (4625 / 4624), from `ip`, on `hostname`. */
-function rdpLogin(hostname: string, outcome: 'failed' | 'success', at: number, ip: string) {
-  return {
-    type: `rdp.login.${outcome}`,
-    severity: outcome === 'failed' ? ('warning' as const) : ('info' as const),
-    occurred_at: isoAt(at),
-    source: { agent_instance_id: `agent-${hostname}` },
-    host: { hostname, display_name: `${hostname} (10.0.0.9)` },
-    details: { user: 'administrator', ip_address: ip, logon_type: 10, event_id_windows: outcome === 'failed' ? 4625 : 4624 },
-  };
-}
 
 describe.each(STORE_KINDS)('cross-host login problems over HTTP on %s', (kind) => {
   let t: TestSac;

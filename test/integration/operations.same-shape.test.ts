@@ -297,6 +297,8 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'bans.apply': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.103', '203.0.113.104'])) }, token: admin }),
     'bans.dismiss': async (via) => ({ input: { id: await proposedBan(pick(via, ['203.0.113.105', '203.0.113.106'])) }, token: admin }),
     'bans.unban': async (via) => ({ input: { id: await banOf(pick(via, ['203.0.113.107', '203.0.113.108'])) }, token: admin }),
+    'logins.user': () => ({ input: { user: 'CORP\\Alice' }, token: monitor }),
+    'logins.rebuildBaselines': () => ({ token: admin }),
   };
 
   let readBan: string | undefined;

@@ -4,7 +4,7 @@ import { compareSeverity, eventIp, mostSpecific, typeMatches, type Event, type S
 export { mostSpecific, typeMatches };
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
-export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'host_activity'] as const;
+export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'host_activity', 'new_source', 'impossible_travel'] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
 /** Types that never open a problem by severity: the agent's own bookkeeping. */

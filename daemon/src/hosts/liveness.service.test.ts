@@ -69,6 +69,12 @@ describe('mass silence, the host_silence job on a fake clock', () => {
     expect(more).toEqual([]);
     expect(mass).toMatchObject({ type: 'host.silence', severity: 'high', count: 40 });
     expect(mass.title).toMatch(/^40 of 50 hosts went silent together: WS00, WS01, .* and 30 more$/);
+    // Its evidence: the 40 hosts with their last sign of life, and their share of the fleet.
+    const evidence = await store.problems.evidence(mass.id);
+    expect(evidence).toMatchObject({ kind: 'mass_silence', share_percent: 80 });
+    if (evidence?.kind !== 'mass_silence') throw new Error('no mass_silence evidence');
+    expect(evidence.hosts.map((h) => h.hostname).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `WS${String(i).padStart(2, '0')}`));
+    expect(new Set(evidence.hosts.map((h) => h.last_seen))).toEqual(new Set([new Date(T0).toISOString()]));
     expect(await active('host_silence')).toEqual([]);
 
     // Silent past the grace (15 min after turning stale): each host's own problem follows.

@@ -12,6 +12,7 @@ import { groupsOperations, type GroupsService } from '../groups/index.js';
 import { mobileOperations, type MobileService } from '../mobile/index.js';
 import { notificationsOperations, type NotifyService } from '../notify/index.js';
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
+import { loginsOperations, type LoginsService } from '../logins/index.js';
 import { reportsOperations, type ReportsService } from '../reports/index.js';
 import { settingsOperations, type SettingsService } from '../settings/index.js';
 import { telegramOperations, type TelegramService } from '../telegram/index.js';
@@ -30,6 +31,7 @@ export interface ReadServices {
   problems: ProblemsService;
   dashboards: DashboardsService;
   suggest: SuggestService;
+  logins: LoginsService;
 }
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
@@ -70,6 +72,7 @@ export function appOperations(deps: RouterDeps) {
     ...problemsOperations(deps.read.problems),
     ...dashboardsOperations(deps.read.dashboards),
     ...suggestOperations(deps.read.suggest),
+    ...loginsOperations(deps.read.logins),
     ...reportsOperations(deps.reports),
     defineOperation({
       id: 'system.info',

@@ -20,6 +20,7 @@ import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
 import type { ApprovalsRepo } from './approvals.types.js';
 import type { SuggestValuesRepo } from './suggest-values.types.js';
+import type { LoginBaselinesRepo, UserLoginsRepo } from './login-intel.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
 import type { BansRepo } from './bans.types.js';
@@ -54,6 +55,10 @@ export interface Store {
   readonly approvals: ApprovalsRepo;
   /** Distinct users, addresses and types events carried (the console's suggestions). */
   readonly suggestValues: SuggestValuesRepo;
+  /** Per-user login baselines (new source for user, impossible travel). */
+  readonly loginBaselines: LoginBaselinesRepo;
+  /** Logins by normalised user, for a user's page. */
+  readonly userLogins: UserLoginsRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
   /** Host groups (explicit members and rules). */

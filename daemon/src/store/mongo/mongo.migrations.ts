@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
+import { PROBLEM_EVIDENCE_MONGO_MIGRATION } from './problems.mongo.js';
+import { LOGIN_BASELINES_MONGO_MIGRATION, USER_LOGINS_MONGO_MIGRATION } from './login-intel.mongo.js';
 import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { APPROVALS_MONGO_MIGRATION } from './approvals.mongo.js';
 import { SUGGEST_VALUES_MONGO_MIGRATION } from './suggest-values.mongo.js';
@@ -187,6 +189,9 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   LOGIN_FAILURES_MONGO_MIGRATION,
   EVENTS_GEO_MONGO_MIGRATION,
   SOURCE_FAILURES_MONGO_MIGRATION,
+  PROBLEM_EVIDENCE_MONGO_MIGRATION,
+  LOGIN_BASELINES_MONGO_MIGRATION,
+  USER_LOGINS_MONGO_MIGRATION,
   GROUPS_MONGO_MIGRATION,
   USER_HOST_GROUPS_MONGO_MIGRATION,
   BANS_MONGO_MIGRATION,

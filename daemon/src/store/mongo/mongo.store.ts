@@ -15,6 +15,7 @@ import { mongoSettings } from './settings.mongo.js';
 import { mongoSourceFailures } from './source-failures.mongo.js';
 import { mongoApprovals } from './approvals.mongo.js';
 import { mongoSuggestValues } from './suggest-values.mongo.js';
+import { mongoLoginBaselines, mongoUserLogins } from './login-intel.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
@@ -126,6 +127,8 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     sourceFailures: mongoSourceFailures(db),
     approvals: mongoApprovals(db),
     suggestValues: mongoSuggestValues(db),
+    loginBaselines: mongoLoginBaselines(db),
+    userLogins: mongoUserLogins(db),
     agentUpdates: mongoAgentUpdates(db),
     audit: mongoAudit(db),
     problems: mongoProblems(db),

@@ -1,6 +1,8 @@
 import type { SqliteMigration } from './sqlite-migration.js';
 import { EVENTS_GEO_SQLITE_MIGRATION } from './event-row.sqlite.js';
 import { SOURCE_FAILURES_SQLITE_MIGRATION } from './source-failures.sqlite.js';
+import { PROBLEM_EVIDENCE_SQLITE_MIGRATION } from './problems.sqlite.js';
+import { LOGIN_BASELINES_SQLITE_MIGRATION, USER_LOGINS_SQLITE_MIGRATION } from './login-intel.sqlite.js';
 import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { APPROVALS_SQLITE_MIGRATION } from './approvals.sqlite.js';
 import { SUGGEST_VALUES_SQLITE_MIGRATION } from './suggest-values.sqlite.js';
@@ -440,6 +442,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   AGENT_VERSIONS_REASON_SQLITE_MIGRATION,
   EVENTS_GEO_SQLITE_MIGRATION,
   SOURCE_FAILURES_SQLITE_MIGRATION,
+  PROBLEM_EVIDENCE_SQLITE_MIGRATION,
+  LOGIN_BASELINES_SQLITE_MIGRATION,
+  USER_LOGINS_SQLITE_MIGRATION,
   GROUPS_SQLITE_MIGRATION,
   USER_HOST_GROUPS_SQLITE_MIGRATION,
   BANS_SQLITE_MIGRATION,

@@ -13,6 +13,7 @@ import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteSourceFailures } from './source-failures.sqlite.js';
 import { sqliteApprovals } from './approvals.sqlite.js';
 import { sqliteSuggestValues } from './suggest-values.sqlite.js';
+import { sqliteLoginBaselines, sqliteUserLogins } from './login-intel.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
@@ -78,6 +79,8 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     sourceFailures: sqliteSourceFailures(db),
     approvals: sqliteApprovals(db),
     suggestValues: sqliteSuggestValues(db),
+    loginBaselines: sqliteLoginBaselines(db),
+    userLogins: sqliteUserLogins(db),
     agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),
