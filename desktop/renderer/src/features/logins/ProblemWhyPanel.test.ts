@@ -45,7 +45,7 @@ describe('ProblemWhyPanel', () => {
     expect(marked.attributes('data-hour')).toBe('3');
     expect(marked.attributes('data-count')).toBe('0');
     expect(w.findAll('[data-testid="login-hours"] .slot')).toHaveLength(24);
-    expect(href(w, 'why-events')).toBe('/events?user=alice&ip=203.0.113.50');
+    expect(href(w, 'why-events')).toBe('/events?ip=203.0.113.50');
   });
 
   it('impossible travel: both logins, distance, time, speed over the limit, both countries on the map', () => {

@@ -16,8 +16,10 @@ export function sightingEvent(s: Pick<LoginSighting, 'event_id' | 'address'>): {
 
 /**
  * The Events filters that show what a login-intelligence problem saw: the address and the time
- * for the address rules, the user (and the new address) for the user rules; null for a mass
- * silence, whose evidence is the hosts' missing events.
+ * for the address rules, the new address for a new source. Null for impossible travel (its two
+ * logins link to their events; the user page lists them all: Events filters by the name exactly
+ * as an agent wrote it, the rules by the normalised user) and for a mass silence (its evidence is
+ * the hosts' missing events).
  */
 export function evidenceEvents(e: ProblemEvidence): { path: '/events'; query: Record<string, string> } | null {
   const events = (query: Record<string, string | null>) => ({
@@ -34,9 +36,8 @@ export function evidenceEvents(e: ProblemEvidence): { path: '/events'; query: Re
       return events({ ip: e.address, from: localSeconds(new Date(Math.min(...times)).toISOString(), -e.window_minutes * 60_000), to: localSeconds(last, 1000) });
     }
     case 'new_source':
-      return events({ user: e.user, ip: e.login.address });
+      return e.login.address ? events({ ip: e.login.address }) : null;
     case 'impossible_travel':
-      return events({ user: e.user, from: localSeconds(e.from.at), to: localSeconds(e.to.at, 1000) });
     case 'mass_silence':
       return null;
   }
