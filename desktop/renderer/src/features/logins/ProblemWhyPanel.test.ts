@@ -23,7 +23,7 @@ describe('ProblemWhyPanel', () => {
     expect(w.find('[data-testid="why-lead"]').text()).toBe('Successful login from 198.51.100.9, which had failed before');
     expect(w.find('[data-testid="why-login"]').text()).toContain('web1');
     expect(w.find('[data-testid="why-login"]').text()).toContain('AS28573 Claro NXT');
-    expect(w.findAll('[data-testid="why-hosts"] li').map((li) => `${li.find('a').text()} ${li.find('.count').text()}`)).toEqual(['web1 3', 'db1 2']);
+    expect(w.findAll('[data-testid="why-hosts"] li').map((li) => `${li.find('a').text()}: ${li.find('.count').text()}`)).toEqual(['web1: 3 failures', 'db1: 2 failures']);
     expect(href(w, 'why-events')).toMatch(/^\/events\?ip=198\.51\.100\.9&from=.+&to=.+/);
     expect(href(w, 'why-user')).toBe('/logins/alice');
   });
