@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.js';
 import { FEED_KEEP_MS, FEED_PRUNE_INTERVAL_MS, FeedChannel, followClusterChanges } from './cluster/index.js';
 import type { Config } from './config.js';
 import { storedCorrelationSettings } from './correlation/index.js';
+import { LoginsService } from './logins/index.js';
 import { DashboardsService } from './dashboards/index.js';
 import { EscalationService } from './escalation/index.js';
 import { MaintenanceService } from './maintenance/index.js';
@@ -212,6 +213,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     hosts,
     problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events),
     dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
+    logins: new LoginsService(store, clock, correlationSettings, audit),
   };
   const windowsAdminEnv = config.actions.windowsAdmin;
   settings.registerEnvDefaults('windows_admin', () => ({

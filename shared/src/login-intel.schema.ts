@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { trimmedText } from './trimmed-text.js';
+
 /*
  * Login intelligence as the console reads it: a user's login baseline and the evidence a
  * login-intelligence problem stores when its rule opens it ("why" in the console).
@@ -94,3 +97,6 @@ export interface UserLoginsView {
   /** Newest first, at most 500: successful and failed logins of the user on any host. */
   logins: (LoginSighting & { type: string; outcome: 'success' | 'failure' })[];
 }
+
+/** `logins.user`: the user as any agent names them (`DOMAIN\\user`, `user@domain`, any case). */
+export const UserLoginsQuerySchema = z.strictObject({ user: trimmedText(256) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SEVERITIES, type Severity } from './event.schema.js';
 import type { FailedLoginSources, GeoStatus, SourceGeo } from './geo.schema.js';
+import type { ProblemEvidence } from './login-intel.schema.js';
 import { isIanaTimeZone, KNOWN_TIME_ZONES } from './time-zone.js';
 
 /** Largest page of the read API. */
@@ -349,6 +350,8 @@ export interface ProblemFacts {
 
 export interface ProblemDetailView extends ProblemView {
   facts: ProblemFacts;
+  /** Why a login-intelligence problem opened (stored by its rule); null for other problems. */
+  evidence: ProblemEvidence | null;
   /** Newest first, at most 500; `counted: false` marks replays. */
   timeline: (EventView & { counted: boolean })[];
 }

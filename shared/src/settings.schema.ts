@@ -102,6 +102,17 @@ export const CorrelationSettingsSchema = z.strictObject({
   /** The hosts of a mass silence raise their own `host_silence` only once silent this much longer. */
   mass_silence_grace_minutes: z.number().int().min(0).max(10_080).default(15),
   mass_silence_severity: z.enum(SEVERITIES).default('high'),
+  /**
+   * New source for user: a successful login from a country or ASN not in the user's baseline (its
+   * successful logins of the last `learning_days`), once the user has been learnt that long.
+   */
+  new_source_enabled: z.boolean().default(true),
+  new_source_learning_days: z.number().int().min(1).max(365).default(30),
+  new_source_severity: z.enum(SEVERITIES).default('warning'),
+  /** Impossible travel: two successful logins of one user whose countries lie farther apart than this speed allows. */
+  impossible_travel_enabled: z.boolean().default(true),
+  impossible_travel_speed_kmh: z.number().int().min(100).max(20_000).default(900),
+  impossible_travel_severity: z.enum(SEVERITIES).default('high'),
 });
 
 /** One or more PEM certificate blocks and nothing else. */

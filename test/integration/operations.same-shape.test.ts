@@ -263,6 +263,8 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'agents.updateHost': (via) => ({ input: { host_id: pick(via, outdatedHosts) }, token: admin }),
     'agents.hostConfig': () => ({ input: { host_id: agentHost }, token: monitor }),
     'agents.setHostConfig': (via) => ({ input: { host_id: agentHost, config: { log_level: pick(via, ['info', 'debug']) } }, token: admin }),
+    'logins.user': () => ({ input: { user: 'CORP\\Alice' }, token: monitor }),
+    'logins.rebuildBaselines': () => ({ token: admin }),
   };
 
   const bothTransports = () => (t.sac.operations as readonly AnyOperation[]).filter((op): op is AnyOperation & { path: string } => op.path !== undefined && op.trpc !== false);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { compareSeverity, eventIp, type Event, type Severity } from '../../../shared/src/index.js';
 
 /** Problem rules: which rule raised a problem (part of its correlation key). */
-export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence'] as const;
+export const PROBLEM_RULES = ['severity', 'rdg_flap', 'hardware_changed', 'host_silence', 'login_after_failures', 'distributed_bruteforce', 'mass_silence', 'new_source', 'impossible_travel'] as const;
 export type ProblemRule = (typeof PROBLEM_RULES)[number];
 
 /** Types that never open a problem by severity: the agent's own bookkeeping. */

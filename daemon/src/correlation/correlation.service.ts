@@ -1,4 +1,4 @@
-import type { Severity } from '../../../shared/src/index.js';
+import type { ProblemEvidence, Severity } from '../../../shared/src/index.js';
 import type { DomainFact } from '../facts.js';
 import { foldRollups, type CommittedEvent, type ProblemLink, type ProblemMatchInput, type SourceFailure, type Store } from '../store/index.js';
 import {
@@ -40,6 +40,22 @@ import {
   loginSource,
   loginUser,
 } from './logins.rules.js';
+import {
+  baselineIncrements,
+  baselineOverflow,
+  baselineView,
+  failuresByHost,
+  IMPOSSIBLE_TRAVEL_TYPE,
+  impossibleTravel,
+  impossibleTravelTitle,
+  learningUntil,
+  loginSighting,
+  NEW_SOURCE_TYPE,
+  newSourceTitle,
+  sightingOf,
+  userLoginRow,
+  valuesByUser,
+} from './user-logins.rules.js';
 
 /** Most stored gateway events read per host around a batch when looking for flap counterparts. */
 const FLAP_SCAN_LIMIT = 5000;
@@ -70,6 +86,8 @@ interface Occurrence {
   window_ms: number;
   links: ProblemLink[];
   counted: boolean;
+  /** Why the rule raised it (login intelligence), stored when it opens a problem. */
+  evidence?: ProblemEvidence;
 }
 
 /** What correlating a batch derived besides its writes: the problems it opened or grew (facts), and those it opened (for the log). */
@@ -99,7 +117,7 @@ export class CorrelationService {
     const visible = derived.filter((d) => !d.hidden);
     // These touch different documents and none reads what another writes: on MongoDB they go out
     // together, so the batch waits for the slowest rather than for their sum.
-    const [, , severity, inventory, flaps, logins] = await Promise.all([
+    const [, , severity, inventory, flaps, logins, users] = await Promise.all([
       this.store.events.setStoredSeverity(overridden.map((d) => ({ event_id: d.c.event.event_id, severity: d.severity }))),
       this.store.rollups.add(
         foldRollups(
@@ -111,8 +129,9 @@ export class CorrelationService {
       this.inventoryOccurrences(visible, settings),
       this.flapOccurrences(visible),
       this.loginOccurrences(visible, settings, nowMs),
+      this.userOccurrences(visible, settings, nowMs),
     ]);
-    await this.raise([...severity, ...inventory, ...flaps, ...logins], nowMs, effects);
+    await this.raise([...severity, ...inventory, ...flaps, ...logins, ...users], nowMs, effects);
     return effects;
   }
 
@@ -309,6 +328,7 @@ export class CorrelationService {
           severity: distributed.severity,
           window_ms: distributed.windowMs,
           links: [own, ...earlier(rows)],
+          evidence: { kind: 'distributed_bruteforce', address, window_minutes: distributed.windowMs / 60_000, hosts: failuresByHost(rows) },
         });
       } else {
         const rows = before(address, d.c.occurred_ms, afterFailures.windowMs);
@@ -323,6 +343,77 @@ export class CorrelationService {
           severity: afterFailures.severity,
           window_ms: afterFailures.windowMs,
           links: [own, ...earlier(rows)],
+          evidence: { kind: 'login_after_failures', address, user, login: sightingOf(d.c), failures: failuresByHost(rows) },
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Logins by user: every login of a named user is kept for the user's page; successful ones add
+   * to the user's baseline (added before the baselines are read, so with several daemons the last
+   * to write sees every login), then open `new_source` — a country or ASN the baseline held no
+   * earlier login from, once the user's learning period is over — and `impossible_travel`.
+   */
+  private async userOccurrences(events: Derived[], settings: CorrelationSettings, nowMs: number): Promise<Occurrence[]> {
+    const { newSource, impossibleTravel: travel } = settings.crossHost;
+    // Logins older than the baselines keep are left out (recorded, they would be pruned at once).
+    const horizonMs = nowMs - newSource.learningMs;
+    const logins = events.flatMap((d) => {
+      const l = d.c.occurred_ms < horizonMs ? null : loginSighting(d.c, isFailedLogin(d.c.event.type));
+      return l ? [l] : [];
+    });
+    if (logins.length === 0) return [];
+    const successes = logins.filter((l) => l.success);
+    await Promise.all([
+      this.store.userLogins.record(logins.map(userLoginRow), horizonMs),
+      successes.length === 0
+        ? undefined
+        : this.store.loginBaselines.add([...baselineIncrements([...successes].sort((a, b) => a.occurred_ms - b.occurred_ms), newSource.learningMs).values()], horizonMs),
+    ]);
+    if (successes.length === 0) return [];
+    const stored = await this.store.loginBaselines.of([...new Set(successes.map((l) => l.user))]);
+    const overflow = baselineOverflow(stored);
+    if (overflow.length > 0) await this.store.loginBaselines.remove(overflow);
+    const byUser = valuesByUser(stored);
+    const out: Occurrence[] = [];
+    for (const l of successes) {
+      const values = byUser.get(l.user) ?? [];
+      const s = l.sighting;
+      const base = { host_id: s.host_id, hostname: s.hostname, occurred_ms: l.occurred_ms, counted: true, links: [{ event_id: s.event_id, occurred_ms: l.occurred_ms, counted: true }] };
+      // New: no login of the baseline from it before this one.
+      const isNew = (dim: 'country' | 'asn', value: string | number | null) =>
+        value !== null && values.some((v) => v.dim === dim && v.value === String(value) && v.first_ms >= l.occurred_ms);
+      const until = learningUntil(values, newSource.learningMs);
+      const newCountry = isNew('country', s.country) ? s.country : null;
+      const newAsn = isNew('asn', s.asn) ? s.asn : null;
+      if (newSource.enabled && until !== null && l.occurred_ms >= until && (newCountry !== null || newAsn !== null)) {
+        const usual = values.filter((v) => !(v.dim === 'country' && v.value === newCountry) && !(v.dim === 'asn' && v.value === String(newAsn)));
+        out.push({
+          ...base,
+          key: problemKey(ANY_HOST, NEW_SOURCE_TYPE, 'new_source', [l.user, newCountry ?? '', String(newAsn ?? '')]),
+          rule: 'new_source',
+          type: NEW_SOURCE_TYPE,
+          title: newSourceTitle(l.user, newCountry, newAsn, newAsn === null ? null : s.as_org),
+          severity: newSource.severity,
+          window_ms: settings.windowMinutes * 60_000,
+          evidence: { kind: 'new_source', user: l.user, login: s, new_country: newCountry, new_asn: newAsn, baseline: baselineView(l.user, usual, newSource.learningMs)! },
+        });
+      }
+      const others = values.flatMap((v) => (v.dim === 'country' && v.sighting && v.sighting.event_id !== s.event_id ? [v.sighting] : []));
+      const trip = travel.enabled ? impossibleTravel(s, others, travel.speedKmh) : null;
+      if (trip) {
+        out.push({
+          ...base,
+          key: problemKey(ANY_HOST, IMPOSSIBLE_TRAVEL_TYPE, 'impossible_travel', [l.user]),
+          rule: 'impossible_travel',
+          type: IMPOSSIBLE_TRAVEL_TYPE,
+          title: impossibleTravelTitle(l.user, trip),
+          severity: travel.severity,
+          window_ms: settings.windowMinutes * 60_000,
+          links: [...base.links, { event_id: trip.from.event_id === s.event_id ? trip.to.event_id : trip.from.event_id, occurred_ms: Date.parse(trip.from.event_id === s.event_id ? trip.to.at : trip.from.at), counted: false }],
+          evidence: { kind: 'impossible_travel', user: l.user, ...trip, limit_kmh: travel.speedKmh },
         });
       }
     }
@@ -357,6 +448,7 @@ export class CorrelationService {
           count: cluster.filter((o) => o.counted).length,
           now_ms: now,
           links: cluster.flatMap((o) => o.links),
+          ...(first.evidence ? { evidence: first.evidence } : {}),
         });
       }
     }

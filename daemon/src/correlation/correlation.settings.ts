@@ -20,6 +20,9 @@ export interface CrossHostRules {
   loginAfterFailures: { enabled: boolean; minFailures: number; windowMs: number; severity: Severity };
   distributedBruteforce: { enabled: boolean; minHosts: number; windowMs: number; severity: Severity };
   massSilence: { enabled: boolean; sharePercent: number; minHosts: number; withinMs: number; graceMs: number; severity: Severity };
+  /** The per-user baselines keep this learning period whether the rule is on or not. */
+  newSource: { enabled: boolean; learningMs: number; severity: Severity };
+  impossibleTravel: { enabled: boolean; speedKmh: number; severity: Severity };
 }
 
 const MINUTE_MS = 60_000;
@@ -47,6 +50,8 @@ export function crossHostRules(c: SettingsValue<'correlation'>): CrossHostRules 
       graceMs: c.mass_silence_grace_minutes * MINUTE_MS,
       severity: c.mass_silence_severity,
     },
+    newSource: { enabled: c.new_source_enabled, learningMs: c.new_source_learning_days * 24 * 60 * MINUTE_MS, severity: c.new_source_severity },
+    impossibleTravel: { enabled: c.impossible_travel_enabled, speedKmh: c.impossible_travel_speed_kmh, severity: c.impossible_travel_severity },
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * Correlation: pure rules (keys, windows, replays, flaps, host status, silence, hardware, transitions),
+ * Correlation: pure rules (keys, windows, replays, flaps, host status, silence, hardware, transitions,
+ * logins by source and by user),
  * the ingest listener, and how a problem is shown (API view and stream message).
  */
 export { CorrelationService, type CorrelationEffects } from './correlation.service.js';
@@ -16,3 +17,5 @@ export * from './hosts.rules.js';
 export * from './problem-state.rules.js';
 export * from './mass-silence.rules.js';
 export { problemView, streamProblem } from './problem.views.js';
+export { loginUser, SUCCESS_LOGIN_TYPES } from './logins.rules.js';
+export * from './user-logins.rules.js';

@@ -115,7 +115,8 @@ export class SilenceScanner {
     }
     const silenced = stale.length > 0 && this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
     const onsets = stale.filter((h) => !silenced(h.hostname)).map((host) => ({ host, onset_ms: staleSince(host, stateOf.get(host.id), settings) }));
-    const mass = await this.massSilence(onsets, hosts.length, settings, now, fence);
+    const lastSeen = new Map(onsets.map(({ host }) => [host.id, lastSeenMs(host, stateOf.get(host.id))]));
+    const mass = await this.massSilence(onsets, lastSeen, hosts.length, settings, now, fence);
     if (stale.length === 0) return;
     const problems = new Map((await this.store.problems.byKeys(stale.map((h) => silenceKey(h.id)))).map((p) => [p.host_id, p]));
     for (const host of stale) {
@@ -151,7 +152,14 @@ export class SilenceScanner {
    * together (not again for the same mass after an operator resolved it), auto-resolved once they
    * no longer are (enough came back). Returns the hosts of the mass with their onsets.
    */
-  private async massSilence(onsets: SilenceOnset<Host>[], totalHosts: number, settings: CorrelationSettings, now: number, fence: Fence): Promise<Map<string, number>> {
+  private async massSilence(
+    onsets: SilenceOnset<Host>[],
+    lastSeen: ReadonlyMap<string, number>,
+    totalHosts: number,
+    settings: CorrelationSettings,
+    now: number,
+    fence: Fence,
+  ): Promise<Map<string, number>> {
     const rule = settings.crossHost.massSilence;
     const group = massSilenceGroup(onsets, totalHosts, rule);
     const [latest] = await this.store.problems.list({ rule: 'mass_silence', hidden: [], limit: 1, sort: 'first_seen', dir: 'desc' });
@@ -188,6 +196,11 @@ export class SilenceScanner {
           count: group.length,
           now_ms: now,
           links: [],
+          evidence: {
+            kind: 'mass_silence',
+            hosts: group.map(({ host }) => ({ host_id: host.id, hostname: host.hostname, last_seen: new Date(lastSeen.get(host.id)!).toISOString() })),
+            share_percent: Math.round((group.length * 100) / totalHosts),
+          },
         },
       ]);
       if (problem && created) {

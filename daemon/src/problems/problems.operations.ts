@@ -46,7 +46,7 @@ export function problemsOperations(problems: ProblemsService) {
       path: '/api/v1/problems/{id}',
       aliases: ['/problems/{id}'],
       input: ById,
-      output: Problem.extend({ timeline: z.array(z.looseObject({})) }),
+      output: Problem.extend({ evidence: z.looseObject({ kind: z.string() }).nullable(), timeline: z.array(z.looseObject({})) }),
       handler: (input) => problems.byId(input.id),
     }),
     transition('acknowledge', 'Acknowledge a problem', STATE_CONFLICT),

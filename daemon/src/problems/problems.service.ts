@@ -101,13 +101,17 @@ export class ProblemsService {
 
   async byId(id: string): Promise<ProblemDetailView> {
     const problem = await this.get(id);
-    const [links, facts] = await Promise.all([this.store.problems.timeline(id, TIMELINE_LIMIT), this.store.problems.facts(id)]);
+    const [links, facts, evidence] = await Promise.all([
+      this.store.problems.timeline(id, TIMELINE_LIMIT),
+      this.store.problems.facts(id),
+      this.store.problems.evidence(id),
+    ]);
     const views = await this.events.viewsByIds(links.map((l) => l.event_id));
     const timeline = links.flatMap((l) => {
       const view = views.get(l.event_id);
       return view ? [{ ...view, counted: l.counted }] : [];
     });
-    return { ...problemView(problem), facts, timeline };
+    return { ...problemView(problem), facts, evidence, timeline };
   }
 
   async acknowledge(id: string, comment: string | undefined, actor: Actor): Promise<ProblemView> {

@@ -9,6 +9,7 @@ import { maintenanceOperations, type MaintenanceService } from '../maintenance/i
 import { mobileOperations, type MobileService } from '../mobile/index.js';
 import { notificationsOperations, type NotifyService } from '../notify/index.js';
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
+import { loginsOperations, type LoginsService } from '../logins/index.js';
 import { reportsOperations, type ReportsService } from '../reports/index.js';
 import { settingsOperations, type SettingsService } from '../settings/index.js';
 import { telegramOperations, type TelegramService } from '../telegram/index.js';
@@ -25,6 +26,7 @@ export interface ReadServices {
   hosts: HostsService;
   problems: ProblemsService;
   dashboards: DashboardsService;
+  logins: LoginsService;
 }
 
 /** Services the tRPC routers call; each feature adds what its router needs. */
@@ -61,6 +63,7 @@ export function appOperations(deps: RouterDeps) {
     ...hostsOperations(deps.read.hosts),
     ...problemsOperations(deps.read.problems),
     ...dashboardsOperations(deps.read.dashboards),
+    ...loginsOperations(deps.read.logins),
     ...reportsOperations(deps.reports),
     defineOperation({
       id: 'system.info',

@@ -25,6 +25,7 @@ export type * from './leases.types.js';
 export type * from './api-keys.types.js';
 export type * from './agent-versions.types.js';
 export type * from './source-failures.types.js';
+export type * from './login-intel.types.js';
 export * from './agent-updates.types.js';
 export type * from './maintenance.types.js';
 export type * from './escalation.types.js';

@@ -1,4 +1,4 @@
-import type { ProblemFacts, ProblemSortKey, Severity } from '../../../shared/src/index.js';
+import type { ProblemEvidence, ProblemFacts, ProblemSortKey, Severity } from '../../../shared/src/index.js';
 export type { ProblemSortKey };
 
 /** Problem statuses: `open` → `acknowledged` → `resolved` (or `open` → `resolved`). */
@@ -72,6 +72,8 @@ export interface ProblemMatchInput {
   count: number;
   now_ms: number;
   links: ProblemLink[];
+  /** Why the rule opened it (login intelligence), stored when the input opens a new problem. */
+  evidence?: ProblemEvidence;
 }
 
 export interface ProblemQuery {
@@ -155,6 +157,8 @@ export interface ProblemsRepo {
   timeline(problemId: string, limit: number): Promise<ProblemLink[]>;
   /** The top addresses, users and hosts of the problem's counted events, counts exact over all of them. */
   facts(problemId: string): Promise<ProblemFacts>;
+  /** The evidence stored when the problem was opened, or null. */
+  evidence(problemId: string): Promise<ProblemEvidence | null>;
   /** Compare-and-set: applies the transition only while the status is one of `from`; null otherwise. */
   transition(id: string, from: readonly ProblemStatusValue[], change: ProblemTransition): Promise<Problem | null>;
   /**

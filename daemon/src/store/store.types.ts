@@ -17,6 +17,7 @@ import type { RollupsRepo } from './rollups.types.js';
 import type { LeasesRepo } from './leases.types.js';
 import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
+import type { LoginBaselinesRepo, UserLoginsRepo } from './login-intel.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
 import type { AgentUpdatesRepo } from './agent-updates.types.js';
 
@@ -47,6 +48,10 @@ export interface Store {
   readonly agentVersions: AgentVersionsRepo;
   /** Failed logins by source address, for the cross-host login rules. */
   readonly sourceFailures: SourceFailuresRepo;
+  /** Per-user login baselines (new source for user, impossible travel). */
+  readonly loginBaselines: LoginBaselinesRepo;
+  /** Logins by normalised user, for a user's page. */
+  readonly userLogins: UserLoginsRepo;
   readonly agentUpdates: AgentUpdatesRepo;
   readonly maintenance: MaintenanceRepo;
   readonly escalation: EscalationRepo;

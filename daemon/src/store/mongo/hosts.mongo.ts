@@ -216,7 +216,10 @@ export function mongoHosts(db: Db, cache: HostCache): HostsRepo {
       await dropHostRollups(db, addRollups, hostId);
       await db.collection('events').deleteMany({ host_id: hostId });
       const ids = (await db.collection<{ id: string }>('problems').find({ host_id: hostId }, { projection: { id: 1 } }).toArray()).map((p) => p.id);
-      if (ids.length > 0) await db.collection('problem_events').deleteMany({ problem_id: { $in: ids } });
+      if (ids.length > 0) {
+        await db.collection('problem_events').deleteMany({ problem_id: { $in: ids } });
+        await db.collection('problem_evidence').deleteMany({ problem_id: { $in: ids } });
+      }
       await db.collection('problems').deleteMany({ host_id: hostId });
       await db.collection('event_fingerprints').deleteMany({ host_id: hostId });
       await db.collection('rdg_flaps').deleteMany({ host_id: hostId });

@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import type { MongoMigration } from './mongo-migration.js';
 import { SOURCE_FAILURES_MONGO_MIGRATION } from './source-failures.mongo.js';
+import { PROBLEM_EVIDENCE_MONGO_MIGRATION } from './problems.mongo.js';
+import { LOGIN_BASELINES_MONGO_MIGRATION, USER_LOGINS_MONGO_MIGRATION } from './login-intel.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
 import { AGENT_UPDATES_MONGO_MIGRATION } from './agent-updates.mongo.js';
 import { COMMANDS_MONGO_MIGRATION } from './commands.mongo.js';
@@ -183,4 +185,7 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   LOGIN_FAILURES_MONGO_MIGRATION,
   EVENTS_GEO_MONGO_MIGRATION,
   SOURCE_FAILURES_MONGO_MIGRATION,
+  PROBLEM_EVIDENCE_MONGO_MIGRATION,
+  LOGIN_BASELINES_MONGO_MIGRATION,
+  USER_LOGINS_MONGO_MIGRATION,
 ];

@@ -13,6 +13,7 @@ import { mongoLoginThrottle, mongoStreamTickets, mongoUsers } from './auth.mongo
 import { mongoSessions } from './sessions.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
 import { mongoSourceFailures } from './source-failures.mongo.js';
+import { mongoLoginBaselines, mongoUserLogins } from './login-intel.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
 import { mongoAgentUpdates } from './agent-updates.mongo.js';
 import { mongoMaintenance } from './maintenance.mongo.js';
@@ -120,6 +121,8 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     settings: mongoSettings(db),
     agentVersions: mongoAgentVersions(db),
     sourceFailures: mongoSourceFailures(db),
+    loginBaselines: mongoLoginBaselines(db),
+    userLogins: mongoUserLogins(db),
     agentUpdates: mongoAgentUpdates(db),
     audit: mongoAudit(db),
     problems: mongoProblems(db),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Filter, ObjectId } from 'mongodb';
-import { IP_KEYS, SEVERITIES } from '../../../../shared/src/index.js';
+import { IP_KEYS, SEVERITIES, type ProblemEvidence } from '../../../../shared/src/index.js';
 import type { EventDoc } from './event-doc.mongo.js';
 import type { Problem, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
 import {
@@ -77,10 +77,20 @@ function newDoc(p: Problem): ProblemDoc {
 
 const problemLock = (key: string) => `problem:${key}`;
 
+/** Migration 67: the evidence a login-intelligence rule stores with the problem it opens, one document per problem. */
+export const PROBLEM_EVIDENCE_MONGO_MIGRATION = {
+  id: 67,
+  name: 'problem evidence (why a login-intelligence problem opened)',
+  async up(db: Db) {
+    await db.collection('problem_evidence').createIndexes([{ key: { problem_id: 1 }, name: 'problem_unique', unique: true }]);
+  },
+};
+
 export function mongoProblems(db: Db): ProblemsRepo {
   const problems = db.collection<ProblemDoc>('problems');
   const links = db.collection<{ problem_id: string; event_id: string; occurred_ms: number; counted: boolean }>('problem_events');
   const events = db.collection<EventDoc>('events');
+  const evidenceDocs = db.collection<{ problem_id: string; evidence: ProblemEvidence }>('problem_evidence');
 
   /** Links are insert-only (unique per problem and event): all of a batch in one insertMany. */
   async function link(rows: { problem_id: string; event_id: string; occurred_ms: number; counted: boolean }[]): Promise<void> {
@@ -220,10 +230,15 @@ export function mongoProblems(db: Db): ProblemsRepo {
         results,
       ),
     );
-    // Links are written after the locks are released.
-    await link(
-      results.flatMap(({ problem }, i) => (problem ? inputs[i].links.map((l) => ({ problem_id: problem.id, ...l })) : [])),
-    );
+    // Links and the new problems' evidence are written after the locks are released.
+    const evidence = results.flatMap(({ problem, created }, i) => {
+      const found = inputs[i].evidence;
+      return created && problem && found ? [{ problem_id: problem.id, evidence: found }] : [];
+    });
+    await Promise.all([
+      link(results.flatMap(({ problem }, i) => (problem ? inputs[i].links.map((l) => ({ problem_id: problem.id, ...l })) : []))),
+      evidence.length === 0 ? undefined : evidenceDocs.insertMany(evidence, { ordered: false }),
+    ]);
     return results;
   }
 
@@ -233,6 +248,9 @@ export function mongoProblems(db: Db): ProblemsRepo {
     },
     upsertMatchMany,
     byId,
+    async evidence(problemId) {
+      return (await evidenceDocs.findOne({ problem_id: problemId }, { projection: { _id: 0 } }))?.evidence ?? null;
+    },
     async list(q: ProblemQuery) {
       const and: Filter<ProblemDoc>[] = [];
       if (q.statuses?.length) and.push({ status: { $in: q.statuses } });

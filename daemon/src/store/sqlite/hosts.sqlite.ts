@@ -137,6 +137,7 @@ export function sqliteHosts(db: Db): HostsRepo {
     );
     db.prepare('DELETE FROM events WHERE host_id = ?').run(hostId);
     db.prepare('DELETE FROM problem_events WHERE problem_id IN (SELECT id FROM problems WHERE host_id = ?)').run(hostId);
+    db.prepare('DELETE FROM problem_evidence WHERE problem_id IN (SELECT id FROM problems WHERE host_id = ?)').run(hostId);
     db.prepare('DELETE FROM problems WHERE host_id = ?').run(hostId);
     db.prepare('DELETE FROM event_fingerprints WHERE host_id = ?').run(hostId);
     db.prepare('DELETE FROM rdg_flaps WHERE host_id = ?').run(hostId);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Problem, ProblemAssignment, ProblemMatchInput, ProblemQuery, ProblemsRepo } from '../problems.types.js';
-import type { Severity } from '../../../../shared/src/index.js';
+import type { ProblemEvidence, Severity } from '../../../../shared/src/index.js';
 import {
   assignedProblem,
   assignmentApplies,
@@ -17,6 +17,21 @@ import { PROBLEM_SORT_COLUMN } from './problem-assignee.sqlite.js';
 import { chunkedStatements, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 
 type Db = Database.Database;
+
+/**
+ * Migration 67: the evidence a login-intelligence rule stores with the problem it opens, in a
+ * table of its own (read only by the problem detail, so problem rows and lists stay as small).
+ */
+export const PROBLEM_EVIDENCE_SQLITE_MIGRATION = {
+  id: 67,
+  name: 'problem evidence (why a login-intelligence problem opened)',
+  sql: `
+    CREATE TABLE problem_evidence (
+      problem_id TEXT PRIMARY KEY,
+      evidence TEXT NOT NULL
+    ) WITHOUT ROWID;
+  `,
+};
 
 interface ProblemRow extends Omit<Problem, 'comments'> {
   severity_rank: number;
@@ -109,10 +124,16 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     for (const l of input.links) links.push([problem.id, l.event_id, l.occurred_ms, l.counted ? 1 : 0]);
     return { problem, created: !match };
   };
+  const insertEvidence = db.prepare<[string, string]>('INSERT OR IGNORE INTO problem_evidence (problem_id, evidence) VALUES (?, ?)');
+  const evidenceStmt = db.prepare<[string], { evidence: string }>('SELECT evidence FROM problem_evidence WHERE problem_id = ?');
   const upsertAll = (inputs: ProblemMatchInput[]) => {
     const links: [string, string, number, number][] = [];
     const results = inputs.map((input) => upsertOne(input, links));
     writeLinks(links);
+    results.forEach(({ problem, created }, i) => {
+      const evidence = inputs[i].evidence;
+      if (created && problem && evidence) insertEvidence.run(problem.id, JSON.stringify(evidence));
+    });
     return results;
   };
   const transitionTx = db.transaction((id: string, from: readonly Problem['status'][], change: Parameters<ProblemsRepo['transition']>[2]) => {
@@ -159,6 +180,10 @@ export function sqliteProblems(db: Db): ProblemsRepo {
     async byId(id) {
       const row = byIdStmt.get(id);
       return row ? problemFromRow(row) : null;
+    },
+    async evidence(id) {
+      const row = evidenceStmt.get(id);
+      return row ? (JSON.parse(row.evidence) as ProblemEvidence) : null;
     },
     async list(q: ProblemQuery) {
       const where: string[] = [];

@@ -1,6 +1,8 @@
 import type { SqliteMigration } from './sqlite-migration.js';
 import { EVENTS_GEO_SQLITE_MIGRATION } from './event-row.sqlite.js';
 import { SOURCE_FAILURES_SQLITE_MIGRATION } from './source-failures.sqlite.js';
+import { PROBLEM_EVIDENCE_SQLITE_MIGRATION } from './problems.sqlite.js';
+import { LOGIN_BASELINES_SQLITE_MIGRATION, USER_LOGINS_SQLITE_MIGRATION } from './login-intel.sqlite.js';
 import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
 import { LEASE_TOKENS_SQLITE_MIGRATION } from './leases.sqlite.js';
 import { AGENT_UPDATES_SQLITE_MIGRATION } from './agent-updates.sqlite.js';
@@ -436,4 +438,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   AGENT_VERSIONS_REASON_SQLITE_MIGRATION,
   EVENTS_GEO_SQLITE_MIGRATION,
   SOURCE_FAILURES_SQLITE_MIGRATION,
+  PROBLEM_EVIDENCE_SQLITE_MIGRATION,
+  LOGIN_BASELINES_SQLITE_MIGRATION,
+  USER_LOGINS_SQLITE_MIGRATION,
 ];

@@ -11,6 +11,7 @@ import { sqliteLoginThrottle, sqliteStreamTickets, sqliteUsers } from './auth.sq
 import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteSourceFailures } from './source-failures.sqlite.js';
+import { sqliteLoginBaselines, sqliteUserLogins } from './login-intel.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
 import { sqliteAgentUpdates } from './agent-updates.sqlite.js';
 import { sqliteMaintenance } from './maintenance.sqlite.js';
@@ -72,6 +73,8 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     settings: sqliteSettings(db),
     agentVersions: sqliteAgentVersions(db),
     sourceFailures: sqliteSourceFailures(db),
+    loginBaselines: sqliteLoginBaselines(db),
+    userLogins: sqliteUserLogins(db),
     agentUpdates: sqliteAgentUpdates(db),
     audit: sqliteAudit(db),
     problems: sqliteProblems(db),

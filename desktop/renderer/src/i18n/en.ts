@@ -547,6 +547,7 @@ const en = {
       auth_login_failed: 'Sign-in failed',
       auth_login_locked: 'Sign-in locked',
       user_created: 'User created',
+      logins_baselines_rebuilt: 'Login baselines rebuilt',
       user_updated: 'User changed',
       user_deleted: 'User deleted',
       user_password_changed: 'Password changed',

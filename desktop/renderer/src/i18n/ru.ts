@@ -550,6 +550,7 @@ const ru: Messages = {
       auth_login_failed: 'Неудачный вход',
       auth_login_locked: 'Вход заблокирован',
       user_created: 'Пользователь создан',
+      logins_baselines_rebuilt: 'Базовые линии входов перестроены',
       user_updated: 'Пользователь изменён',
       user_deleted: 'Пользователь удалён',
       user_password_changed: 'Пароль изменён',
