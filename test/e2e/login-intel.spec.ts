@@ -84,7 +84,7 @@ async function signedIn(page: Page): Promise<ConsolePage> {
   return app;
 }
 
-test('a new source explains itself with the baseline, and the user page shows the logins, the map and the baseline', async ({ page }) => {
+test('a new source explains itself with the user’s baseline and opens the new address’s events', async ({ page }) => {
   const app = await signedIn(page);
   await app.open(await problemOf('new_source', (e) => e.new_country === 'BR'));
   const why = page.getByTestId('problem-why');
@@ -100,6 +100,13 @@ test('a new source explains itself with the baseline, and the user page shows th
   await why.getByTestId('why-events').click();
   await expect(page).toHaveURL(/\/events\?ip=200\.160\.2\.3$/);
   await expect(page.locator('table.data tbody tr')).toHaveCount(1);
+  await page.getByTestId('language').selectOption('ru');
+  await phoneShots(app, await problemOf('new_source', (e) => e.new_country === 'BR'), 'why-new-source-ru-390', 'problem-why');
+  await page.getByTestId('language').selectOption('en');
+});
+
+test('the user page shows the logins across hosts, their countries on the map and the baseline', async ({ page }) => {
+  const app = await signedIn(page);
   await app.open(await problemOf('new_source', (e) => e.new_country === 'BR'));
   await page.getByTestId('problem-why').getByTestId('why-user').click();
   await expect(page).toHaveURL(/\/logins\/alice$/);
@@ -116,7 +123,6 @@ test('a new source explains itself with the baseline, and the user page shows th
   await expect(page.locator('h1')).toHaveText('Входы пользователя alice');
   await app.screenshot('user-logins-ru-1440');
   await phoneShots(app, '/logins/alice', 'user-logins-ru-390', 'user-baseline');
-  await phoneShots(app, await problemOf('new_source', (e) => e.new_country === 'BR'), 'why-new-source-ru-390', 'problem-why');
   await page.getByTestId('language').selectOption('en');
 });
 
