@@ -18,6 +18,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'dashboard', component: () => import('./features/dashboard/DashboardView.vue') },
   { path: '/events', name: 'events', component: () => import('./features/events/EventsView.vue') },
   { path: '/problems/:id?', name: 'problems', component: () => import('./features/problems/ProblemsView.vue') },
+  { path: '/logins/:user', name: 'userLogins', component: () => import('./features/logins/UserLoginsView.vue') },
   { path: '/hosts/:id?', name: 'hosts', component: () => import('./features/hosts/HostsView.vue') },
   { path: '/maintenance', name: 'maintenance', component: () => import('./features/maintenance/MaintenanceView.vue') },
   { path: '/bans', name: 'bans', component: () => import('./features/bans/BansView.vue') },

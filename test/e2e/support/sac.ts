@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { EventInput } from '../../../shared/src/index.js';
+import type { Clock } from '../../../daemon/src/clock.js';
 import { loadConfig } from '../../../daemon/src/config.js';
 import { startSac, type RunningSac } from '../../../daemon/src/sac.js';
 import { buildEvent } from '../../helpers/events.js';
@@ -27,8 +28,9 @@ export interface E2eSac {
 /**
  * A fresh daemon for one spec file: SQLite in a temp dir, loopback, free port, known admin
  * password and agent key, the console web build served at / (npm run build:web makes it).
+ * `clock`: the daemon's clock (a `TestClock` lets a spec move the daemon's time forward).
  */
-export async function startE2eSac(env: Record<string, string> = {}): Promise<E2eSac> {
+export async function startE2eSac(env: Record<string, string> = {}, clock?: Clock): Promise<E2eSac> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sac-e2e-'));
   const result = loadConfig({
     SAC_DATA_DIR: dataDir,
@@ -40,7 +42,7 @@ export async function startE2eSac(env: Record<string, string> = {}): Promise<E2e
     ...env,
   });
   if (!result.ok) throw new Error(`e2e config invalid: ${result.problems.join('; ')}`);
-  const sac = await startSac(result.config, { logger: pino({ level: 'error' }, pino.destination(2)) });
+  const sac = await startSac(result.config, { logger: pino({ level: 'error' }, pino.destination(2)), clock });
   const url = sac.url;
   const api: E2eSac['api'] = async (method, p, opts = {}) => {
     const res = await fetch(`${url}${p}`, {

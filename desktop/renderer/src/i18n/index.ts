@@ -4,6 +4,7 @@ import en from './en';
 import ru from './ru';
 import { mobileMessages } from '../mobile/mobile.i18n';
 import { agentsMessages } from '../features/agents/agents.i18n';
+import { loginsMessages } from '../features/logins/logins.i18n';
 
 /** The console speaks the languages notifications are written in. */
 export const LOCALES = LANGUAGES;
@@ -37,7 +38,7 @@ export function createAppI18n(locale: Locale) {
     locale,
     fallbackLocale: 'en',
     pluralRules: { ru: ruPlural },
-    messages: { en: { ...en, mobile: mobileMessages.en, agents: agentsMessages.en }, ru: { ...ru, mobile: mobileMessages.ru, agents: agentsMessages.ru } },
+    messages: { en: { ...en, mobile: mobileMessages.en, agents: agentsMessages.en, logins: loginsMessages.en }, ru: { ...ru, mobile: mobileMessages.ru, agents: agentsMessages.ru, logins: loginsMessages.ru } },
     datetimeFormats: {
       en: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },
       ru: { short: { hour: '2-digit', minute: '2-digit' }, long: { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } },

@@ -87,6 +87,12 @@ export function csvRow(values: unknown[]): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** An instant (plus `plusMs`) as the browser's local `YYYY-MM-DDTHH:mm:ss`, what the Events `from`/`to` filters hold. */
+export function localSeconds(iso: string, plusMs = 0): string {
+  const d = new Date(Date.parse(iso) + plusMs);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 /** The typing pattern of a date field in the console language, e.g. "dd.mm.yyyy hh:mm". */
 export function inputPattern(locale: string, withTime: boolean): string {
   const date = locale === 'ru' ? 'дд.мм.гггг' : 'dd/mm/yyyy';
