@@ -5,6 +5,7 @@ import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { openStream } from '../helpers/stream.js';
 import { STORE_KINDS } from '../helpers/stores.js';
 import { trpc } from '../peers/trpc.js';
+import { restRequest } from '../helpers/rest-request.js';
 
 type Transport = 'rest' | 'trpc';
 /** What the limited monitor's call names: records of the host outside their groups. */
@@ -99,21 +100,6 @@ const CASES: Record<string, Case> = {
   'agents.update': (o) => ({ id: o.job }),
   'agents.hostConfig': (o) => ({ host_id: o.host }),
 };
-
-/** The REST request for an input, built from the declaration. */
-function restRequest(op: AnyOperation & { path: string }, input: Record<string, unknown> = {}): { path: string; body?: unknown } {
-  const rest = { ...input };
-  const path = op.path.replace(/\{([A-Za-z_]+)\}/g, (_m, name: string) => {
-    const value = String(rest[name]);
-    delete rest[name];
-    return encodeURIComponent(value);
-  });
-  if (op.method === 'GET' || op.method === 'DELETE') {
-    const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return { path: query ? `${path}?${query}` : path };
-  }
-  return { path, body: op.restBody === undefined ? rest : rest[op.restBody] };
-}
 
 describe.each(STORE_KINDS)('a monitor limited to host groups on %s', (kind) => {
   let t: TestSac;

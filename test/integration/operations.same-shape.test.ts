@@ -8,6 +8,7 @@ import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemo
 import { STORE_KINDS } from '../helpers/stores.js';
 import { startGitRepos, type GitReposPeer } from '../peers/git-repos.peer.js';
 import { trpc } from '../peers/trpc.js';
+import { restRequest } from '../helpers/rest-request.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
 const MIN = 60_000;
@@ -25,21 +26,6 @@ interface Call {
 }
 /** How to call an operation; asked once per transport, so a mutation acts on its own target each time. */
 type Case = (via: Transport) => Promise<Call> | Call;
-
-/** The REST request for an input, built from the declaration as a client reads the document. */
-function restRequest(op: AnyOperation & { path: string }, input: Record<string, unknown> = {}): { path: string; body?: unknown } {
-  const rest = { ...input };
-  const path = op.path.replace(/\{([A-Za-z_]+)\}/g, (_m, name: string) => {
-    const value = String(rest[name]);
-    delete rest[name];
-    return encodeURIComponent(value);
-  });
-  if (op.method === 'GET' || op.method === 'DELETE') {
-    const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return { path: query ? `${path}?${query}` : path };
-  }
-  return { path, body: op.restBody === undefined ? rest : rest[op.restBody] };
-}
 
 /** The structure of a value: object keys and element shapes kept, every leaf reduced to its type. */
 function shapeOf(value: unknown): unknown {
