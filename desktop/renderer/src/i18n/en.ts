@@ -534,7 +534,6 @@ const en = {
     limitSome: 'Only the hosts of these groups',
     limitHint: 'A limited monitor sees and acts only on the hosts of the chosen groups, on every page and in the live stream.',
     limitSaved: 'Host groups of {user} saved',
-    limited: 'limited',
   },
   bans: {
     title: 'SSH bans',
