@@ -716,6 +716,12 @@ const en = {
   errors: {
     fieldsInvalid: 'Some values are not valid:',
     codes: {
+      group: {
+        invalid_rules: 'An address range is not valid: write one address or a range such as 10.1.0.0/16.',
+        admin_unlimited: 'Admins see every host: only monitors can be limited to host groups.',
+        duplicate_name: 'Another group has this name.',
+        not_found: 'No such host group.',
+      },
       ssh_ban: {
         invalid_address: 'Not one IPv4 or IPv6 address that can be banned (ranges, loopback and multicast are refused).',
         never_ban: 'This address is never banned: it is on the never-ban list, an address of the SAC server or one a console user signed in from.',
