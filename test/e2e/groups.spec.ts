@@ -80,13 +80,16 @@ test('an admin creates a group by rules with a live preview, and the Events list
 });
 
 test('a monitor limited to a group sees only its hosts; an admin cannot be limited', async ({ browser, page }) => {
+  const admin = await sac.token('admin', ADMIN_PASSWORD);
+  const created = await sac.api('POST', '/api/v1/groups', { token: admin, body: { name: 'Web farm', rules: { host_patterns: ['web-*'] } } });
+  expect(created.status).toBe(201);
   const app = new ConsolePage(page, sac.url);
   await app.login();
   await app.open('/admin/users');
   await page.locator('tr[data-user="admin"]').getByTestId('user-groups').click();
   let limit = page.getByTestId('user-limit');
   await limit.getByTestId('limit-some').check();
-  await limit.locator('[data-group="Web"] input').check();
+  await limit.locator('[data-group="Web farm"] input').check();
   await page.getByTestId('limit-save').click();
   await expect(limit.getByRole('alert')).toContainText('Admins see every host');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
@@ -94,7 +97,7 @@ test('a monitor limited to a group sees only its hosts; an admin cannot be limit
   await page.locator('tr[data-user="mira"]').getByTestId('user-groups').click();
   limit = page.getByTestId('user-limit');
   await limit.getByTestId('limit-some').check();
-  await limit.locator('[data-group="Web"] input').check();
+  await limit.locator('[data-group="Web farm"] input').check();
   await app.screenshot('groups-user-limit');
   await page.getByTestId('limit-save').click();
   await expect(page.getByText('Host groups of mira saved')).toBeVisible();
@@ -107,7 +110,7 @@ test('a monitor limited to a group sees only its hosts; an admin cannot be limit
   await expect(hosts).toHaveCount(2);
   await expect(miraPage.getByTestId('hosts-table')).not.toContainText('DB-01');
   await hosts.filter({ hasText: 'WEB-01' }).click();
-  await expect(miraPage.getByTestId('host-groups')).toContainText('Web');
+  await expect(miraPage.getByTestId('host-groups')).toContainText('Web farm');
   await mira.screenshot('groups-host-detail');
   await miraPage.setViewportSize({ width: 390, height: 844 });
   await mira.screenshot('groups-host-detail-phone');
