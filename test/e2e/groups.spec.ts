@@ -40,6 +40,7 @@ test('an admin creates a group by rules with a live preview, and the Events list
   // A malformed range: the preview says so beside the fields; a correct one narrows the members.
   await dialog.locator('textarea[name="cidrs"]').fill('10.1.0.0/99');
   await expect(preview.getByRole('alert')).toContainText('An address range is not valid');
+  await app.screenshot('groups-edit-error');
   await dialog.locator('textarea[name="cidrs"]').fill('10.1.0.5/32');
   await expect(preview.locator('[data-member]')).toHaveCount(1);
   await dialog.locator('textarea[name="cidrs"]').fill('10.1.0.0/16');
