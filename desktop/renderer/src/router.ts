@@ -28,6 +28,8 @@ export const routes: RouteRecordRaw[] = [
   { path: '/agents', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
   { path: '/api-reference', name: 'apiReference', component: () => import('./features/apiref/ApiReferenceView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
+  // A monitor may read the groups (the nav offers it to admins, who change them).
+  { path: '/admin/groups', name: 'groups', component: () => import('./features/groups/GroupsView.vue') },
   { path: '/admin/users', name: 'users', component: () => import('./features/users/UsersView.vue'), meta: { admin: true } },
   { path: '/admin/api-keys', name: 'apiKeys', component: () => import('./features/apikeys/ApiKeysView.vue'), meta: { admin: true } },
   { path: '/admin/audit', name: 'audit', component: () => import('./features/audit/AuditView.vue'), meta: { admin: true } },

@@ -6,7 +6,7 @@ import { filtersFromQuery, filtersToApi, filtersToQuery, isFiltered } from './ev
 describe('event filters in the URL', () => {
   it('round-trips through the query string and drops empty and unknown values', () => {
     const f = filtersFromQuery({ hostname: 'RDS01', severity: 'high,bogus,critical', type: ' rdg.connection ', q: '', date: '2026-06-03' });
-    expect(f).toEqual({ hostname: 'RDS01', severity: ['high', 'critical'], type: 'rdg.connection', range: '', date: '2026-06-03', from: '', to: '', q: '', user: '', ip: '', country: '', asn: '', order: '', refresh: '' });
+    expect(f).toEqual({ hostname: 'RDS01', severity: ['high', 'critical'], type: 'rdg.connection', range: '', date: '2026-06-03', from: '', to: '', q: '', user: '', ip: '', country: '', asn: '', group: '', order: '', refresh: '' });
     expect(filtersToQuery(f)).toEqual({ hostname: 'RDS01', severity: 'high,critical', type: 'rdg.connection', date: '2026-06-03' });
     expect(filtersFromQuery(filtersToQuery(f))).toEqual(f);
   });

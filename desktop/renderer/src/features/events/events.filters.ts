@@ -4,7 +4,7 @@ import { RANGES, REFRESHES, type RangeKey, type RefreshKey } from '../../utils/t
 
 /**
  * The Events filters as they live in the URL
- * (`?hostname=&severity=high,critical&type=rdp.login&range=24h|date=|from=&to=&q=&user=&ip=&country=DE&asn=13335&order=asc&refresh=1m`).
+ * (`?hostname=&severity=high,critical&type=rdp.login&range=24h|date=|from=&to=&q=&user=&ip=&country=DE&asn=13335&group=<id>&order=asc&refresh=1m`).
  * A relative `range` wins over `date`, `from` and `to`.
  */
 export interface EventFilters {
@@ -21,12 +21,14 @@ export interface EventFilters {
   /** Source country (ISO alpha-2) and AS number, as enriched at ingest. */
   country: string;
   asn: string;
+  /** Only hosts of this host group (its id). */
+  group: string;
   order: 'asc' | '';
   refresh: RefreshKey | '';
 }
 
 const one = (v: LocationQuery[string]) => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
-const TEXT_KEYS = ['hostname', 'type', 'date', 'from', 'to', 'q', 'user', 'ip', 'country', 'asn'] as const;
+const TEXT_KEYS = ['hostname', 'type', 'date', 'from', 'to', 'q', 'user', 'ip', 'country', 'asn', 'group'] as const;
 
 export function filtersFromQuery(query: LocationQuery): EventFilters {
   const severity = one(query.severity)
@@ -47,6 +49,7 @@ export function filtersFromQuery(query: LocationQuery): EventFilters {
     ip: '',
     country: '',
     asn: '',
+    group: '',
     order: one(query.order) === 'asc' ? 'asc' : '',
     refresh: refresh in REFRESHES ? (refresh as RefreshKey) : '',
   };
@@ -85,6 +88,7 @@ export function filtersToApi(f: EventFilters, timeZone: string, nowMs = Date.now
     ip: f.ip || undefined,
     country: f.country || undefined,
     asn: f.asn || undefined,
+    group: f.group || undefined,
     order: f.order || undefined,
   };
 }

@@ -6,7 +6,7 @@ export type HostRow = RouterOutputs['hosts']['list']['items'][number];
 export type HostDetail = RouterOutputs['hosts']['byId'];
 
 export const hostsApi = {
-  list: (q: string, sort?: HostSortKey, dir?: 'asc' | 'desc') => call(() => trpc.hosts.list.query({ ...(q ? { q } : {}), sort, dir })),
+  list: (q: string, sort?: HostSortKey, dir?: 'asc' | 'desc', group = '') => call(() => trpc.hosts.list.query({ ...(q ? { q } : {}), ...(group ? { group } : {}), sort, dir })),
   byId: (id: string) => call(() => trpc.hosts.byId.query({ id })),
   remove: (id: string) => call(() => trpc.hosts.delete.mutate({ id })),
   pin: (id: string, pin: HostPinInput) => call(() => trpc.hosts.pinAddress.mutate({ id, pin })),

@@ -7,13 +7,16 @@ import { hostsApi } from './hosts.api';
 /** Hosts: search, the selected host with its inventory, and deletion (admin; the server checks too). */
 export const useHostsStore = defineStore('hosts', () => {
   const q = ref('');
+  /** Only hosts of this host group (its id; '' for every host). */
+  const group = ref('');
   const sort = ref<{ key: HostSortKey; desc: boolean }>({ key: 'hostname', desc: false });
-  const list = useResource(async () => (await hostsApi.list(q.value.trim(), sort.value.key, sort.value.desc ? 'desc' : 'asc')).items);
+  const list = useResource(async () => (await hostsApi.list(q.value.trim(), sort.value.key, sort.value.desc ? 'desc' : 'asc', group.value)).items);
   const selectedId = ref<string | null>(null);
   const detail = useResource(() => hostsApi.byId(selectedId.value!));
 
-  async function search(text: string) {
+  async function search(text: string, groupId = '') {
     q.value = text;
+    group.value = groupId;
     await list.load();
   }
   /** The list is sorted by the daemon (statuses are derived there). */
@@ -36,5 +39,5 @@ export const useHostsStore = defineStore('hosts', () => {
     else await hostsApi.unpin(id);
     if (selectedId.value === id) await detail.load();
   }
-  return { q, sort, list, selectedId, detail, search, sortBy, select, remove, pinAddress };
+  return { q, group, sort, list, selectedId, detail, search, sortBy, select, remove, pinAddress };
 });
