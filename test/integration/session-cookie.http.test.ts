@@ -63,6 +63,11 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     // The bearer token of the same answer keeps its own, shorter lifetime.
     expect(Date.parse(plain.expiresAt)).toBeLessThan(before + HOUR);
     expect(plain.csrf).toMatch(/^[\w-]{43}$/);
+    // Beside it, one the page can read, holding no secret: there is a cookie session to restore.
+    const hint = (await api(sac, 'POST', '/api/v1/auth/login', { body: { username: user.username, password }, headers: { 'X-SAC-Session': 'cookie' } })).headers
+      .getSetCookie()
+      .find((c) => c.startsWith('sac_signed_in='));
+    expect(hint).toMatch(/^sac_signed_in=1; Path=\/; Expires=[^;]+; SameSite=Strict$/);
 
     // Behind the trusted proxy (127.0.0.1 here) saying https, the cookie is Secure.
     const https = await cookieSignIn(sac, user.username, password, { 'X-Forwarded-Proto': 'https' });
@@ -136,7 +141,10 @@ describe.each(STORE_KINDS)('the web console session cookie on %s', (kind) => {
     const s = await cookieSignIn(sac, user.username, password);
     const out = await api(sac, 'POST', '/api/v1/auth/logout', { headers: { Cookie: s.cookie, 'X-CSRF-Token': s.csrf } });
     expect(out.status).toBe(204);
-    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^sac_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/)]);
+    expect(out.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^sac_session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/),
+      expect.stringMatching(/^sac_signed_in=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Strict$/),
+    ]);
     expect((await api(sac, 'GET', '/api/v1/auth/session', { headers: { Cookie: s.cookie } })).status).toBe(401);
     expect((await openStream(sac, { cookie: s.cookie })).status).toBe(401);
 

@@ -7,6 +7,11 @@ import { requestIsHttps } from './client-address.js';
 
 /** The web console's session cookie: the session's token, HttpOnly, SameSite=Strict, Secure over https. */
 export const SESSION_COOKIE = 'sac_session';
+/**
+ * Beside the session cookie, one the page can read (`1`, no secret): whether there is a cookie
+ * session to restore, so a page opened signed out asks nothing that would answer 401.
+ */
+export const SIGNED_IN_COOKIE = 'sac_signed_in';
 /** The header a cookie-authenticated write carries its session's CSRF token in. */
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sent (value `cookie`) with a sign-in by the web console: the answer sets the session cookie too. */
@@ -104,7 +109,10 @@ export interface SessionCookie {
 export function sessionCookie(req: IncomingMessage, res: ServerResponse): SessionCookie {
   const secure = requestIsHttps(req) ? '; Secure' : '';
   const write = (value: string, expires: string) =>
-    res.appendHeader('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Strict${secure}`);
+    res.appendHeader('Set-Cookie', [
+      `${SESSION_COOKIE}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Strict${secure}`,
+      `${SIGNED_IN_COOKIE}=${value === '' ? '' : '1'}; Path=/; Expires=${expires}; SameSite=Strict${secure}`,
+    ]);
   return {
     wanted: req.headers[COOKIE_SESSION_HEADER] === 'cookie' || cookieToken(req) !== null,
     set: (token, expiresMs) => write(token, new Date(expiresMs).toUTCString()),

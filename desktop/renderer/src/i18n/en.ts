@@ -151,6 +151,8 @@ const en = {
     code: 'Code',
     verify: 'Verify',
     invalidCode: 'Wrong or already used code.',
+    codeAttemptsLeft: '{count} attempt left before this user name is locked. | {count} attempts left before this user name is locked.',
+    codeNowLocked: 'Sign-in for this user name is now locked for a while.',
     expiredStep: 'The sign-in step expired. Sign in again.',
     enrollTitle: 'Set up two-factor sign-in',
     enrollHint: 'Your administrator requires a second factor. Scan the QR code with an authenticator app, then enter its code.',

@@ -79,14 +79,21 @@ describe('LoginView', () => {
     const expires = new Date(Date.now() + 3600_000).toISOString();
     const fetchMock = answer(200, { user: { id: 'u1', username: 'admin', role: 'admin' }, expires_at: expires, csrf_token: 'csrf-2' });
     vi.stubGlobal('fetch', fetchMock);
+    document.cookie = 'sac_signed_in=1; Path=/';
     setActivePinia(createPinia());
     const auth = useAuthStore();
     expect(await auth.restore()).toBe(true);
     expect(String((fetchMock.mock.calls[0] as [URL])[0])).toBe('http://127.0.0.1:8080/api/v1/auth/session');
     expect(auth.user?.username).toBe('admin');
-    vi.stubGlobal('fetch', answer(401, { error: { code: 'auth/unauthorized', message: 'Sign in first' } }));
+    // A cookie the daemon no longer accepts: signed out, and the hint is gone, so the next load asks nothing.
+    const refused = answer(401, { error: { code: 'auth/unauthorized', message: 'Sign in first' } });
+    vi.stubGlobal('fetch', refused);
     setActivePinia(createPinia());
     expect(await useAuthStore().restore()).toBe(false);
+    expect(document.cookie).not.toContain('sac_signed_in=1');
+    setActivePinia(createPinia());
+    expect(await useAuthStore().restore()).toBe(false);
+    expect(refused).toHaveBeenCalledTimes(1);
   });
 
   it('locks only the user name the daemon locked: another name may sign in at once', async () => {

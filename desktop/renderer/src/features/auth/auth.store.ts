@@ -92,6 +92,9 @@ export const useAuthStore = defineStore('auth', () => {
   }
 
   async function restoreFromCookie(): Promise<boolean> {
+    // The daemon sets a readable companion of its HttpOnly cookie: without it there is nothing to
+    // restore, and asking would only be answered 401.
+    if (!/(?:^|;\s*)sac_signed_in=1(?:;|$)/.test(document.cookie)) return false;
     try {
       const current = await authApi.session();
       session.setCsrf(current.csrf_token);
@@ -99,8 +102,10 @@ export const useAuthStore = defineStore('auth', () => {
       expiresAt.value = Date.parse(current.expires_at);
       schedule();
       return true;
-    } catch {
-      // No cookie, or one the daemon no longer accepts: the sign-in page. An unreachable daemon keeps the cookie for the next load.
+    } catch (err) {
+      // A cookie the daemon no longer accepts: the sign-in page, and no asking on the next load.
+      // An unreachable daemon keeps the cookie for the next load.
+      if (err instanceof ApiError && err.status === 401) document.cookie = 'sac_signed_in=; Path=/; Max-Age=0; SameSite=Strict';
       return false;
     }
   }
