@@ -411,7 +411,10 @@ export class CorrelationService {
         const usual = values.filter((v) => !(v.dim === 'country' && v.value === newCountry) && !(v.dim === 'asn' && v.value === String(newAsn)));
         out.push({
           ...base,
-          key: problemKey(ANY_HOST, NEW_SOURCE_TYPE, 'new_source', [l.user, newCountry ?? '', String(newAsn ?? '')]),
+          // Keyed by the login's source, not by which of its parts were new: with several daemons a
+          // concurrent reader may see the country row already counted and the ASN row not yet, and
+          // both readings must join one problem.
+          key: problemKey(ANY_HOST, NEW_SOURCE_TYPE, 'new_source', [l.user, s.country ?? '', String(s.asn ?? '')]),
           rule: 'new_source',
           type: NEW_SOURCE_TYPE,
           title: newSourceTitle(l.user, newCountry, newAsn, newAsn === null ? null : s.as_org),
