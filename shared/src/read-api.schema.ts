@@ -79,6 +79,10 @@ export const EventListQuerySchema = z.strictObject({
   q: z.string().min(1).max(256).optional(),
   /** Text in the acting user's name (`details.user` or the shadowing user), case-insensitive. */
   user: z.string().min(1).max(256).optional(),
+  /** `user` is the whole name (case-insensitive), not text in it: `ivanov` no longer finds `ivanova`. */
+  user_exact: z
+    .union([z.boolean(), z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')])
+    .optional(),
   /** An address in `details.ip_address`, `source_ip` or `external_ip`, exactly. */
   ip: z.string().min(1).max(64).optional(),
   /** The source address's country as enriched at ingest (ISO 3166-1 alpha-2, any case). */

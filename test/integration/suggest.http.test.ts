@@ -67,6 +67,11 @@ describe.each(STORE_KINDS)('suggestions and substring filters on %s', (kind) => 
     expect((await events('user=IVAN')).map((e) => e.actor_user)).toEqual(['Ivanov', 'ivanova']);
     expect((await events('user=пЕт')).map((e) => e.actor_user)).toEqual(['Петров']);
     expect(await events('user=%25')).toEqual([]);
+    // A pivot on one user: the whole name, any case, never a longer name containing it.
+    expect((await events('user=ivanov&user_exact=true')).map((e) => e.actor_user)).toEqual(['Ivanov']);
+    expect((await events('user=%D0%BF%D0%B5%D1%82%D1%80%D0%BE%D0%B2&user_exact=true')).map((e) => e.actor_user)).toEqual(['Петров']);
+    expect(await events('user=%D0%BF%D0%B5%D1%82&user_exact=true')).toEqual([]);
+    expect((await get('/api/v1/events?user_exact=true')).body.error).toMatchObject({ code: 'request/invalid_parameter', details: { parameter: 'user_exact' } });
 
     const problems = async (query: string) => ((await get(`/api/v1/problems?${query}`, admin)).body.items as { hostname: string; rule: string }[]);
     expect((await problems('rule=SEVER&host=OLD')).map((p) => p.hostname)).toEqual(['oldweb']);

@@ -50,6 +50,10 @@ export class EventsService {
       q.budget_ms = SEARCH_BUDGET_MS;
     }
     if (query.user) q.actor = query.user;
+    if (query.user_exact) {
+      if (!query.user) throw invalidParameter('user_exact', 'is only used with user');
+      q.actor_exact = true;
+    }
     if (query.ip) q.ip = query.ip;
     if (query.country) q.country = query.country;
     if (query.asn !== undefined) q.asn = query.asn;

@@ -98,6 +98,8 @@ export interface EventQuery {
   q?: string;
   /** Text in the acting user's name (case-insensitive). */
   actor?: string;
+  /** `actor` is the whole name (case-insensitive) rather than text in it. */
+  actor_exact?: boolean;
   /** Exact address in details.ip_address, source_ip or external_ip. */
   ip?: string;
   /** Source country (ISO 3166-1 alpha-2, upper case), as enriched at ingest. */

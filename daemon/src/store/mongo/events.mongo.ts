@@ -251,7 +251,7 @@ function searchFilter(q: EventQuery, withCursor: boolean): Filter<EventDoc>[] {
     const re = new RegExp(escapeRegex(q.q), 'i');
     and.push({ $or: [{ 'event.title': re }, { 'event.summary': re }] });
   }
-  if (q.actor !== undefined) and.push({ actor_user: new RegExp(escapeRegex(q.actor), 'i') });
+  if (q.actor !== undefined) and.push({ actor_user: new RegExp(q.actor_exact ? `^${escapeRegex(q.actor)}$` : escapeRegex(q.actor), 'i') });
   if (q.country !== undefined) and.push({ 'source_geo.country': q.country } as Filter<EventDoc>);
   if (q.asn !== undefined) and.push({ 'source_geo.asn': q.asn } as Filter<EventDoc>);
   if (q.ip !== undefined) and.push({ $or: IP_FIELDS.map((f) => ({ [f]: q.ip })) } as Filter<EventDoc>);

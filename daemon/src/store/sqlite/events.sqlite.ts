@@ -218,9 +218,15 @@ function searchWhere(q: EventQuery, withCursor: boolean): { where: string[]; par
     }
   }
   if (q.actor !== undefined) {
-    // SQLite's LIKE folds ASCII letters itself, several times faster than a JavaScript function per row.
-    where.push(/^[\x20-\x7e]*$/.test(q.actor) ? "actor_user LIKE ? ESCAPE '\\'" : "sac_lower(actor_user) LIKE ? ESCAPE '\\'");
-    params.push(containsLike(q.actor));
+    // SQLite folds ASCII letters itself (LIKE, NOCASE), several times faster than a JavaScript function per row.
+    const ascii = /^[\x20-\x7e]*$/.test(q.actor);
+    if (q.actor_exact) {
+      where.push(ascii ? 'actor_user = ? COLLATE NOCASE' : 'sac_lower(actor_user) = ?');
+      params.push(ascii ? q.actor : q.actor.toLowerCase());
+    } else {
+      where.push(ascii ? "actor_user LIKE ? ESCAPE '\\'" : "sac_lower(actor_user) LIKE ? ESCAPE '\\'");
+      params.push(containsLike(q.actor));
+    }
   }
   if (q.country !== undefined) {
     where.push('geo_country = ?');

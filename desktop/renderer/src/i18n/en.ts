@@ -253,6 +253,7 @@ const en = {
     eventType: 'Type',
     titleCol: 'Title',
     actor: 'User',
+    userHint: 'Text in the user name; in double quotes ("ivanov") the whole name',
     agent: 'Agent',
     flap: 'flap',
     flapTitle: 'RD Gateway flap: connection closed 1–10 s after it opened',

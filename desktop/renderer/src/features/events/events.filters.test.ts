@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsCsv } from './events.csv';
 import type { EventsPage } from './events.api';
-import { filtersFromQuery, filtersToApi, filtersToQuery, isFiltered } from './events.filters';
+import { exactUser, filtersFromQuery, filtersToApi, filtersToQuery, isFiltered } from './events.filters';
 
 describe('event filters in the URL', () => {
   it('round-trips through the query string and drops empty and unknown values', () => {
@@ -29,6 +29,12 @@ describe('event filters in the URL', () => {
     expect(filtersFromQuery({ range: '2h', refresh: '1s', order: 'sideways' })).toMatchObject({ range: '', refresh: '', order: '' });
     expect(isFiltered(filtersFromQuery({ order: 'asc', refresh: '30s' }))).toBe(false);
     expect(isFiltered(filtersFromQuery({ range: '15m' }))).toBe(true);
+  });
+
+  it('reads a user name in double quotes as the whole name (a pivot), anything else as text in it', () => {
+    expect(filtersToApi(filtersFromQuery({ user: exactUser('ivanov') }), 'UTC')).toMatchObject({ user: 'ivanov', user_exact: true });
+    expect(filtersToApi(filtersFromQuery({ user: 'ivanov' }), 'UTC')).not.toHaveProperty('user_exact');
+    expect(filtersToApi(filtersFromQuery({ user: '""' }), 'UTC')).toMatchObject({ user: '""' });
   });
 });
 

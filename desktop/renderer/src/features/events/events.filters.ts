@@ -84,7 +84,7 @@ export function filtersToApi(f: EventFilters, timeZone: string, nowMs = Date.now
     from: relative ?? iso(f.from),
     to: f.range ? undefined : iso(f.to),
     q: f.q || undefined,
-    user: f.user || undefined,
+    ...userFilter(f.user),
     ip: f.ip || undefined,
     country: f.country || undefined,
     asn: f.asn || undefined,
@@ -92,6 +92,16 @@ export function filtersToApi(f: EventFilters, timeZone: string, nowMs = Date.now
     order: f.order || undefined,
   };
 }
+
+/** The user field: `"ivanov"` in double quotes is the whole name (exact), anything else text in it. */
+function userFilter(text: string): { user?: string; user_exact?: true } {
+  const quoted = /^"(.+)"$/.exec(text);
+  if (quoted) return { user: quoted[1]!, user_exact: true };
+  return { user: text || undefined };
+}
+
+/** The user field's value that pivots to exactly this user (see `userFilter`). */
+export const exactUser = (name: string) => `"${name}"`;
 
 /** Whether anything narrows the list (order and auto-refresh do not). */
 export const isFiltered = (f: EventFilters) => Object.keys(filtersToQuery({ ...f, order: '', refresh: '' })).length > 0;
