@@ -111,7 +111,8 @@ test('pivots from an event to all events of its user, and the event pane has a U
   await expect(detail).toContainText('rdp.login.failed');
   const user = (await detail.getByTestId('pivot-user').locator('xpath=..').innerText()).split('·')[0].trim();
   await detail.getByTestId('pivot-user').click();
-  await expect(page).toHaveURL(new RegExp(`[?&]user=${encodeURIComponent(user)}`));
+  // The pivot asks for the whole name (in double quotes), not text in it.
+  await expect(page).toHaveURL(new RegExp(`[?&]user=${encodeURIComponent(`"${user}"`)}`));
   const rows = page.getByTestId('events-table').locator('tbody tr');
   await expect(rows.first()).toBeVisible();
   const actors = await rows.evaluateAll((trs) => trs.map((tr) => tr.children[5]?.textContent?.trim()));
