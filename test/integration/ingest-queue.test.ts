@@ -69,15 +69,16 @@ function pipelined(url: string, apiKey: string, events: EventInput[]): Promise<{
   });
 }
 
-describe.each(STORE_KINDS)('the ingest queue on %s', (kind) => {
-  let sac: TestSac | undefined;
-  let load: ReturnType<typeof agents> | undefined;
-  afterEach(async () => {
-    await load?.stop();
-    await sac?.close();
-    sac = load = undefined;
-  });
+/** The daemon of the running test and its agents, stopped after each test whatever its outcome. */
+let sac: TestSac | undefined;
+let load: ReturnType<typeof agents> | undefined;
+afterEach(async () => {
+  await load?.stop();
+  await sac?.close();
+  sac = load = undefined;
+});
 
+describe.each(STORE_KINDS)('the ingest queue on %s', (kind) => {
   it('answers each connection in request order while batches overlap, every 201 stored', { timeout: 60_000 }, async () => {
     sac = await startTestSac(kind, SMALL_BATCHES);
     const traffic = (load = agents(sac));
@@ -93,14 +94,6 @@ describe.each(STORE_KINDS)('the ingest queue on %s', (kind) => {
 });
 
 describe('the ingest queue when the ingest thread dies (sqlite file store)', () => {
-  let sac: TestSac | undefined;
-  let load: ReturnType<typeof agents> | undefined;
-  afterEach(async () => {
-    await load?.stop();
-    await sac?.close();
-    sac = load = undefined;
-  });
-
   it('answers the batches it held 503 with Retry-After and loses nothing it answered 201', { timeout: 90_000 }, async () => {
     // The daemon's worker threads as they are created; the ingest thread is the one answering batches.
     const workers: Worker[] = [];
