@@ -144,3 +144,62 @@ describe('IngestService: a commit that never settles', () => {
     expect(service.problem).toBeNull();
   });
 });
+
+describe('IngestService: overlapping batches', () => {
+  /** A committer that holds each batch until the test lets it land, in any order. */
+  function held() {
+    const batches: { titles: string[]; land: () => void }[] = [];
+    const waiters: { count: number; resolve: () => void }[] = [];
+    const c: BatchCommitter = {
+      problem: null,
+      commit(items: NewEvent[]) {
+        return new Promise<InsertOutcome[]>((resolve) => {
+          batches.push({ titles: items.map((i) => i.event.title), land: () => resolve(items.map(() => ({ status: 'inserted', host_id: 'h1' }))) });
+          for (const w of waiters.filter((x) => x.count <= batches.length)) w.resolve();
+        });
+      },
+      async close() {},
+    };
+    /** Resolves once `count` batches have been handed to the committer. */
+    const handed = (count: number) => new Promise<void>((resolve) => (batches.length >= count ? resolve() : waiters.push({ count, resolve })));
+    return { c, batches, handed };
+  }
+  const ctx = { keyPrefix: 'sac_test', requestId: 'r' };
+
+  it('hands the next batch to the committer as soon as a commit lands, before earlier batches are answered, and answers in batch order', async () => {
+    const { c, batches, handed } = held();
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 1000 });
+    const answered: string[] = [];
+    const submit = (t: string) => service.submit(event(t), ctx).then(() => void answered.push(t));
+    const all = [submit('a'), submit('b')];
+    await handed(1);
+    all.push(submit('c'));
+    await handed(2);
+    all.push(submit('d'));
+    // The second commit lands first: its slot takes the waiting event at once, while the first
+    // batch is still being written and nothing has been answered.
+    batches[1].land();
+    await handed(3);
+    expect(batches.map((b) => b.titles)).toEqual([['a', 'b'], ['c'], ['d']]);
+    expect(answered).toEqual([]);
+    batches[2].land();
+    batches[0].land();
+    await Promise.all(all);
+    expect(answered).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('counts the events of batches at the committer against the queue limit and refuses past it at once', async () => {
+    const { c, batches, handed } = held();
+    const service = new IngestService(c, { ...systemClock, now: () => 0 }, pino({ level: 'silent' }), { batchMax: 100, queueLimit: 3 });
+    const first = [service.submit(event('a'), ctx), service.submit(event('b'), ctx)];
+    await handed(1);
+    const second = service.submit(event('c'), ctx);
+    await handed(2);
+    expect(service.queued).toBe(3);
+    await expect(service.submit(event('d'), ctx)).rejects.toMatchObject({ code: 'ingest/overloaded' });
+    for (const b of batches) b.land();
+    expect(await Promise.all([...first, second])).toEqual(['created', 'created', 'created']);
+    await service.drain();
+    expect(service.queued).toBe(0);
+  });
+});

@@ -29,10 +29,13 @@ export function overloaded(): AppError {
 }
 
 /**
- * Batches committed at once: the next batch is written while the previous one syncs or runs its
- * listeners. More only splits the waiting events into smaller batches (measured: 2 beats 1 and 4).
+ * Formed batches handed to the committer whose commit has not landed yet (the bounded queue of
+ * formed batches). A slot frees when its commit lands, not when its requests have been answered:
+ * the main thread forms, validates and sends batch N+1 — and answers batch N−1 — while the
+ * committer writes batch N, so the two threads overlap instead of taking turns. More only splits
+ * the waiting events into smaller batches (see docs/performance.md for the measurement).
  */
-const COMMITS_IN_FLIGHT = 2;
+const BATCHES_AHEAD = 2;
 
 /**
  * Requests answered per turn of the event loop. A full batch's answers (hundreds of socket writes
@@ -48,13 +51,17 @@ const COMMIT_DEADLINE_MS = 30_000;
  * the first request of an idle period is written on the next turn of the event loop, the ones
  * arriving meanwhile join the following batch, and each request is answered only after its
  * batch — with what the commit listeners derive from it — is durable (see `BatchCommitter`). Up to
- * `COMMITS_IN_FLIGHT` batches are in flight, so the event loop keeps parsing while a commit syncs to
- * disk; requests are answered strictly in batch order, one batch at a time. The waiting queue is bounded; past it, submissions fail fast
- * as overloaded.
+ * `BATCHES_AHEAD` batches are at the committer, so the event loop keeps parsing, forming the next
+ * batch and answering the last while a commit is written and synced; requests are answered
+ * strictly in batch order, one batch at a time. The waiting queue is bounded; past it, submissions
+ * fail fast as overloaded.
  */
 export class IngestService {
   private queue: Pending[] = [];
-  private inFlight = 0;
+  /** Batches at the committer, their commit not landed yet (at most `BATCHES_AHEAD`). */
+  private committing = 0;
+  /** Batches formed and not yet answered. */
+  private unanswered = 0;
   /** Events in the batches being committed or answered. */
   private inFlightEvents = 0;
   private scheduled = false;
@@ -117,11 +124,11 @@ export class IngestService {
 
   /** Waits until everything queued so far has been committed (used at shutdown). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.inFlight > 0) await this.clock.sleep(5);
+    while (this.queue.length > 0 || this.unanswered > 0) await this.clock.sleep(5);
   }
 
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= COMMITS_IN_FLIGHT) return;
+    if (this.scheduled || this.committing >= BATCHES_AHEAD) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -132,9 +139,14 @@ export class IngestService {
   private flush(): void {
     const batch = this.queue.splice(0, this.limits.batchMax);
     if (batch.length === 0) return;
-    this.inFlight++;
+    this.committing++;
+    this.unanswered++;
     this.inFlightEvents += batch.length;
-    const stored = this.commitIsolated(batch);
+    const stored = this.commitIsolated(batch).finally(() => {
+      // The commit landed: its slot takes the next batch while this one is answered.
+      this.committing--;
+      if (this.queue.length > 0) this.schedule();
+    });
     const previous = this.answered;
     this.answered = stored
       .then(async (results) => {
@@ -148,9 +160,8 @@ export class IngestService {
         for (const p of batch) p.reject(error);
       })
       .finally(() => {
-        this.inFlight--;
+        this.unanswered--;
         this.inFlightEvents -= batch.length;
-        if (this.queue.length > 0) this.schedule();
       });
     if (this.queue.length > 0) this.schedule();
   }
@@ -214,8 +225,18 @@ export class IngestService {
     }
   }
 
+  /**
+   * Stored and duplicate events are logged at debug, so at the default level the hot path writes
+   * no line per event (the counters in /metrics count them); refused ones are logged at warn.
+   */
   private answerOne(pending: Pending, result: InsertOutcome | AppError): void {
-    const { item, ctx } = pending;
+    const refused = result instanceof AppError || result.status === 'rejected';
+    if (refused || this.logger.isLevelEnabled('debug')) this.logOutcome(pending, result);
+    if (result instanceof AppError) pending.reject(result);
+    else pending.resolve(result);
+  }
+
+  private logOutcome({ item, ctx }: Pending, result: InsertOutcome | AppError): void {
     const fields = {
       event_id: item.event.event_id,
       type: item.event.type,
@@ -225,11 +246,7 @@ export class IngestService {
     };
     if (result instanceof AppError) {
       if (result.code === 'event/unprocessable') this.logger.warn({ ...fields, err: errorSummary(result.cause) }, 'event unprocessable');
-      pending.reject(result);
-      return;
-    }
-    if (result.status === 'rejected') this.logger.warn({ ...fields, reason: result.reason }, 'event unprocessable');
-    else this.logger.info(fields, result.status === 'inserted' ? 'event created' : 'event duplicate');
-    pending.resolve(result);
+    } else if (result.status === 'rejected') this.logger.warn({ ...fields, reason: result.reason }, 'event unprocessable');
+    else this.logger.debug(fields, result.status === 'inserted' ? 'event created' : 'event duplicate');
   }
 }
