@@ -42,7 +42,7 @@ const settings: CorrelationSettings = {
 const calls = new Map<string, { n: number; ms: number; docs: number }>();
 function countDriverCalls(): void {
   const proto = Collection.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const op of ['find', 'findOne', 'insertMany', 'insertOne', 'updateOne', 'updateMany', 'deleteMany', 'deleteOne', 'countDocuments']) {
+  for (const op of ['find', 'findOne', 'findOneAndUpdate', 'bulkWrite', 'insertMany', 'insertOne', 'updateOne', 'updateMany', 'deleteMany', 'deleteOne', 'countDocuments']) {
     const original = proto[op];
     proto[op] = function (this: Collection, ...args: unknown[]) {
       const started = performance.now();
@@ -122,9 +122,19 @@ async function main(): Promise<void> {
   const store = await openStore({ kind: 'mongodb', uri: ferret.uri, dbName: 'bench_pipeline' });
   try {
     countDriverCalls();
+    // Per correlation call: its problem keys and the hosts they belong to (what packing per host could merge).
+    const matched = { calls: 0, keys: 0, hosts: 0 };
+    const upsertMatchMany = store.problems.upsertMatchMany.bind(store.problems);
+    store.problems.upsertMatchMany = (inputs) => {
+      matched.calls++;
+      matched.keys += new Set(inputs.map((i) => i.key)).size;
+      matched.hosts += new Set(inputs.map((i) => i.host_id)).size;
+      return upsertMatchMany(inputs);
+    };
     const pipeline = createIngestPipeline(store);
     const factory = createEventFactory();
     const cpu0 = { self: process.cpuUsage(), ferret: cpuSeconds(ferret.pid), pg: postgresCpuSeconds(pgData) };
+    const pg0 = { commits: ferret.postgres!.commits(), syncs: ferret.postgres!.walSyncs() };
     const started = performance.now();
     const batchMs: number[] = [];
     let next = 0;
@@ -144,6 +154,10 @@ async function main(): Promise<void> {
     batchMs.sort((a, b) => a - b);
     console.log(`RESULT events_per_s=${(events / seconds).toFixed(0)} batch_p50_ms=${batchMs[batchMs.length >> 1].toFixed(0)} ` +
       `cpu_ms_per_event: pipeline=${perEvent((self.user + self.system) / 1e6)} ferretdb=${perEvent(cpuSeconds(ferret.pid) - cpu0.ferret)} postgresql=${perEvent(postgresCpuSeconds(pgData) - cpu0.pg)}`);
+    const driverCalls = [...calls.values()].reduce((sum, c) => sum + c.n, 0);
+    console.log(`driver calls per event: ${(driverCalls / events).toFixed(2)} (per batch ${(driverCalls / BATCHES).toFixed(1)}); ` +
+      `PostgreSQL commits per event: ${((ferret.postgres!.commits() - pg0.commits) / events).toFixed(2)}, WAL flushes per event: ${((ferret.postgres!.walSyncs() - pg0.syncs) / events).toFixed(2)}; ` +
+      `problem keys per batch: ${(matched.keys / BATCHES).toFixed(1)} on ${(matched.hosts / BATCHES).toFixed(1)} hosts (${matched.calls} calls)`);
     console.log('driver calls: collection.operation   per batch   mean ms   documents per call');
     for (const [key, c] of [...calls].sort((a, b) => b[1].n * b[1].ms - a[1].n * a[1].ms)) {
       console.log(`  ${key.padEnd(32)} ${(c.n / BATCHES).toFixed(1).padStart(9)} ${(c.ms / c.n).toFixed(1).padStart(9)} ${(c.docs / c.n).toFixed(1).padStart(9)}`);
