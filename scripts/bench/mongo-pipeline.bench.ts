@@ -41,6 +41,7 @@ const settings: CorrelationSettings = {
 /** Driver calls per collection and operation, counted by wrapping the driver's methods (this process only). */
 const calls = new Map<string, { n: number; ms: number; docs: number }>();
 function countDriverCalls(): void {
+  let nested = 0;
   const proto = Collection.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const op of ['find', 'findOne', 'findOneAndUpdate', 'bulkWrite', 'insertMany', 'insertOne', 'updateOne', 'updateMany', 'deleteMany', 'deleteOne', 'countDocuments']) {
     const original = proto[op];
@@ -54,7 +55,15 @@ function countDriverCalls(): void {
         c.docs += docs;
         calls.set(key, c);
       };
-      const result = original.apply(this, args);
+      // A call the driver makes inside another (insertMany's bulkWrite) is not counted again.
+      if (nested > 0) return original.apply(this, args);
+      nested++;
+      let result: unknown;
+      try {
+        result = original.apply(this, args);
+      } finally {
+        nested--;
+      }
       if (op === 'find') {
         // A cursor: counted when it is read to the end.
         const cursor = result as { toArray(): Promise<unknown[]> };

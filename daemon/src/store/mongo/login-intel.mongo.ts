@@ -1,7 +1,7 @@
 import type { Db, WithId } from 'mongodb';
 import type { BaselineValue, LoginBaselinesRepo, UserLogin, UserLoginsRepo } from '../login-intel.types.js';
 import { withLocks } from './locks.mongo.js';
-import { findEach, inParallel, insertNew } from './query.mongo.js';
+import { findEach, inParallel, insertNew, pruneSchedule } from './query.mongo.js';
 
 /** Migration 68: per-user login baselines, one document per user, dimension and value. */
 export const LOGIN_BASELINES_MONGO_MIGRATION = {
@@ -33,6 +33,7 @@ const keyOf = (v: Key): Key => ({ user: v.user, dim: v.dim, value: v.value });
 
 export function mongoLoginBaselines(db: Db): LoginBaselinesRepo {
   const values = db.collection<BaselineValue>('login_baselines');
+  const pruneDue = pruneSchedule();
 
   /**
    * Adds the counts of the users whose locks are held. FerretDB applies even `$inc`, `$min` and
@@ -51,8 +52,8 @@ export function mongoLoginBaselines(db: Db): LoginBaselinesRepo {
     for (const row of rows) {
       const k = id(row);
       const old = stored.get(k);
-      // A stored value past the horizon is being pruned (another daemon's deleteMany may take it
-      // meanwhile): it starts afresh, and the update below recreates it if it went.
+      // A stored value past the horizon is pruned within a minute (pruneSchedule), or by another
+      // daemon meanwhile: it starts afresh, and the update below recreates it if it went.
       const from = old && old.last_ms < pruneBeforeMs ? { ...old, count: 0, first_ms: row.first_ms, last_ms: row.last_ms } : old;
       const before = updated.get(k) ?? inserted.get(k) ?? from;
       // The newest login's label and sighting are kept (a tie goes to the row added).
@@ -75,7 +76,8 @@ export function mongoLoginBaselines(db: Db): LoginBaselinesRepo {
 
   return {
     async add(rows, pruneBeforeMs) {
-      await values.deleteMany({ last_ms: { $lt: pruneBeforeMs } });
+      // Values past the horizon not yet pruned start afresh when added to (addLocked).
+      if (pruneDue(pruneBeforeMs)) await values.deleteMany({ last_ms: { $lt: pruneBeforeMs } });
       const lockOf = (user: string) => `login_baseline:${user}`;
       const userOf = new Map(rows.map((r) => [lockOf(r.user), r.user]));
       await withLocks(db, [...userOf.keys()], (acquired) =>
@@ -103,10 +105,11 @@ export function mongoLoginBaselines(db: Db): LoginBaselinesRepo {
 
 export function mongoUserLogins(db: Db): UserLoginsRepo {
   const logins = db.collection<UserLogin>('user_logins');
+  const pruneDue = pruneSchedule();
   return {
     async record(rows, pruneBeforeMs) {
       // Keyed by event id (unique index): a re-sent or concurrently recorded login stays one row.
-      await Promise.all([insertNew(logins, rows), logins.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } })]);
+      await Promise.all([insertNew(logins, rows), pruneDue(pruneBeforeMs) ? logins.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } }) : undefined]);
     },
     async list(user, limit) {
       const rows = await logins.find({ user }, { projection: { _id: 0 } }).sort({ occurred_ms: -1, event_id: -1 }).limit(limit).toArray();

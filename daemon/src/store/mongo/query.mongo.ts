@@ -51,6 +51,24 @@ export async function insertNew<T extends Document>(collection: Collection<T>, d
   });
 }
 
+/** How far a pruning horizon moves before a collection pruned at ingest is pruned again. */
+export const PRUNE_STEP_MS = 60_000;
+
+/**
+ * Whether a collection pruned by each batch's horizon is due: the first time, then whenever the
+ * horizon has moved PRUNE_STEP_MS since this daemon last pruned. On FerretDB a `deleteMany` by
+ * time scans the whole collection; once a minute rather than per batch, a row is kept at most a
+ * minute past its horizon.
+ */
+export function pruneSchedule(): (horizonMs: number) => boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  return (horizonMs) => {
+    if (horizonMs - last < PRUNE_STEP_MS) return false;
+    last = horizonMs;
+    return true;
+  };
+}
+
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
