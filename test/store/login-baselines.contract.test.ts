@@ -84,8 +84,9 @@ describe.each(STORE_KINDS)('per-user login baselines with several daemons on %s'
     await s.loginBaselines.add([value({ count: 2, last_ms: T0 + HOUR, label: 'New Org' }), value({ dim: 'user', value: '', label: null })], T0 - HOUR);
     // An older login added later: counted, its label not taken; one add holding the value twice.
     await s.loginBaselines.add([value({ first_ms: T0 - HOUR, last_ms: T0 - HOUR }), value({ dim: 'user', value: '', label: null, first_ms: T0 + HOUR, last_ms: T0 + HOUR })], T0 - 2 * HOUR);
-    await s.loginBaselines.add([value({ count: 3, first_ms: T0 + 2 * HOUR, last_ms: T0 + 2 * HOUR, label: 'Newest Org' })], T0 - 2 * HOUR);
     const of = async () => Object.fromEntries((await s.loginBaselines.of(['bob'])).map((v) => [v.dim, { count: v.count, first_ms: v.first_ms, last_ms: v.last_ms, label: v.label }]));
+    expect((await of()).asn).toEqual({ count: 3, first_ms: T0 - HOUR, last_ms: T0 + HOUR, label: 'New Org' });
+    await s.loginBaselines.add([value({ count: 3, first_ms: T0 + 2 * HOUR, last_ms: T0 + 2 * HOUR, label: 'Newest Org' })], T0 - 2 * HOUR);
     expect(await of()).toEqual({
       asn: { count: 6, first_ms: T0 - HOUR, last_ms: T0 + 2 * HOUR, label: 'Newest Org' },
       user: { count: 2, first_ms: T0, last_ms: T0 + HOUR, label: null },
