@@ -41,8 +41,9 @@ const settings: CorrelationSettings = {
 /** Driver calls per collection and operation, counted by wrapping the driver's methods (this process only). */
 const calls = new Map<string, { n: number; ms: number; docs: number }>();
 function countDriverCalls(): void {
+  let nested = 0;
   const proto = Collection.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const op of ['find', 'findOne', 'insertMany', 'insertOne', 'updateOne', 'updateMany', 'deleteMany', 'deleteOne', 'countDocuments']) {
+  for (const op of ['find', 'findOne', 'findOneAndUpdate', 'bulkWrite', 'insertMany', 'insertOne', 'updateOne', 'updateMany', 'deleteMany', 'deleteOne', 'countDocuments']) {
     const original = proto[op];
     proto[op] = function (this: Collection, ...args: unknown[]) {
       const started = performance.now();
@@ -54,7 +55,15 @@ function countDriverCalls(): void {
         c.docs += docs;
         calls.set(key, c);
       };
-      const result = original.apply(this, args);
+      // A call the driver makes inside another (insertMany's bulkWrite) is not counted again.
+      if (nested > 0) return original.apply(this, args);
+      nested++;
+      let result: unknown;
+      try {
+        result = original.apply(this, args);
+      } finally {
+        nested--;
+      }
       if (op === 'find') {
         // A cursor: counted when it is read to the end.
         const cursor = result as { toArray(): Promise<unknown[]> };
@@ -122,9 +131,19 @@ async function main(): Promise<void> {
   const store = await openStore({ kind: 'mongodb', uri: ferret.uri, dbName: 'bench_pipeline' });
   try {
     countDriverCalls();
+    // Per correlation call: its problem keys and the hosts they belong to (what packing per host could merge).
+    const matched = { calls: 0, keys: 0, hosts: 0 };
+    const upsertMatchMany = store.problems.upsertMatchMany.bind(store.problems);
+    store.problems.upsertMatchMany = (inputs) => {
+      matched.calls++;
+      matched.keys += new Set(inputs.map((i) => i.key)).size;
+      matched.hosts += new Set(inputs.map((i) => i.host_id)).size;
+      return upsertMatchMany(inputs);
+    };
     const pipeline = createIngestPipeline(store);
     const factory = createEventFactory();
     const cpu0 = { self: process.cpuUsage(), ferret: cpuSeconds(ferret.pid), pg: postgresCpuSeconds(pgData) };
+    const pg0 = { commits: ferret.postgres!.commits(), syncs: ferret.postgres!.walSyncs() };
     const started = performance.now();
     const batchMs: number[] = [];
     let next = 0;
@@ -144,6 +163,10 @@ async function main(): Promise<void> {
     batchMs.sort((a, b) => a - b);
     console.log(`RESULT events_per_s=${(events / seconds).toFixed(0)} batch_p50_ms=${batchMs[batchMs.length >> 1].toFixed(0)} ` +
       `cpu_ms_per_event: pipeline=${perEvent((self.user + self.system) / 1e6)} ferretdb=${perEvent(cpuSeconds(ferret.pid) - cpu0.ferret)} postgresql=${perEvent(postgresCpuSeconds(pgData) - cpu0.pg)}`);
+    const driverCalls = [...calls.values()].reduce((sum, c) => sum + c.n, 0);
+    console.log(`driver calls per event: ${(driverCalls / events).toFixed(2)} (per batch ${(driverCalls / BATCHES).toFixed(1)}); ` +
+      `PostgreSQL commits per event: ${((ferret.postgres!.commits() - pg0.commits) / events).toFixed(2)}, WAL flushes per event: ${((ferret.postgres!.walSyncs() - pg0.syncs) / events).toFixed(2)}; ` +
+      `problem keys per batch: ${(matched.keys / BATCHES).toFixed(1)} on ${(matched.hosts / BATCHES).toFixed(1)} hosts (${matched.calls} calls)`);
     console.log('driver calls: collection.operation   per batch   mean ms   documents per call');
     for (const [key, c] of [...calls].sort((a, b) => b[1].n * b[1].ms - a[1].n * a[1].ms)) {
       console.log(`  ${key.padEnd(32)} ${(c.n / BATCHES).toFixed(1).padStart(9)} ${(c.ms / c.n).toFixed(1).padStart(9)} ${(c.docs / c.n).toFixed(1).padStart(9)}`);

@@ -241,6 +241,24 @@ describe.each(STORE_KINDS)('correlation store contract: %s', (kind) => {
     expect((await s.hostState.list()).map((h) => h.host_id).sort()).toEqual(['h1', 'h2', 'h3']);
   });
 
+  it('announces a host online once per change across two connections, in the heartbeat\'s own write', async () => {
+    stores = await openPair(kind);
+    const [a, b] = stores;
+    // A new host (no status yet) and one announced stale: each set online by exactly one call.
+    await a.hostState.setStatus('h2', 'stale');
+    const beats = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => stores[i % 2].hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 + i }, { host_id: 'h2', at_ms: T0 + i }])),
+    );
+    expect(beats.flat().sort()).toEqual(['h1', 'h2']);
+    expect(await b.hostState.byHost('h1')).toMatchObject({ heartbeat_ms: T0 + 9, status: 'online' });
+    expect(await a.hostState.byHost('h2')).toMatchObject({ heartbeat_ms: T0 + 9, status: 'online' });
+    // Online already: a later heartbeat announces nothing; after a stale mark it announces again.
+    expect(await b.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 + 20 }])).toEqual([]);
+    expect(await a.hostState.setStatus('h1', 'stale')).toBe(true);
+    expect(await b.hostState.recordHeartbeats([{ host_id: 'h1', at_ms: T0 + 21 }, { host_id: 'h1', at_ms: T0 + 22 }])).toEqual(['h1']);
+    expect(await a.hostState.countStale()).toBe(0);
+  });
+
   it('sums rollups over a bucket range and marks both sides of a flap', async () => {
     [stores[0]] = await openPair(kind);
     const s = stores[0];

@@ -4,7 +4,7 @@ import { loadConfig } from '../../daemon/src/config.js';
 import { DEFAULT_CROSS_HOST_RULES } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import { openStore, type Store } from '../../daemon/src/store/index.js';
+import { openStore, type BaselineValue, type Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
 import { CORRELATION } from '../helpers/services.js';
 import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
@@ -76,5 +76,23 @@ describe.each(STORE_KINDS)('per-user login baselines with several daemons on %s'
     expect(await on(0).problems.evidence(problems[0].id)).toMatchObject({ kind: 'new_source', user: 'alice', new_country: 'GB', new_asn: 64501 });
     // The first login (T0 - 20 h) is older than the one-day period the user's logins are kept for.
     expect((await on(1).userLogins.list('alice', 500)).length).toBe(41);
+  });
+
+  it('adds counts to stored values, keeps the newest label whatever order the adds come in, and starts a pruned value afresh', async () => {
+    const [s] = await open(1);
+    const value = (over: Partial<BaselineValue>): BaselineValue => ({ user: 'bob', dim: 'asn', value: '64500', label: 'Old Org', count: 1, first_ms: T0, last_ms: T0, sighting: null, ...over });
+    await s.loginBaselines.add([value({ count: 2, last_ms: T0 + HOUR, label: 'New Org' }), value({ dim: 'user', value: '', label: null })], T0 - HOUR);
+    // An older login added later: counted, its label not taken; one add holding the value twice.
+    await s.loginBaselines.add([value({ first_ms: T0 - HOUR, last_ms: T0 - HOUR }), value({ dim: 'user', value: '', label: null, first_ms: T0 + HOUR, last_ms: T0 + HOUR })], T0 - 2 * HOUR);
+    const of = async () => Object.fromEntries((await s.loginBaselines.of(['bob'])).map((v) => [v.dim, { count: v.count, first_ms: v.first_ms, last_ms: v.last_ms, label: v.label }]));
+    expect((await of()).asn).toEqual({ count: 3, first_ms: T0 - HOUR, last_ms: T0 + HOUR, label: 'New Org' });
+    await s.loginBaselines.add([value({ count: 3, first_ms: T0 + 2 * HOUR, last_ms: T0 + 2 * HOUR, label: 'Newest Org' })], T0 - 2 * HOUR);
+    expect(await of()).toEqual({
+      asn: { count: 6, first_ms: T0 - HOUR, last_ms: T0 + 2 * HOUR, label: 'Newest Org' },
+      user: { count: 2, first_ms: T0, last_ms: T0 + HOUR, label: null },
+    });
+    // Past the horizon the user row goes; the asn row, seen again, starts afresh.
+    await s.loginBaselines.add([value({ count: 4, first_ms: T0 + 10 * HOUR, last_ms: T0 + 10 * HOUR, label: 'Later Org' })], T0 + 5 * HOUR);
+    expect(await of()).toEqual({ asn: { count: 4, first_ms: T0 + 10 * HOUR, last_ms: T0 + 10 * HOUR, label: 'Later Org' } });
   });
 });

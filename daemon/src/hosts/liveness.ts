@@ -52,13 +52,12 @@ export async function recordLiveness(
   nowMs: number,
 ): Promise<DomainFact[]> {
   const facts: DomainFact[] = [];
-  await store.hostState.recordHeartbeats(items.map((i) => ({ host_id: i.host_id, at_ms: i.at_ms })));
+  // The heartbeat and the status go in one write per host, which tells the hosts it set online.
+  const changed = new Set(await store.hostState.recordHeartbeats(items.map((i) => ({ host_id: i.host_id, at_ms: i.at_ms }))));
   const hostnames = new Map(items.map((i) => [i.host_id, i.hostname]));
-  // One host's status does not depend on another's: on MongoDB the reads go out together.
-  const changed = await Promise.all([...hostnames.keys()].map((hostId) => store.hostState.setStatus(hostId, 'online')));
-  [...hostnames].forEach(([hostId, hostname], i) => {
-    if (changed[i]) facts.push({ type: 'host.status_changed', host_id: hostId, hostname, status: 'online' });
-  });
+  for (const [hostId, hostname] of hostnames) {
+    if (changed.has(hostId)) facts.push({ type: 'host.status_changed', host_id: hostId, hostname, status: 'online' });
+  }
   const silences = await store.problems.byKeys([...hostnames.keys()].map(silenceKey));
   for (const p of silences) {
     if (p.status === 'resolved') continue;

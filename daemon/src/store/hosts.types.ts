@@ -90,8 +90,11 @@ export interface HostState {
 }
 
 export interface HostStateRepo {
-  /** Raises each host's heartbeat time (never lowers it). */
-  recordHeartbeats(items: { host_id: string; at_ms: number }[]): Promise<void>;
+  /**
+   * Raises each host's heartbeat time (never lowers it) and announces it online, in one write per
+   * host. Returns the hosts whose announced status this call changed (another, or none yet).
+   */
+  recordHeartbeats(items: { host_id: string; at_ms: number }[]): Promise<string[]>;
   /** Sets the announced status; true only for the call that changed it. */
   setStatus(hostId: string, status: 'online' | 'stale'): Promise<boolean>;
   byHost(hostId: string): Promise<HostState | null>;

@@ -28,7 +28,8 @@ export interface BaselineValue {
  */
 export interface LoginBaselinesRepo {
   /**
-   * Deletes the values last seen before `pruneBeforeMs` (not seen for the learning period: a value
+   * Deletes the values last seen before `pruneBeforeMs` (MongoDB: at most a minute later; added to
+   * meanwhile, such a value starts afresh) (not seen for the learning period: a value
    * seen again starts afresh), then adds these counts (one entry per user, dimension and value).
    */
   add(increments: BaselineValue[], pruneBeforeMs: number): Promise<void>;
@@ -50,7 +51,7 @@ export interface UserLogin extends Omit<LoginSighting, 'at'> {
 
 /** The fleet's logins by normalised user, kept for the baseline's learning period. */
 export interface UserLoginsRepo {
-  /** Records logins (an event already recorded is skipped) and deletes those occurred before `pruneBeforeMs`. */
+  /** Records logins (an event already recorded is skipped) and deletes those occurred before `pruneBeforeMs` (MongoDB: at most a minute later). */
   record(rows: UserLogin[], pruneBeforeMs: number): Promise<void>;
   /** The user's logins, newest first, at most `limit`. */
   list(user: string, limit: number): Promise<UserLogin[]>;

@@ -14,7 +14,7 @@ export interface SourceFailure {
  * what all daemons stored, not what one of them saw.
  */
 export interface SourceFailuresRepo {
-  /** Records failures (an event already recorded is skipped) and deletes those occurred before `pruneBeforeMs`. */
+  /** Records failures (an event already recorded is skipped) and deletes those occurred before `pruneBeforeMs` (MongoDB: at most a minute later). */
   record(rows: SourceFailure[], pruneBeforeMs: number): Promise<void>;
   /** The failures of these addresses occurred in [from_ms, to_ms], newest first, at most `limit`. */
   list(q: { addresses: string[]; from_ms: number; to_ms: number; limit: number }): Promise<SourceFailure[]>;

@@ -38,14 +38,23 @@ export function mongoHostState(db: Db): HostStateRepo {
       const latest = new Map<string, number>();
       for (const i of items) latest.set(i.host_id, Math.max(latest.get(i.host_id) ?? 0, i.at_ms));
       const hostOf = new Map([...latest.keys()].map((hostId) => [hostLock(hostId), hostId]));
-      // All hosts of the batch under their locks at once, one write each and no read: `$max` keeps a
-      // later heartbeat already stored (FerretDB applies it as read-modify-write, hence the locks).
+      const changed = new Set<string>();
+      // All hosts of the batch under their locks at once, one write each: `$max` keeps a later
+      // heartbeat already stored, and the status the write replaced tells whether it announced the
+      // host online (FerretDB applies it as read-modify-write, hence the locks).
       await withLocks(db, [...hostOf.keys()], async (acquired) => {
-        await inParallel(acquired, (name) => {
+        await inParallel(acquired, async (name) => {
           const hostId = hostOf.get(name)!;
-          return states.updateOne({ _id: hostId }, { $max: { heartbeat_ms: latest.get(hostId)! } }, { upsert: true });
+          const before = await states.findOneAndUpdate(
+            { _id: hostId },
+            { $max: { heartbeat_ms: latest.get(hostId)! }, $set: { status: 'online' } },
+            // No projection: FerretDB 1.24 implements none for findAndModify.
+            { upsert: true, returnDocument: 'before' },
+          );
+          if (before?.status !== 'online') changed.add(hostId);
         });
       });
+      return [...latest.keys()].filter((hostId) => changed.has(hostId));
     },
     async setStatus(hostId, status) {
       // Already so: nothing to write, so no lock (the read alone is atomic).

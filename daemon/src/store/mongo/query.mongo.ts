@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Document, type Filter, type FindOptions, type WithId, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId, type WriteError } from 'mongodb';
 
 /** Helpers shared by the MongoDB repositories. */
 
@@ -36,6 +36,37 @@ export function writeErrorsOf(err: unknown): WriteError[] {
 export function onlyDuplicates(err: unknown): boolean {
   const errors = writeErrorsOf(err);
   return errors.length > 0 && errors.every((e) => e.code === DUPLICATE_KEY);
+}
+
+/**
+ * Inserts documents keyed by a unique index, skipping the ones already stored (a re-sent event, a
+ * row another daemon recorded): one insertMany, which FerretDB commits as one transaction, where
+ * an upsert per document is one transaction each, run one after the other.
+ */
+export async function insertNew<T extends Document>(collection: Collection<T>, docs: readonly OptionalUnlessRequiredId<T>[]): Promise<void> {
+  if (docs.length === 0) return;
+  // Copies: the driver adds an `_id` to each document it inserts.
+  await collection.insertMany(docs.map((d) => ({ ...d })), { ordered: false }).catch((err: unknown) => {
+    if (!onlyDuplicates(err)) throw err;
+  });
+}
+
+/** How far a pruning horizon moves before a collection pruned at ingest is pruned again. */
+export const PRUNE_STEP_MS = 60_000;
+
+/**
+ * Whether a collection pruned by each batch's horizon is due: the first time, then whenever the
+ * horizon has moved PRUNE_STEP_MS since this daemon last pruned. On FerretDB a `deleteMany` by
+ * time scans the whole collection; once a minute rather than per batch, a row is kept at most a
+ * minute past its horizon.
+ */
+export function pruneSchedule(): (horizonMs: number) => boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  return (horizonMs) => {
+    if (horizonMs - last < PRUNE_STEP_MS) return false;
+    last = horizonMs;
+    return true;
+  };
 }
 
 export function escapeRegex(text: string): string {

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { SourceFailure, SourceFailuresRepo } from '../source-failures.types.js';
+import { insertNew, pruneSchedule } from './query.mongo.js';
 
 export const SOURCE_FAILURES_MONGO_MIGRATION = {
   id: 63,
@@ -15,18 +16,11 @@ export const SOURCE_FAILURES_MONGO_MIGRATION = {
 
 export function mongoSourceFailures(db: Db): SourceFailuresRepo {
   const failures = db.collection<SourceFailure>('source_failures');
+  const pruneDue = pruneSchedule();
   return {
     async record(rows, pruneBeforeMs) {
-      // Upserts keyed by event id (unique index): a re-sent or concurrently recorded failure stays one row.
-      await Promise.all([
-        rows.length === 0
-          ? undefined
-          : failures.bulkWrite(
-              rows.map((r) => ({ updateOne: { filter: { event_id: r.event_id }, update: { $setOnInsert: r }, upsert: true } })),
-              { ordered: false },
-            ),
-        failures.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } }),
-      ]);
+      // Keyed by event id (unique index): a re-sent or concurrently recorded failure stays one row.
+      await Promise.all([insertNew(failures, rows), pruneDue(pruneBeforeMs) ? failures.deleteMany({ occurred_ms: { $lt: pruneBeforeMs } }) : undefined]);
     },
     async list(q) {
       if (q.addresses.length === 0) return [];

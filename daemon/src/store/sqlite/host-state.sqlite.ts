@@ -25,8 +25,12 @@ export function sqliteHostState(db: Db): HostStateRepo {
   const get = db.prepare<[string], HostStateRow>('SELECT * FROM host_state WHERE host_id = ?');
   const beat = db.prepare(`INSERT INTO host_state (host_id, heartbeat_ms) VALUES (?, ?)
     ON CONFLICT (host_id) DO UPDATE SET heartbeat_ms = max(coalesce(heartbeat_ms, 0), excluded.heartbeat_ms)`);
+  // Ingest sets every heartbeating host online, per batch: prepared once.
+  const setStatusStmt = db.prepare(`INSERT INTO host_state (host_id, status) VALUES (?, ?)
+    ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`);
   const recordAll = db.transaction((items: { host_id: string; at_ms: number }[]) => {
     for (const item of items) beat.run(item.host_id, item.at_ms);
+    return [...new Set(items.map((i) => i.host_id))].filter((hostId) => setStatusStmt.run(hostId, 'online').changes === 1);
   });
   const replace = db.transaction((hostId: string, inventory: Record<string, unknown>, atMs: number) => {
     const row = get.get(hostId);
@@ -36,12 +40,9 @@ export function sqliteHostState(db: Db): HostStateRepo {
         inventory = @inv, inventory_ms = @at`).run({ host_id: hostId, inv: JSON.stringify(inventory), at: atMs });
     return { replaced: true, previous: row?.inventory ? (JSON.parse(row.inventory) as Record<string, unknown>) : null };
   });
-  // Ingest sets every heartbeating host online, per batch: prepared once.
-  const setStatusStmt = db.prepare(`INSERT INTO host_state (host_id, status) VALUES (?, ?)
-    ON CONFLICT (host_id) DO UPDATE SET status = excluded.status WHERE status IS NOT excluded.status`);
   return {
     async recordHeartbeats(items) {
-      if (items.length > 0) recordAll.immediate(items);
+      return items.length > 0 ? recordAll.immediate(items) : [];
     },
     async setStatus(hostId, status) {
       return setStatusStmt.run(hostId, status).changes === 1;
