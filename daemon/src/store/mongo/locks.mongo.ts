@@ -34,8 +34,6 @@ const LOCK_RENEW_MS = Math.floor(LOCK_TTL_MS / 3);
  */
 const LOCK_WAIT_MS = 30_000;
 const LOCK_BUSY_WAIT_MS = 120_000;
-/** Attempts between two looks for holders whose lease ran out (each attempt waits 2–52 ms). */
-const STALE_CHECK_EVERY = 16;
 
 type LockDoc = { _id: string; token: string; expires_ms: number };
 
@@ -106,15 +104,32 @@ export async function withLocks(
   const started = Date.now();
   let deadline = started + limits.waitMs;
   /** The holder's token of each waited-for name at the last look. */
-  let holders = new Map<string, string>();
+  const holders = new Map<string, string>();
+  /**
+   * Notes the holders of names this caller could not take, on every failed attempt (the look costs
+   * no extra round trip): a name that changed hands is busy, not stuck, so the wait goes on; a
+   * holder whose lease ran out (its daemon died) is removed.
+   */
+  const observe = async (docs: LockDoc[]) => {
+    const now = Date.now();
+    for (const d of docs) {
+      const last = holders.get(d._id);
+      if (last !== undefined && last !== d.token) deadline = Math.min(now + limits.waitMs, started + limits.busyWaitMs);
+      holders.set(d._id, d.token);
+      // Only if not renewed meanwhile: the lease is part of the filter.
+      if (d.expires_ms < now) await locks.deleteOne({ _id: d._id, token: d.token, expires_ms: d.expires_ms });
+    }
+  };
   let waiting = [...new Set(names)];
   for (let attempt = 0; waiting.length > 0; attempt++) {
     const token = randomUUID();
     const expires = Date.now() + LOCK_TTL_MS;
     const held = new Set<number>();
     if (waiting.length > 1) {
-      const seen = new Set((await locks.find({ _id: { $in: waiting } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-      waiting.forEach((name, i) => seen.has(name) && held.add(i));
+      const seen = await locks.find({ _id: { $in: waiting } }).toArray();
+      const seenIds = new Set(seen.map((d) => d._id));
+      waiting.forEach((name, i) => seenIds.has(name) && held.add(i));
+      await observe(seen);
     }
     const free = waiting.filter((_, i) => !held.has(i));
     try {
@@ -126,11 +141,13 @@ export async function withLocks(
         await releaseLocks(locks, { token }, () => expires).catch(() => undefined);
         throw err;
       }
-      const lost = errors.map((e) => free[e.index]);
+      const lost = errors.map((e) => free[e.index]!);
       // A retried insert whose first try landed (its answer lost to a dropped connection) finds
       // our own token: those names are ours, not another holder's.
-      const mine = new Set((await locks.find({ _id: { $in: lost }, token }).toArray()).map((d) => d._id));
+      const docs = await locks.find({ _id: { $in: lost } }).toArray();
+      const mine = new Set(docs.filter((d) => d.token === token).map((d) => d._id));
       for (const name of lost) if (!mine.has(name)) held.add(waiting.indexOf(name));
+      await observe(docs.filter((d) => d.token !== token));
     }
     const acquired = waiting.filter((_, i) => !held.has(i));
     if (acquired.length > 0) {
@@ -142,18 +159,6 @@ export async function withLocks(
     }
     waiting = waiting.filter((_, i) => held.has(i));
     if (waiting.length === 0) return;
-    // Only now and then look at the holders: for ones that died (their lease ran out and nobody
-    // renewed it), and for a name that changed hands since the last look (busy, not stuck).
-    if (attempt % STALE_CHECK_EVERY === STALE_CHECK_EVERY - 1) {
-      const now = Date.now();
-      const docs = await locks.find({ _id: { $in: waiting } }).toArray();
-      if (docs.some((d) => holders.has(d._id) && holders.get(d._id) !== d.token)) deadline = Math.min(now + limits.waitMs, started + limits.busyWaitMs);
-      holders = new Map(docs.map((d) => [d._id, d.token]));
-      for (const stale of docs.filter((d) => d.expires_ms < now)) {
-        // Only if not renewed meanwhile: the lease is part of the filter.
-        await locks.deleteOne({ _id: stale._id, token: stale.token, expires_ms: stale.expires_ms });
-      }
-    }
     if (Date.now() > deadline) throw new Error(`lock ${waiting[0]} not acquired: held by one holder for ${limits.waitMs} ms, or busy for ${limits.busyWaitMs} ms`);
     // Growing with the wait: a hundred callers after one key must not keep the store busy refusing them.
     await systemClock.sleep(2 + Math.random() * Math.min(2 * (attempt + 1), 50));
