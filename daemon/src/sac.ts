@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
-import { ApprovalPolicy, ApprovalsService } from './approvals/index.js';
+import { ApprovalPolicy, ApprovalsService, unknownPolicyGroups } from './approvals/index.js';
 import { AuditService } from './audit/index.js';
 import { BansService, checkBansSettings, subscribeBans } from './bans/index.js';
 import { verifiedTarget } from './action-target.js';
@@ -181,7 +181,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
     : null;
   if (feed) await feed.start();
-  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit);
+  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit, async (groupId) =>
+    (await settings.get('approvals')).by_group.some((entry) => entry.group === groupId) ? ['approval policy'] : [],
+  );
+  settings.registerCheck('approvals', async (value) => unknownPolicyGroups(value, new Set((await groups.list()).map((g) => g.id))));
   const streamAccess: StreamAccess = async (user) => ((await store.users.byId(user.id))?.active === true ? { scope: await groups.scopeOf(user) } : null);
   const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), streamAccess, {
     ...DEFAULT_STREAM_OPTIONS,
@@ -209,7 +212,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     logger: logger.child({ scope: 'agent-versions' }),
   });
-  const approvalPolicy = new ApprovalPolicy(() => settings.get('approvals'));
+  const approvalPolicy = new ApprovalPolicy({
+    settings: () => settings.get('approvals'),
+    groupHosts: (groupIds) => groups.hostsOfAny(groupIds),
+    hostsOf: (request): Promise<string[]> => approvals.hostsOfRequest(request),
+  });
   const groupHosts = (groupId: string) => groups.hostsOf(groupId);
   const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, groupHosts, approvalPolicy, () => agentVersions.latest());
   const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
@@ -290,6 +297,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     repo: store.approvals,
     users: store.users,
     settings: () => settings.get('approvals'),
+    policy: approvalPolicy,
     clock,
     audit,
     logger: logger.child({ scope: 'approvals' }),

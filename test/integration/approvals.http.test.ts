@@ -129,6 +129,50 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
     await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'] } });
   });
 
+  it('holds an action back per host group: a logoff in the group waits for approval, the same outside it runs at once', async () => {
+    const windowsHost = async (hostname: string) =>
+      hostIdOf(
+        t,
+        await ingestEvent(t, {
+          type: 'rdp.login.success',
+          occurred_at: isoAt(NOW),
+          host: { hostname, os_family: 'windows' },
+          source: { product: 'rdp-login-monitor', agent_instance_id: `agent-${hostname.toLowerCase()}` },
+          details: { user: 'CORP\\anna', session_id: 6 },
+        }),
+      );
+    const [finance, lab] = [await windowsHost('RDS-FINANCE'), await windowsHost('RDS-LAB')];
+    const group = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Finance desks', host_ids: [finance] } });
+    expect(group.status).toBe(201);
+    const unknown = await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { by_group: [{ group: 'no-such-group', actions: ['session_logoff'] }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('by_group.0.group is not a host group');
+    const policy = await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: [], by_group: [{ group: group.body.id, actions: ['session_logoff'] }] } });
+    expect(policy.status).toBe(200);
+    const queuedOn = async (hostId: string) =>
+      (await api(t, 'GET', `/api/v1/commands?host_id=${hostId}`, { token: admin })).body.items.filter((c: { type: string }) => c.type === 'logoff').length;
+
+    const held = await api(t, 'POST', `/api/v1/hosts/${finance}/sessions/6/logoff`, { token: anna });
+    expect(held.status).toBe(409);
+    expect(held.body.error).toMatchObject({ code: 'approval/required', details: { action: 'session_logoff', request: { kind: 'host_logoff', host_id: finance } } });
+    expect(await queuedOn(finance)).toBe(0);
+    const ran = await api(t, 'POST', `/api/v1/hosts/${lab}/sessions/6/logoff`, { token: anna });
+    expect(ran.status, JSON.stringify(ran.body)).toBeLessThan(300);
+    expect(await queuedOn(lab)).toBe(1);
+    expect((await request(anna, { request: { kind: 'host_logoff', host_id: lab, session_id: 6 }, reason: 'outside the group' })).body.error.code).toBe('approval/not_required');
+    const filed = await request(anna, { request: held.body.error.details.request, reason: 'finance desk left unlocked' });
+    expect(filed.status).toBe(201);
+    expect((await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: bob, body: {} })).body).toMatchObject({ state: 'approved', result: { ok: true } });
+    expect(await queuedOn(finance)).toBe(1);
+
+    // The policy names the group: deleting it would drop the rule for its hosts, so it is refused.
+    const gone = await api(t, 'DELETE', `/api/v1/groups/${group.body.id}`, { token: admin });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.code).toBe('group/in_use');
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'], by_group: [] } });
+    expect((await api(t, 'DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(204);
+  });
+
   it('refuses a request for an action the policy does not hold back', async () => {
     const res = await request(admin, { request: { kind: 'product_update', product: 'rdp-login-monitor' }, reason: 'monthly' });
     expect(res.status).toBe(409);

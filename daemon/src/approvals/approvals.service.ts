@@ -17,25 +17,47 @@ export interface Approved {
 
 type ApprovalSettings = () => Promise<SettingsValue<'approvals'>>;
 
+export interface ApprovalPolicyDeps {
+  settings: ApprovalSettings;
+  /** The ids of the hosts in any of these groups now (a group that no longer exists holds none). */
+  groupHosts(groupIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /** The hosts a request acts on. */
+  hostsOf(request: ApprovalActionInput): Promise<readonly string[]>;
+}
+
 /**
  * The approval policy as the gated actions see it: an action under the policy runs only with an
- * approval; without one it answers `409 approval/required` carrying the request to file.
+ * approval; without one it answers `409 approval/required` carrying the request to file. An
+ * action is under the policy when it is required everywhere, or when a host it touches is now a
+ * member of a group whose entry lists it; an action without hosts follows the everywhere list.
  */
 export class ApprovalPolicy {
-  constructor(private readonly settings: ApprovalSettings) {}
+  constructor(private readonly deps: ApprovalPolicyDeps) {}
 
-  /** Whether the policy holds `action` back now. */
-  async requires(action: ApprovalAction): Promise<boolean> {
-    return (await this.settings()).require.includes(action);
+  /** Whether the policy holds `action` back now when it touches these hosts. */
+  requires(action: ApprovalAction, hostIds: readonly string[]): Promise<boolean> {
+    return this.holds(action, async () => hostIds);
   }
 
   async assert(request: ApprovalActionInput, approved: Approved | undefined): Promise<void> {
     if (approved) return;
     const action = actionOf(request);
-    if (!(await this.requires(action))) return;
+    if (!(await this.holds(action, () => this.deps.hostsOf(request)))) return;
     throw new AppError('approval/required', 'This action needs a second person’s approval: request it with a reason', {
       details: { action, request },
     });
+  }
+
+  /** The hosts are looked up only when a group entry lists the action. */
+  private async holds(action: ApprovalAction, hosts: () => Promise<readonly string[]>): Promise<boolean> {
+    const settings = await this.deps.settings();
+    if (settings.require.includes(action)) return true;
+    const groups = settings.by_group.filter((entry) => entry.actions.includes(action)).map((entry) => entry.group);
+    if (groups.length === 0) return false;
+    const hostIds = await hosts();
+    if (hostIds.length === 0) return false;
+    const members = await this.deps.groupHosts(groups);
+    return hostIds.some((id) => members.has(id));
   }
 }
 
@@ -48,6 +70,7 @@ export interface ApprovalsDeps {
   repo: ApprovalsRepo;
   users: Pick<UsersRepo, 'list'>;
   settings: ApprovalSettings;
+  policy: Pick<ApprovalPolicy, 'requires'>;
   clock: Clock;
   audit: Pick<AuditService, 'record'>;
   logger: Logger;
@@ -106,11 +129,11 @@ export class ApprovalsService {
   async request(input: { request: ApprovalActionInput; reason: string }, actor: Actor & { user: SessionUser }): Promise<ApprovalRequestView> {
     const action = actionOf(input.request);
     if (!mayAct(actor.user, action)) throw new AppError('auth/forbidden', 'Your role may not do this action, so you may not request it');
-    const settings = await this.deps.settings();
-    if (!settings.require.includes(action)) {
+    const { host_ids, hostnames, subject } = await this.deps.plan(input.request);
+    if (!(await this.deps.policy.requires(action, host_ids))) {
       throw new AppError('approval/not_required', 'This action does not need approval: run it directly', { details: { action } });
     }
-    const { host_ids, hostnames, subject } = await this.deps.plan(input.request);
+    const settings = await this.deps.settings();
     const now = this.deps.clock.now();
     const record: ApprovalRecord = {
       id: randomUUID(),
