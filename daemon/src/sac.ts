@@ -411,6 +411,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     pollTimeoutS: config.telegramBot.pollTimeoutS,
   });
   approvals.onRequested((request, approvers) => telegram.askApproval(request, approvers));
+  approvals.onRequested((request, approvers) => notify.askApproval(request, approvers));
   // With a public https URL Telegram pushes button presses to us; otherwise the leader long-polls.
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;

@@ -3,6 +3,8 @@ import { adminToken, api, createUser, hostIdOf, login, userToken } from '../help
 import { ManualClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { FAST_DELIVERY } from '../peers/notify-env.js';
+import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { trpc } from '../peers/trpc.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
@@ -20,9 +22,22 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   const logoffsQueued = async () =>
     (await api(t, 'GET', `/api/v1/commands?host_id=${host}`, { token: admin })).body.items.filter((c: { type: string }) => c.type === 'logoff');
   const request = (token: string, body: unknown) => api(t, 'POST', '/api/v1/approvals', { token, body });
+  /** A Windows host with an agent (no WinRM administrator here: a logoff is queued to the agent). */
+  const windowsHost = async (hostname: string) =>
+    hostIdOf(
+      t,
+      await ingestEvent(t, {
+        type: 'rdp.login.success',
+        occurred_at: isoAt(NOW),
+        host: { hostname, os_family: 'windows' },
+        source: { product: 'rdp-login-monitor', agent_instance_id: `agent-${hostname.toLowerCase()}` },
+        details: { user: 'CORP\\anna', session_id: 6 },
+      }),
+    );
 
   beforeAll(async () => {
-    t = await startTestSac(kind, { SAC_APPROVAL_EXPIRY_CHECK_SECONDS: '0.1' }, { clock });
+    // The push peers listen on loopback; push.example stands for a public push service.
+    t = await startTestSac(kind, { SAC_APPROVAL_EXPIRY_CHECK_SECONDS: '0.1', SAC_PUSH_ALLOW_LOOPBACK: 'true', SAC_PUSH_HOSTS: 'push.example', ...FAST_DELIVERY }, { clock });
     admin = await adminToken(t);
     anna = await userToken(t, 'monitor');
     bob = await userToken(t, 'monitor');
@@ -130,17 +145,6 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   });
 
   it('holds an action back per host group: a logoff in the group waits for approval, the same outside it runs at once', async () => {
-    const windowsHost = async (hostname: string) =>
-      hostIdOf(
-        t,
-        await ingestEvent(t, {
-          type: 'rdp.login.success',
-          occurred_at: isoAt(NOW),
-          host: { hostname, os_family: 'windows' },
-          source: { product: 'rdp-login-monitor', agent_instance_id: `agent-${hostname.toLowerCase()}` },
-          details: { user: 'CORP\\anna', session_id: 6 },
-        }),
-      );
     const [finance, lab] = [await windowsHost('RDS-FINANCE'), await windowsHost('RDS-LAB')];
     const group = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Finance desks', host_ids: [finance] } });
     expect(group.status).toBe(201);
@@ -171,6 +175,52 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
     expect(gone.body.error.code).toBe('group/in_use');
     await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'], by_group: [] } });
     expect((await api(t, 'DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(204);
+  });
+
+  it('pushes a new request with Approve and Deny to the people who may decide it, never to the requester', async () => {
+    const peers: PushPeer[] = [];
+    try {
+      const [annaPush, bobPush] = [await startPushPeer(), await startPushPeer()];
+      peers.push(annaPush, bobPush);
+      const subscribe = async (token: string, peer: PushPeer) => {
+        const sub = await api(t, 'POST', '/api/v1/push/subscriptions', { token, body: { ...peer.subscription, label: 'phone' } });
+        expect(sub.status).toBe(201);
+        return sub.body.id as string;
+      };
+      await subscribe(anna, annaPush);
+      const bobSub = await subscribe(bob, bobPush);
+      const pushed = await windowsHost('RDS-PUSH');
+      const filed = await request(anna, { request: { kind: 'host_logoff', host_id: pushed, session_id: 8 }, reason: 'left logged on over the weekend' });
+      expect(filed.status).toBe(201);
+      const id = filed.body.id as string;
+
+      await waitFor('the approver got the push', () => bobPush.deliveries.some((d) => d.payload.data.ref === id));
+      const payload = bobPush.deliveries.find((d) => d.payload.data.ref === id)!.payload;
+      expect(payload).toMatchObject({
+        title: '🔐 Approval needed',
+        tag: `approval:${id}`,
+        data: { kind: 'approval', ref: id, url: `/approvals/${id}` },
+        actions: [
+          { action: 'approve', title: 'Approve' },
+          { action: 'deny', title: 'Deny' },
+        ],
+      });
+      expect(payload.body).toContain('Log off session 8 on RDS-PUSH');
+      expect(payload.body).toContain('left logged on over the weekend');
+      // The phone decides with its user's own session: no secret rides in the notification.
+      for (const secret of [anna, bob, admin]) expect(JSON.stringify(payload)).not.toContain(secret);
+
+      // One delivery, to the approver's subscription; none was ever made for the requester's.
+      const rows = ((await trpc(t, admin, 'query', 'notifications.deliveries', { topic: 'approval.requested' })).data as { ref: string; target: string; channel: string }[]).filter(
+        (r) => r.ref === id,
+      );
+      expect(rows).toEqual([expect.objectContaining({ channel: 'push', target: bobSub })]);
+      // The requester's phone works (it got the host's sign-in alert) and got no approval request.
+      await waitFor('the requester got the sign-in alert', () => annaPush.deliveries.some((d) => d.payload.data.kind === 'event'));
+      expect(annaPush.deliveries.filter((d) => d.payload.data.kind === 'approval')).toEqual([]);
+    } finally {
+      await Promise.all(peers.map((p) => p.close()));
+    }
   });
 
   it('refuses a request for an action the policy does not hold back', async () => {

@@ -687,6 +687,7 @@ const en = {
     requestedBy: 'By',
     action: 'Action',
     expires: 'Expires',
+    hosts: 'Hosts',
     approve: 'Approve',
     deny: 'Deny',
     cancel: 'Withdraw',

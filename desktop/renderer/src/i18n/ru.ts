@@ -692,6 +692,7 @@ const ru: Messages = {
     requestedBy: 'Кем',
     action: 'Действие',
     expires: 'Истекает',
+    hosts: 'Хосты',
     approve: 'Одобрить',
     deny: 'Отклонить',
     cancel: 'Отозвать',
