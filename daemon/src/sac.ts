@@ -296,6 +296,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const approvals = new ApprovalsService({
     repo: store.approvals,
     users: store.users,
+    scopeOf: (user) => groups.scopeOf(user),
     settings: () => settings.get('approvals'),
     policy: approvalPolicy,
     clock,

@@ -180,8 +180,8 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   it('pushes a new request with Approve and Deny to the people who may decide it, never to the requester', async () => {
     const peers: PushPeer[] = [];
     try {
-      const [annaPush, bobPush] = [await startPushPeer(), await startPushPeer()];
-      peers.push(annaPush, bobPush);
+      const [annaPush, bobPush, carolPush] = [await startPushPeer(), await startPushPeer(), await startPushPeer()];
+      peers.push(annaPush, bobPush, carolPush);
       const subscribe = async (token: string, peer: PushPeer) => {
         const sub = await api(t, 'POST', '/api/v1/push/subscriptions', { token, body: { ...peer.subscription, label: 'phone' } });
         expect(sub.status).toBe(201);
@@ -189,6 +189,11 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
       };
       await subscribe(anna, annaPush);
       const bobSub = await subscribe(bob, bobPush);
+      // Carol may log sessions off, but only on another group's hosts: she could not open this request.
+      const carol = await createUser(t, 'monitor');
+      const lab = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Lab only', host_ids: [await windowsHost('RDS-LAB2')] } });
+      expect((await api(t, 'PUT', `/api/v1/users/${carol.user.id}/host-groups`, { token: admin, body: { group_ids: [lab.body.id] } })).status).toBe(200);
+      await subscribe((await login(t, carol.user.username, carol.password)).body.token as string, carolPush);
       const pushed = await windowsHost('RDS-PUSH');
       const filed = await request(anna, { request: { kind: 'host_logoff', host_id: pushed, session_id: 8 }, reason: 'left logged on over the weekend' });
       expect(filed.status).toBe(201);
@@ -210,7 +215,7 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
       // The phone decides with its user's own session: no secret rides in the notification.
       for (const secret of [anna, bob, admin]) expect(JSON.stringify(payload)).not.toContain(secret);
 
-      // One delivery, to the approver's subscription; none was ever made for the requester's.
+      // One delivery, to the approver's subscription; none was ever made for the requester's or Carol's.
       const rows = ((await trpc(t, admin, 'query', 'notifications.deliveries', { topic: 'approval.requested' })).data as { ref: string; target: string; channel: string }[]).filter(
         (r) => r.ref === id,
       );

@@ -37,6 +37,11 @@ export function unknownPolicyGroups(value: SettingsValue<'approvals'>, groupIds:
   return value.by_group.flatMap((entry, i) => (groupIds.has(entry.group) ? [] : [{ path: `by_group.${i}.group`, message: 'is not a host group' }]));
 }
 
+/** Whether a request is within a host scope (null: every host): all its hosts are, and it has some. */
+export function withinScope(request: Pick<ApprovalRecord, 'host_ids'>, within: ReadonlySet<string> | null | undefined): boolean {
+  return !within || (request.host_ids.length > 0 && request.host_ids.every((id) => within.has(id)));
+}
+
 export function actionOf(request: ApprovalActionInput): ApprovalAction {
   return APPROVAL_KIND_ACTION[request.kind];
 }

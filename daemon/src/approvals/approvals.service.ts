@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { ApprovalRecord, ApprovalsRepo, UsersRepo } from '../store/index.js';
-import { actionOf, approvalSummary, approvalView, mayAct, mayDecide } from './approvals.rules.js';
+import { actionOf, approvalSummary, approvalView, mayAct, mayDecide, withinScope } from './approvals.rules.js';
 
 /** A request a second person approved: handed to the action it runs, which then skips the policy. */
 export interface Approved {
@@ -69,6 +69,8 @@ export function approvalAudit(approved: Approved | undefined): Record<string, st
 export interface ApprovalsDeps {
   repo: ApprovalsRepo;
   users: Pick<UsersRepo, 'list'>;
+  /** The hosts a user may see and act on (null: every host), as the operations' host scope checks it. */
+  scopeOf(user: SessionUser): Promise<ReadonlySet<string> | null>;
   settings: ApprovalSettings;
   policy: Pick<ApprovalPolicy, 'requires'>;
   clock: Clock;
@@ -102,7 +104,7 @@ export class ApprovalsService {
   /** Newest first; for a caller limited to host groups (`within`), only requests all of whose hosts are theirs. */
   async list(q: { state?: ApprovalState; limit: number }, user: SessionUser, within?: ReadonlySet<string> | null): Promise<ApprovalListView> {
     const now = this.deps.clock.now();
-    const visible = (r: ApprovalRecord) => !within || (r.host_ids.length > 0 && r.host_ids.every((id) => within.has(id)));
+    const visible = (r: ApprovalRecord) => withinScope(r, within);
     const [items, pending] = await Promise.all([this.deps.repo.list(q), this.deps.repo.list({ state: 'pending', limit: 500 })]);
     return {
       items: items.filter(visible).map(approvalView),
@@ -157,7 +159,7 @@ export class ApprovalsService {
     await this.deps.repo.insert(record);
     await this.deps.audit.record({ action: 'approval.requested', actor, target: `approval:${record.id}`, details: { summary: record.summary, reason: record.reason } });
     const view = approvalView(record);
-    const approvers = (await this.deps.users.list()).filter((u) => u.active && mayDecide(u, record)).map((u) => u.id);
+    const approvers = await this.approversOf(record);
     for (const listener of this.requestedListeners) {
       await listener(view, approvers).catch((err: unknown) => this.deps.logger.warn({ err: errorSummary(err), approval: record.id }, 'approvers not told of a request'));
     }
@@ -226,6 +228,13 @@ export class ApprovalsService {
     if (user.id === r.requested_by_id) throw new AppError('approval/own_request', 'You cannot decide your own request: another person must');
     if (!mayAct(user, r.action)) throw new AppError('auth/forbidden', 'Your role may not do this action, so you may not approve it');
     return r;
+  }
+
+  /** Active users other than the requester whose role allows the action and whose host scope holds every host it touches. */
+  private async approversOf(r: ApprovalRecord): Promise<string[]> {
+    const candidates = (await this.deps.users.list()).filter((u) => u.active && mayDecide(u, r));
+    const inScope = await Promise.all(candidates.map(async (u) => withinScope(r, await this.deps.scopeOf(u))));
+    return candidates.filter((_, i) => inScope[i]).map((u) => u.id);
   }
 
   private async expire(r: ApprovalRecord): Promise<void> {
