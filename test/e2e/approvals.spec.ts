@@ -158,6 +158,7 @@ test('the settings page edits the approval policy per host group', async ({ page
   expect(stored.body.values.by_group).toEqual([{ group: group.body.id, actions: ['session_logoff', 'host_delete'] }]);
   await console_.screenshotBothThemes('approvals-settings-by-group');
   await page.setViewportSize({ width: 390, height: 844 });
+  await editor.scrollIntoViewIfNeeded();
   await console_.screenshotBothThemes('approvals-settings-by-group-phone');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId('language').selectOption('ru');
