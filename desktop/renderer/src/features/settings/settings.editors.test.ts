@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  emptyRepoRow,
-  formToPolicies,
-  groupPoliciesToRows,
-  openedPerRow,
-  policiesToForm,
-  reposToRows,
-  rowsToGroupPolicies,
-  rowsToRepos,
-  rowsToTypeProblems,
-  typeProblemsToRows,
-} from './settings.editors';
+import { emptyRepoRow, formToPolicies, groupPoliciesToRows, openedPerRow, policiesToForm, reposToRows, rowsToGroupPolicies, rowsToRepos, rowsToTypeProblems, typeProblemsToRows } from './settings.editors';
 
 const stored = [
   { product: 'ssh-monitor', url: 'https://git.example/ssh.git', branch: null, token: { set: true }, version_from: 'file', version_file: 'ssh-monitor' },
