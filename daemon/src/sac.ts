@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { CommandsService, createActionsRoutes, RemoteActionsService } from './actions/index.js';
 import { backupOnThread, checkBackupSettings, ScheduledBackups } from './backup/index.js';
 import { ApiKeysAdmin, ApiKeyService, KeyAgents, KeyBindingGuard } from './apikeys/index.js';
-import { ApprovalPolicy, ApprovalsService } from './approvals/index.js';
+import { ApprovalPolicy, ApprovalsService, unknownPolicyGroups } from './approvals/index.js';
 import { AuditService } from './audit/index.js';
 import { BansService, checkBansSettings, subscribeBans } from './bans/index.js';
 import { verifiedTarget } from './action-target.js';
@@ -181,7 +181,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     ? new FeedChannel({ subscribeBus: (l) => bus.subscribe(l), feed: store.feed, clock, logger: logger.child({ scope: 'feed' }) })
     : null;
   if (feed) await feed.start();
-  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit);
+  const groups = new GroupsService(store.groups, store.hosts, store.users, clock, audit, async (groupId) =>
+    (await settings.get('approvals')).by_group.some((entry) => entry.group === groupId) ? ['approval policy'] : [],
+  );
+  settings.registerCheck('approvals', async (value) => unknownPolicyGroups(value, new Set((await groups.list()).map((g) => g.id))));
   const streamAccess: StreamAccess = async (user) => ((await store.users.byId(user.id))?.active === true ? { scope: await groups.scopeOf(user) } : null);
   const stream = new StreamHub(feed ?? bus, clock, logger.child({ scope: 'stream' }), streamAccess, {
     ...DEFAULT_STREAM_OPTIONS,
@@ -209,7 +212,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     audit,
     logger: logger.child({ scope: 'agent-versions' }),
   });
-  const approvalPolicy = new ApprovalPolicy(() => settings.get('approvals'));
+  const approvalPolicy = new ApprovalPolicy({
+    settings: () => settings.get('approvals'),
+    groupHosts: (groupIds) => groups.hostsOfAny(groupIds),
+    hostsOf: (request): Promise<string[]> => approvals.hostsOfRequest(request),
+  });
   const groupHosts = (groupId: string) => groups.hostsOf(groupId);
   const hosts = new HostsService(store, clock, logger.child({ scope: 'hosts' }), correlationSettings, audit, groupHosts, approvalPolicy, () => agentVersions.latest());
   const silence = new SilenceScanner(store, facts, clock, logger.child({ scope: 'hosts' }), correlationSettings, maintenance);
@@ -289,7 +296,9 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   const approvals = new ApprovalsService({
     repo: store.approvals,
     users: store.users,
+    scopeOf: (user) => groups.scopeOf(user),
     settings: () => settings.get('approvals'),
+    policy: approvalPolicy,
     clock,
     audit,
     logger: logger.child({ scope: 'approvals' }),
@@ -403,6 +412,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     pollTimeoutS: config.telegramBot.pollTimeoutS,
   });
   approvals.onRequested((request, approvers) => telegram.askApproval(request, approvers));
+  approvals.onRequested((request, approvers) => notify.askApproval(request, approvers));
   // With a public https URL Telegram pushes button presses to us; otherwise the leader long-polls.
   const webhookUrl = config.publicUrl?.startsWith('https://') ? `${config.publicUrl}/api/v1/telegram/webhook` : null;
   const webhookSecret = webhookUrl ? await loadTelegramWebhookSecret(store, secretBox, clock) : null;

@@ -14,14 +14,32 @@ export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 export const APPROVAL_STATES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
+const Id = z.string().min(1).max(128);
+const ApprovalActionList = z.array(z.enum(APPROVAL_ACTIONS)).max(APPROVAL_ACTIONS.length);
+
+/** Actions that need a second person when they touch a host of one group (in addition to `require`). */
+export const ApprovalGroupPolicySchema = z.strictObject({
+  group: Id,
+  actions: ApprovalActionList.min(1),
+});
+export type ApprovalGroupPolicy = z.output<typeof ApprovalGroupPolicySchema>;
+
+/** At most this many per-group entries in the approval policy. */
+export const APPROVAL_GROUP_POLICIES_MAX = 100;
+
 export const ApprovalsSettingsSchema = z.strictObject({
-  /** Actions that need a second person; none by default. */
-  require: z.array(z.enum(APPROVAL_ACTIONS)).max(APPROVAL_ACTIONS.length).default([]),
+  /** Actions that need a second person everywhere; none by default. */
+  require: ApprovalActionList.default([]),
+  /** Per host group, further actions that need a second person when they touch a member of the group. */
+  by_group: z
+    .array(ApprovalGroupPolicySchema)
+    .max(APPROVAL_GROUP_POLICIES_MAX)
+    .refine((list) => new Set(list.map((e) => e.group)).size === list.length, { message: 'name each group once' })
+    .default([]),
   /** A request not decided within this many minutes expires. */
   expiry_minutes: z.number().int().min(1).max(1440).default(30),
 });
 
-const Id = z.string().min(1).max(128);
 const SessionId = z.coerce.number().int().min(1).max(65_535);
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Severity } from './event.schema.js';
 import type { StreamProblem } from './stream.types.js';
 import type { ProblemFacts } from './read-api.schema.js';
+import type { ApprovalRequestView } from './approvals.schema.js';
 
 /** Notification channels (policy `enabled_channels`, delivery log `channel`). */
 export const NOTIFY_CHANNELS = ['telegram', 'webhook', 'smtp', 'push'] as const;
@@ -20,7 +21,7 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'suppr
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** What a notification is about (the delivery log's `topic`). */
-export const DELIVERY_TOPICS = ['event', 'problem.opened', 'problem.resolved', 'problem.escalated', 'report', 'test', 'login_locked'] as const;
+export const DELIVERY_TOPICS = ['event', 'problem.opened', 'problem.resolved', 'problem.escalated', 'report', 'test', 'login_locked', 'approval.requested'] as const;
 export type DeliveryTopic = (typeof DELIVERY_TOPICS)[number];
 
 /** 0–65535, leading zeros allowed as URL parsing allows them. */
@@ -106,6 +107,9 @@ export interface ReportSummary {
   top_failed_ips: { ip: string; count: number }[];
 }
 
+/** A request that waits for a second person, as its approvers are told of it. */
+export type ApprovalNotice = Pick<ApprovalRequestView, 'id' | 'action' | 'summary' | 'hostnames' | 'reason' | 'requested_by' | 'expires_at'>;
+
 /** What is being notified: stored in the outbox and formatted when it is delivered. */
 export type NotificationContent =
   | { kind: 'event'; event: EventNotice }
@@ -114,6 +118,8 @@ export type NotificationContent =
   | { kind: 'problem'; action: 'escalated'; problem: ProblemNotice; step: number; final: boolean }
   | { kind: 'report'; report_id: string; day: string; summary: ReportSummary }
   | { kind: 'test'; requested_by: string }
-  | { kind: 'login_locked'; username: string; ip: string | null; locked_until: string; attempts: number };
+  | { kind: 'login_locked'; username: string; ip: string | null; locked_until: string; attempts: number }
+  /** A new approval request, pushed to the users who may decide it. */
+  | { kind: 'approval'; approval: ApprovalNotice };
 
 export type NotificationKind = NotificationContent['kind'];

@@ -90,3 +90,86 @@ test('a logoff under the approval policy becomes a request that a second person 
   await expect(row).toContainText(`Одобрил ${BORIS.username}`);
   await boris.screenshot('approvals-decided-ru');
 });
+
+test('a push notification’s Approve or Deny opens the request on the phone and decides only after confirmation', async ({ browser }) => {
+  const annaToken = await sac.token(ANNA.username, ANNA.password);
+  const filed = await sac.api('POST', '/api/v1/approvals', {
+    token: annaToken,
+    body: { request: { kind: 'host_logoff', host_id: hostId, session_id: 3 }, reason: 'kiosk session left open overnight' },
+  });
+  expect(filed.status).toBe(201);
+  const id = filed.body.id as string;
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const boris = new ConsolePage(page, sac.url);
+  await boris.login(BORIS.username, BORIS.password);
+
+  // Deny tapped on the notification: the page asks first; cancelling decides nothing.
+  await boris.open(`/approvals/${id}?action=deny`);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Deny “Log off session 3 on WS-APPROVE” requested by anna?');
+  await boris.screenshot('approval-push-deny-confirm-phone');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const card = page.getByTestId('approval-opened');
+  await expect(card).toContainText('Pending');
+  await expect(page).not.toHaveURL(/action=/);
+  // What the decider sees on the phone: summary, hosts, reason, requester, expiry, Approve / Deny.
+  for (const text of ['Log off session 3 on WS-APPROVE', 'WS-APPROVE', 'kiosk session left open overnight', ANNA.username, 'Expires']) await expect(card).toContainText(text);
+  await expect(card.getByTestId('opened-approve')).toBeVisible();
+  await expect(card.getByTestId('opened-deny')).toBeVisible();
+  await boris.screenshotBothThemes('approval-request-phone');
+
+  // Approve tapped: confirmed, it runs as Boris's decision.
+  await boris.open(`/approvals/${id}?action=approve`);
+  await expect(dialog).toContainText('Approve and run now: Log off session 3 on WS-APPROVE (requested by anna)?');
+  await boris.screenshot('approval-push-approve-confirm-phone');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText(/Approved and done: logoff queued/)).toBeVisible();
+  await expect(card).toContainText(`Approved by ${BORIS.username}`);
+  await expect(card.getByTestId('opened-approve')).toHaveCount(0);
+  expect(await agentRound('Logging off session ID 3')).toEqual([expect.objectContaining({ type: 'logoff', params: { session_id: 3 } })]);
+  await boris.screenshotBothThemes('approval-decided-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await boris.screenshotBothThemes('approval-decided');
+  await page.getByTestId('language').selectOption('ru');
+  await expect(card).toContainText(`Одобрил ${BORIS.username}`);
+  await boris.screenshot('approval-decided-ru');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await boris.screenshot('approval-decided-phone-ru');
+});
+
+test('the settings page edits the approval policy per host group', async ({ page }) => {
+  const admin = await sac.token('admin', ADMIN_PASSWORD);
+  const group = await sac.api('POST', '/api/v1/groups', { token: admin, body: { name: 'Finance desks', host_ids: [hostId] } });
+  expect(group.status).toBe(201);
+  const console_ = new ConsolePage(page, sac.url);
+  await console_.login();
+  await console_.open('/admin/settings?category=approvals');
+  const editor = page.getByTestId('approval-groups');
+  await expect(editor).toContainText('No group entry');
+  await page.getByTestId('approval-groups-add').click();
+  await page.getByTestId('settings-save').click();
+  await expect(editor).toContainText('Choose a group.');
+  await editor.locator('[data-field="by_group.0.group"]').selectOption({ label: 'Finance desks (1)' });
+  await editor.locator('[data-field="by_group.0.session_logoff"]').check();
+  await editor.locator('[data-field="by_group.0.host_delete"]').check();
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByText('Two-person approval saved')).toBeVisible();
+  const stored = await sac.api('GET', '/api/v1/settings/approvals', { token: admin });
+  expect(stored.body.values.by_group).toEqual([{ group: group.body.id, actions: ['session_logoff', 'host_delete'] }]);
+  await console_.screenshotBothThemes('approvals-settings-by-group');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await editor.scrollIntoViewIfNeeded();
+  await console_.screenshotBothThemes('approvals-settings-by-group-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('language').selectOption('ru');
+  await expect(editor).toContainText('Группа хостов');
+  await console_.screenshot('approvals-settings-by-group-ru');
+
+  // The group the policy names cannot be deleted; after removing its entry it can.
+  expect((await sac.api('DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(409);
+  await page.getByTestId('approval-groups-remove-0').click();
+  await page.getByTestId('settings-save').click();
+  await expect(editor).toContainText('Строк для групп нет');
+  expect((await sac.api('GET', '/api/v1/settings/approvals', { token: admin })).body.values.by_group).toEqual([]);
+  expect((await sac.api('DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(204);
+});

@@ -3,6 +3,8 @@ import { adminToken, api, createUser, hostIdOf, login, userToken } from '../help
 import { ManualClock, waitFor } from '../helpers/clock.js';
 import { ingestEvent, isoAt, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import { FAST_DELIVERY } from '../peers/notify-env.js';
+import { startPushPeer, type PushPeer } from '../peers/push.peer.js';
 import { trpc } from '../peers/trpc.js';
 
 const NOW = Date.parse('2026-06-03T12:00:00.000Z');
@@ -20,9 +22,22 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   const logoffsQueued = async () =>
     (await api(t, 'GET', `/api/v1/commands?host_id=${host}`, { token: admin })).body.items.filter((c: { type: string }) => c.type === 'logoff');
   const request = (token: string, body: unknown) => api(t, 'POST', '/api/v1/approvals', { token, body });
+  /** A Windows host with an agent (no WinRM administrator here: a logoff is queued to the agent). */
+  const windowsHost = async (hostname: string) =>
+    hostIdOf(
+      t,
+      await ingestEvent(t, {
+        type: 'rdp.login.success',
+        occurred_at: isoAt(NOW),
+        host: { hostname, os_family: 'windows' },
+        source: { product: 'rdp-login-monitor', agent_instance_id: `agent-${hostname.toLowerCase()}` },
+        details: { user: 'CORP\\anna', session_id: 6 },
+      }),
+    );
 
   beforeAll(async () => {
-    t = await startTestSac(kind, { SAC_APPROVAL_EXPIRY_CHECK_SECONDS: '0.1' }, { clock });
+    // The push peers listen on loopback; push.example stands for a public push service.
+    t = await startTestSac(kind, { SAC_APPROVAL_EXPIRY_CHECK_SECONDS: '0.1', SAC_PUSH_ALLOW_LOOPBACK: 'true', SAC_PUSH_HOSTS: 'push.example', ...FAST_DELIVERY }, { clock });
     admin = await adminToken(t);
     anna = await userToken(t, 'monitor');
     bob = await userToken(t, 'monitor');
@@ -127,6 +142,90 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
     expect(approved.body).toMatchObject({ state: 'approved', result: { ok: true, detail: expect.stringContaining('203.0.113.77 banned') } });
     expect((await api(t, 'GET', '/api/v1/bans', { token: admin })).body.bans).toMatchObject([{ address: '203.0.113.77', status: 'active', applied_by: second.user.username }]);
     await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'] } });
+  });
+
+  it('holds an action back per host group: a logoff in the group waits for approval, the same outside it runs at once', async () => {
+    const [finance, lab] = [await windowsHost('RDS-FINANCE'), await windowsHost('RDS-LAB')];
+    const group = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Finance desks', host_ids: [finance] } });
+    expect(group.status).toBe(201);
+    const unknown = await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { by_group: [{ group: 'no-such-group', actions: ['session_logoff'] }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toContain('by_group.0.group is not a host group');
+    const policy = await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: [], by_group: [{ group: group.body.id, actions: ['session_logoff'] }] } });
+    expect(policy.status).toBe(200);
+    const queuedOn = async (hostId: string) =>
+      (await api(t, 'GET', `/api/v1/commands?host_id=${hostId}`, { token: admin })).body.items.filter((c: { type: string }) => c.type === 'logoff').length;
+
+    const held = await api(t, 'POST', `/api/v1/hosts/${finance}/sessions/6/logoff`, { token: anna });
+    expect(held.status).toBe(409);
+    expect(held.body.error).toMatchObject({ code: 'approval/required', details: { action: 'session_logoff', request: { kind: 'host_logoff', host_id: finance } } });
+    expect(await queuedOn(finance)).toBe(0);
+    const ran = await api(t, 'POST', `/api/v1/hosts/${lab}/sessions/6/logoff`, { token: anna });
+    expect(ran.status, JSON.stringify(ran.body)).toBeLessThan(300);
+    expect(await queuedOn(lab)).toBe(1);
+    expect((await request(anna, { request: { kind: 'host_logoff', host_id: lab, session_id: 6 }, reason: 'outside the group' })).body.error.code).toBe('approval/not_required');
+    const filed = await request(anna, { request: held.body.error.details.request, reason: 'finance desk left unlocked' });
+    expect(filed.status).toBe(201);
+    expect((await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: bob, body: {} })).body).toMatchObject({ state: 'approved', result: { ok: true } });
+    expect(await queuedOn(finance)).toBe(1);
+
+    // The policy names the group: deleting it would drop the rule for its hosts, so it is refused.
+    const gone = await api(t, 'DELETE', `/api/v1/groups/${group.body.id}`, { token: admin });
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.code).toBe('group/in_use');
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff', 'host_delete'], by_group: [] } });
+    expect((await api(t, 'DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(204);
+  });
+
+  it('pushes a new request with Approve and Deny to the people who may decide it, never to the requester', async () => {
+    const peers: PushPeer[] = [];
+    try {
+      const [annaPush, bobPush, carolPush] = [await startPushPeer(), await startPushPeer(), await startPushPeer()];
+      peers.push(annaPush, bobPush, carolPush);
+      const subscribe = async (token: string, peer: PushPeer) => {
+        const sub = await api(t, 'POST', '/api/v1/push/subscriptions', { token, body: { ...peer.subscription, label: 'phone' } });
+        expect(sub.status).toBe(201);
+        return sub.body.id as string;
+      };
+      await subscribe(anna, annaPush);
+      const bobSub = await subscribe(bob, bobPush);
+      // Carol may log sessions off, but only on another group's hosts: she could not open this request.
+      const carol = await createUser(t, 'monitor');
+      const lab = await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Lab only', host_ids: [await windowsHost('RDS-LAB2')] } });
+      expect((await api(t, 'PUT', `/api/v1/users/${carol.user.id}/host-groups`, { token: admin, body: { group_ids: [lab.body.id] } })).status).toBe(200);
+      await subscribe((await login(t, carol.user.username, carol.password)).body.token as string, carolPush);
+      const pushed = await windowsHost('RDS-PUSH');
+      const filed = await request(anna, { request: { kind: 'host_logoff', host_id: pushed, session_id: 8 }, reason: 'left logged on over the weekend' });
+      expect(filed.status).toBe(201);
+      const id = filed.body.id as string;
+
+      await waitFor('the approver got the push', () => bobPush.deliveries.some((d) => d.payload.data.ref === id));
+      const payload = bobPush.deliveries.find((d) => d.payload.data.ref === id)!.payload;
+      expect(payload).toMatchObject({
+        title: '🔐 Approval needed',
+        tag: `approval:${id}`,
+        data: { kind: 'approval', ref: id, url: `/approvals/${id}` },
+        actions: [
+          { action: 'approve', title: 'Approve' },
+          { action: 'deny', title: 'Deny' },
+        ],
+      });
+      expect(payload.body).toContain('Log off session 8 on RDS-PUSH');
+      expect(payload.body).toContain('left logged on over the weekend');
+      // The phone decides with its user's own session: no secret rides in the notification.
+      for (const secret of [anna, bob, admin]) expect(JSON.stringify(payload)).not.toContain(secret);
+
+      // One delivery, to the approver's subscription; none was ever made for the requester's or Carol's.
+      const rows = ((await trpc(t, admin, 'query', 'notifications.deliveries', { topic: 'approval.requested' })).data as { ref: string; target: string; channel: string }[]).filter(
+        (r) => r.ref === id,
+      );
+      expect(rows).toEqual([expect.objectContaining({ channel: 'push', target: bobSub })]);
+      // The requester's phone works (it got the host's sign-in alert) and got no approval request.
+      await waitFor('the requester got the sign-in alert', () => annaPush.deliveries.some((d) => d.payload.data.kind === 'event'));
+      expect(annaPush.deliveries.filter((d) => d.payload.data.kind === 'approval')).toEqual([]);
+    } finally {
+      await Promise.all(peers.map((p) => p.close()));
+    }
   });
 
   it('refuses a request for an action the policy does not hold back', async () => {

@@ -88,7 +88,7 @@ describe('RemoteActionsService with a fake remote shell', () => {
       logger,
       windows: windows.shell,
       linux,
-      approvals: new ApprovalPolicy(async () => ApprovalsSettingsSchema.parse({})),
+      approvals: new ApprovalPolicy({ settings: async () => ApprovalsSettingsSchema.parse({}), groupHosts: async () => new Set(), hostsOf: async () => [] }),
       perMinute: 3,
       timeoutMs: 5_000,
     });

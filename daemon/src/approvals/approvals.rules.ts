@@ -5,6 +5,8 @@ import {
   type ApprovalRequestView,
   type Role,
   type SessionUser,
+  type SettingsValue,
+  type ValidationIssue,
 } from '../../../shared/src/index.js';
 import type { ApprovalRecord } from '../store/index.js';
 
@@ -28,6 +30,16 @@ export function mayAct(user: Pick<SessionUser, 'role'>, action: ApprovalAction):
  */
 export function mayDecide(user: Pick<SessionUser, 'id' | 'role'>, request: Pick<ApprovalRecord, 'action' | 'requested_by_id'>): boolean {
   return user.id !== request.requested_by_id && mayAct(user, request.action);
+}
+
+/** The policy's per-group entries naming a group that does not exist (checked when the settings are saved). */
+export function unknownPolicyGroups(value: SettingsValue<'approvals'>, groupIds: ReadonlySet<string>): ValidationIssue[] {
+  return value.by_group.flatMap((entry, i) => (groupIds.has(entry.group) ? [] : [{ path: `by_group.${i}.group`, message: 'is not a host group' }]));
+}
+
+/** Whether a request is within a host scope (null: every host): all its hosts are, and it has some. */
+export function withinScope(request: Pick<ApprovalRecord, 'host_ids'>, within: ReadonlySet<string> | null | undefined): boolean {
+  return !within || (request.host_ids.length > 0 && request.host_ids.every((id) => within.has(id)));
 }
 
 export function actionOf(request: ApprovalActionInput): ApprovalAction {

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { ApprovalRecord, ApprovalsRepo, UsersRepo } from '../store/index.js';
-import { actionOf, approvalSummary, approvalView, mayAct, mayDecide } from './approvals.rules.js';
+import { actionOf, approvalSummary, approvalView, mayAct, mayDecide, withinScope } from './approvals.rules.js';
 
 /** A request a second person approved: handed to the action it runs, which then skips the policy. */
 export interface Approved {
@@ -17,25 +17,47 @@ export interface Approved {
 
 type ApprovalSettings = () => Promise<SettingsValue<'approvals'>>;
 
+export interface ApprovalPolicyDeps {
+  settings: ApprovalSettings;
+  /** The ids of the hosts in any of these groups now (a group that no longer exists holds none). */
+  groupHosts(groupIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /** The hosts a request acts on. */
+  hostsOf(request: ApprovalActionInput): Promise<readonly string[]>;
+}
+
 /**
  * The approval policy as the gated actions see it: an action under the policy runs only with an
- * approval; without one it answers `409 approval/required` carrying the request to file.
+ * approval; without one it answers `409 approval/required` carrying the request to file. An
+ * action is under the policy when it is required everywhere, or when a host it touches is now a
+ * member of a group whose entry lists it; an action without hosts follows the everywhere list.
  */
 export class ApprovalPolicy {
-  constructor(private readonly settings: ApprovalSettings) {}
+  constructor(private readonly deps: ApprovalPolicyDeps) {}
 
-  /** Whether the policy holds `action` back now. */
-  async requires(action: ApprovalAction): Promise<boolean> {
-    return (await this.settings()).require.includes(action);
+  /** Whether the policy holds `action` back now when it touches these hosts. */
+  requires(action: ApprovalAction, hostIds: readonly string[]): Promise<boolean> {
+    return this.holds(action, async () => hostIds);
   }
 
   async assert(request: ApprovalActionInput, approved: Approved | undefined): Promise<void> {
     if (approved) return;
     const action = actionOf(request);
-    if (!(await this.requires(action))) return;
+    if (!(await this.holds(action, () => this.deps.hostsOf(request)))) return;
     throw new AppError('approval/required', 'This action needs a second person’s approval: request it with a reason', {
       details: { action, request },
     });
+  }
+
+  /** The hosts are looked up only when a group entry lists the action. */
+  private async holds(action: ApprovalAction, hosts: () => Promise<readonly string[]>): Promise<boolean> {
+    const settings = await this.deps.settings();
+    if (settings.require.includes(action)) return true;
+    const groups = settings.by_group.filter((entry) => entry.actions.includes(action)).map((entry) => entry.group);
+    if (groups.length === 0) return false;
+    const hostIds = await hosts();
+    if (hostIds.length === 0) return false;
+    const members = await this.deps.groupHosts(groups);
+    return hostIds.some((id) => members.has(id));
   }
 }
 
@@ -47,7 +69,10 @@ export function approvalAudit(approved: Approved | undefined): Record<string, st
 export interface ApprovalsDeps {
   repo: ApprovalsRepo;
   users: Pick<UsersRepo, 'list'>;
+  /** The hosts a user may see and act on (null: every host), as the operations' host scope checks it. */
+  scopeOf(user: SessionUser): Promise<ReadonlySet<string> | null>;
   settings: ApprovalSettings;
+  policy: Pick<ApprovalPolicy, 'requires'>;
   clock: Clock;
   audit: Pick<AuditService, 'record'>;
   logger: Logger;
@@ -79,7 +104,7 @@ export class ApprovalsService {
   /** Newest first; for a caller limited to host groups (`within`), only requests all of whose hosts are theirs. */
   async list(q: { state?: ApprovalState; limit: number }, user: SessionUser, within?: ReadonlySet<string> | null): Promise<ApprovalListView> {
     const now = this.deps.clock.now();
-    const visible = (r: ApprovalRecord) => !within || (r.host_ids.length > 0 && r.host_ids.every((id) => within.has(id)));
+    const visible = (r: ApprovalRecord) => withinScope(r, within);
     const [items, pending] = await Promise.all([this.deps.repo.list(q), this.deps.repo.list({ state: 'pending', limit: 500 })]);
     return {
       items: items.filter(visible).map(approvalView),
@@ -106,11 +131,11 @@ export class ApprovalsService {
   async request(input: { request: ApprovalActionInput; reason: string }, actor: Actor & { user: SessionUser }): Promise<ApprovalRequestView> {
     const action = actionOf(input.request);
     if (!mayAct(actor.user, action)) throw new AppError('auth/forbidden', 'Your role may not do this action, so you may not request it');
-    const settings = await this.deps.settings();
-    if (!settings.require.includes(action)) {
+    const { host_ids, hostnames, subject } = await this.deps.plan(input.request);
+    if (!(await this.deps.policy.requires(action, host_ids))) {
       throw new AppError('approval/not_required', 'This action does not need approval: run it directly', { details: { action } });
     }
-    const { host_ids, hostnames, subject } = await this.deps.plan(input.request);
+    const settings = await this.deps.settings();
     const now = this.deps.clock.now();
     const record: ApprovalRecord = {
       id: randomUUID(),
@@ -134,7 +159,7 @@ export class ApprovalsService {
     await this.deps.repo.insert(record);
     await this.deps.audit.record({ action: 'approval.requested', actor, target: `approval:${record.id}`, details: { summary: record.summary, reason: record.reason } });
     const view = approvalView(record);
-    const approvers = (await this.deps.users.list()).filter((u) => u.active && mayDecide(u, record)).map((u) => u.id);
+    const approvers = await this.approversOf(record);
     for (const listener of this.requestedListeners) {
       await listener(view, approvers).catch((err: unknown) => this.deps.logger.warn({ err: errorSummary(err), approval: record.id }, 'approvers not told of a request'));
     }
@@ -203,6 +228,13 @@ export class ApprovalsService {
     if (user.id === r.requested_by_id) throw new AppError('approval/own_request', 'You cannot decide your own request: another person must');
     if (!mayAct(user, r.action)) throw new AppError('auth/forbidden', 'Your role may not do this action, so you may not approve it');
     return r;
+  }
+
+  /** Active users other than the requester whose role allows the action and whose host scope holds every host it touches. */
+  private async approversOf(r: ApprovalRecord): Promise<string[]> {
+    const candidates = (await this.deps.users.list()).filter((u) => u.active && mayDecide(u, r));
+    const inScope = await Promise.all(candidates.map(async (u) => withinScope(r, await this.deps.scopeOf(u))));
+    return candidates.filter((_, i) => inScope[i]).map((u) => u.id);
   }
 
   private async expire(r: ApprovalRecord): Promise<void> {

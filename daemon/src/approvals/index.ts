@@ -4,4 +4,4 @@
  */
 export { ApprovalPolicy, ApprovalsService, approvalAudit, type Approved } from './approvals.service.js';
 export { approvalsOperations } from './approvals.operations.js';
-export { mayDecide } from './approvals.rules.js';
+export { mayDecide, unknownPolicyGroups } from './approvals.rules.js';

@@ -254,7 +254,9 @@ export class BansService {
       if (!(await this.deps.store.bans.insertOpen(record)).inserted) continue;
       await this.deps.audit.record({ action: 'ssh_ban.proposed', actor: SYSTEM, target: `ssh_ban:${record.id}`, details: { address: address.address, event_id: e.event.event_id } });
       // Under a two-person approval policy for fleet bans, an automatic ban stays a proposal.
-      if (settings.propagation === 'automatic' && !(await this.deps.approvals.requires('fleet_ban'))) await this.applyNow(record.id, SYSTEM, {}, undefined);
+      if (settings.propagation === 'automatic' && !(await this.deps.approvals.requires('fleet_ban', (await this.targetHosts(record.target)).map((h) => h.id)))) {
+        await this.applyNow(record.id, SYSTEM, {}, undefined);
+      }
     }
   }
 

@@ -110,6 +110,7 @@ export function groupsOperations(groups: GroupsService) {
       status: 204,
       input: ByIdInput,
       output: z.object({ deleted: z.literal(true) }),
+      errors: { '404': 'No such group', '409': 'The approval policy names the group' },
       handler: async (input, caller) => {
         await groups.remove(input.id, caller);
         return { deleted: true as const };

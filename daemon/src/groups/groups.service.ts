@@ -61,6 +61,8 @@ export class GroupsService {
     private readonly users: Pick<UsersRepo, 'byId'>,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
+    /** What names a group (the approval policy), so deleting it would leave a dangling entry: empty when nothing does. */
+    private readonly usedBy: (groupId: string) => Promise<string[]>,
   ) {}
 
   /** `within`: the host ids a caller limited to host groups may see (null: every host); members are counted among them. */
@@ -156,9 +158,15 @@ export class GroupsService {
     return view(record, groupMembers(record, await this.hosts.list()).length);
   }
 
+  /** Refused while a policy names the group: deleting it would silently drop what the policy asks for its hosts. */
   async remove(id: string, actor: Actor): Promise<void> {
     const current = await this.repo.byId(id);
-    if (!current || !(await this.repo.remove(id))) throw groupNotFound(id);
+    if (!current) throw groupNotFound(id);
+    const users = await this.usedBy(id);
+    if (users.length > 0) {
+      throw new AppError('group/in_use', `The group is named in the ${users.join(', ')}: remove it there first`, { details: { id, used_by: users } });
+    }
+    if (!(await this.repo.remove(id))) throw groupNotFound(id);
     await this.audit.record({ action: 'group.deleted', actor, target: `group:${id}`, details: { name: current.name } });
   }
 

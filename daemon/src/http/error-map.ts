@@ -47,6 +47,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'group/duplicate_name': 409,
   'group/invalid_rules': 400,
   'group/admin_unlimited': 409,
+  'group/in_use': 409,
   'auth/out_of_scope': 403,
   'problem/not_found': 404,
   'problem/invalid_transition': 409,

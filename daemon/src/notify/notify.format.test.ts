@@ -131,3 +131,33 @@ describe('message formats', () => {
     expect(escapeHtml(`"'`)).toBe('&quot;&#39;');
   });
 });
+
+describe('an approval request', () => {
+  const approval: NotificationContent = {
+    kind: 'approval',
+    approval: {
+      id: 'a1',
+      action: 'session_logoff',
+      summary: 'Log off session 2 on RDS01',
+      hostnames: ['RDS01'],
+      reason: 'ушёл <домой>',
+      requested_by: 'anna',
+      expires_at: '2026-06-03T12:30:00.000Z',
+    },
+  };
+  it('is pushed in the approver language with Approve and Deny, its hosts, reason, requester and expiry, and no secret', () => {
+    const push = JSON.parse(pushMessage(approval, ru)) as { title: string; body: string; tag: string; data: unknown; actions: unknown[] };
+    expect(push).toEqual({
+      title: '🔐 Нужно подтверждение',
+      body: 'Log off session 2 on RDS01\nЗапросил anna: ушёл <домой>\nХосты: RDS01\nИстекает: 2026-06-03 15:30:00 (Europe/Moscow)',
+      tag: 'approval:a1',
+      data: { kind: 'approval', ref: 'a1', url: '/approvals/a1' },
+      actions: [
+        { action: 'approve', title: 'Одобрить' },
+        { action: 'deny', title: 'Отклонить' },
+      ],
+    });
+    expect(telegramMessage(approval, en)).toContain('Requested by anna: ушёл &lt;домой&gt;');
+    expect(webhookBody(approval, { id: 'o9', sentAt: 'x' }, en)).toMatchObject({ kind: 'approval', approval: { id: 'a1', summary: 'Log off session 2 on RDS01' } });
+  });
+});

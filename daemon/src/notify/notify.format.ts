@@ -120,6 +120,17 @@ function outline(c: NotificationContent, o: FormatOptions): { mark: string; head
         body: null,
         facts: [[p.lock_until, when(c.locked_until, o.timeZone)]],
       };
+    case 'approval':
+      return {
+        mark: '🔐',
+        headline: p.approval_title,
+        title: c.approval.summary,
+        body: p.approval_by(c.approval.requested_by, c.approval.reason),
+        facts: [
+          [p.approval_hosts, c.approval.hostnames.join(', ')],
+          [p.approval_expires, when(c.approval.expires_at, o.timeZone)],
+        ],
+      };
   }
 }
 
@@ -178,8 +189,8 @@ export function mailMessage(c: NotificationContent, o: FormatOptions, reportHtml
 
 /**
  * The webhook body, version 1:
- * `{ kind: "event" | "problem" | "report" | "test", version: 1, id, sent_at, ... }` with
- * `event`, `problem` + `action`, `report` or `message` + `requested_by`.
+ * `{ kind: "event" | "problem" | "report" | "test" | "approval", version: 1, id, sent_at, ... }` with
+ * `event`, `problem` + `action`, `report`, `message` + `requested_by` or `approval`.
  */
 export function webhookBody(c: NotificationContent, meta: { id: string; sentAt: string }, o: FormatOptions): Record<string, unknown> {
   const head = { version: WEBHOOK_BODY_VERSION, id: meta.id, sent_at: meta.sentAt };
@@ -198,21 +209,50 @@ export function webhookBody(c: NotificationContent, meta: { id: string; sentAt: 
         ...head,
         event: { type: 'sac.auth.login_locked', severity: 'high', username: c.username, ip: c.ip, locked_until: c.locked_until, attempts: c.attempts },
       };
+    case 'approval':
+      return { kind: 'approval', ...head, approval: c.approval };
+  }
+}
+
+/** What a notification is about: the id (or user name) its push tag and tap target name. */
+function refOf(c: NotificationContent): string | null {
+  switch (c.kind) {
+    case 'event':
+      return c.event.event_id;
+    case 'problem':
+      return c.problem.id;
+    case 'report':
+      return c.report_id;
+    case 'login_locked':
+      return c.username;
+    case 'approval':
+      return c.approval.id;
+    case 'test':
+      return null;
   }
 }
 
 /** The push payload (JSON text the service worker shows): title, body, tag, data. */
 export function pushMessage(c: NotificationContent, o: FormatOptions): string {
   const x = outline(c, o);
-  const ref =
-    c.kind === 'event' ? c.event.event_id : c.kind === 'problem' ? c.problem.id : c.kind === 'report' ? c.report_id : c.kind === 'login_locked' ? c.username : null;
+  const p = phrases(o.lang);
+  const ref = refOf(c);
   // A problem's push names its top three addresses and users: a lock screen shows a few lines.
-  const short = c.kind === 'problem' ? topRows(c.problem, phrases(o.lang), 3).map(([k, v]) => `${k}: ${v}`) : [];
+  const short = c.kind === 'problem' ? topRows(c.problem, p, 3).map(([k, v]) => `${k}: ${v}`) : c.kind === 'approval' ? x.facts.map(([k, v]) => `${k}: ${v}`) : [];
   const body = [x.title, x.body, ...short].filter(Boolean).join('\n').slice(0, 1000);
-  // The tap target is the path of the thing in SAC's API (`/problems/{id}`, `/events/{id}`); the
-  // mobile client's service worker opens its own screen for it. An open problem can be
-  // acknowledged from the notification where the platform shows actions.
-  const url = c.kind === 'problem' ? `/problems/${c.problem.id}` : c.kind === 'event' ? `/events/${c.event.event_id}` : null;
-  const actions = c.kind === 'problem' && c.action === 'opened' ? [{ action: 'acknowledge', title: phrases(o.lang).acknowledge }] : [];
+  // The tap target is the path of the thing in SAC's API (`/problems/{id}`, `/events/{id}`,
+  // `/approvals/{id}`); the service worker opens the console's screen for it. An open problem can be
+  // acknowledged, and an approval request approved or denied, from the notification where the
+  // platform shows actions: the console then asks to confirm and acts with the user's own session.
+  const url = c.kind === 'problem' ? `/problems/${c.problem.id}` : c.kind === 'event' ? `/events/${c.event.event_id}` : c.kind === 'approval' ? `/approvals/${c.approval.id}` : null;
+  const actions =
+    c.kind === 'problem' && c.action === 'opened'
+      ? [{ action: 'acknowledge', title: p.acknowledge }]
+      : c.kind === 'approval'
+        ? [
+            { action: 'approve', title: p.approve },
+            { action: 'deny', title: p.deny },
+          ]
+        : [];
   return JSON.stringify({ title: `${x.mark} ${x.headline}`, body, tag: `${c.kind}:${ref ?? 'test'}`, data: { kind: c.kind, ref, url }, actions });
 }

@@ -41,6 +41,12 @@ const PHRASES = {
     report_no_data: 'No daily agent reports were received in this period.',
     report_open: 'Open the full report in SAC.',
     acknowledge: 'Acknowledge',
+    approval_title: 'Approval needed',
+    approval_by: (who: string, reason: string) => `Requested by ${who}: ${reason}`,
+    approval_hosts: 'Hosts',
+    approval_expires: 'Expires',
+    approve: 'Approve',
+    deny: 'Deny',
   },
   ru: {
     severity: { info: 'ИНФО', warning: 'ПРЕДУПРЕЖДЕНИЕ', high: 'ВЫСОКАЯ', critical: 'КРИТИЧЕСКАЯ' } as Record<Severity, string>,
@@ -81,6 +87,12 @@ const PHRASES = {
     report_no_data: 'За этот период ежедневные отчёты агентов не поступали.',
     report_open: 'Полный отчёт открывается в SAC.',
     acknowledge: 'Подтвердить',
+    approval_title: 'Нужно подтверждение',
+    approval_by: (who: string, reason: string) => `Запросил ${who}: ${reason}`,
+    approval_hosts: 'Хосты',
+    approval_expires: 'Истекает',
+    approve: 'Одобрить',
+    deny: 'Отклонить',
   },
 } as const;
 

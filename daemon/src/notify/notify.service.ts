@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { NotificationContent, NotifyChannel, StreamProblem } from '../../../shared/src/index.js';
+import type { ApprovalRequestView, NotificationContent, NotifyChannel, StreamProblem } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
@@ -222,6 +222,19 @@ export class NotifyService {
     if (held) await this.deps.store.outbox.insertMany(rows.map((r) => suppressed(r, held.id)));
     else await this.enqueue(rows);
     return [...new Set(rows.map((r) => r.channel))];
+  }
+
+  /**
+   * Pushes a new approval request, with Approve and Deny, to the push subscriptions (browsers and
+   * enrolled devices) of the users who may decide it. Addressed to people rather than an alert,
+   * it follows neither the alert policy nor maintenance windows.
+   */
+  async askApproval(request: ApprovalRequestView, approverIds: readonly string[]): Promise<void> {
+    const approvers = new Set(approverIds);
+    const targets = (await this.deps.store.push.list()).filter((sub) => sub.user_id !== null && approvers.has(sub.user_id)).map((sub) => sub.id);
+    const { id, action, summary, hostnames, reason, requested_by, expires_at } = request;
+    const content: NotificationContent = { kind: 'approval', approval: { id, action, summary, hostnames, reason, requested_by, expires_at } };
+    await this.enqueue(outboxRows({ topic: 'approval.requested', ref: id, content }, ['push'], { push: targets }, this.deps.options.maxAttempts, this.deps.clock.now()));
   }
 
   /** Queues a generated daily report for every usable channel; returns the channels. */

@@ -22,7 +22,7 @@ type Fields = Record<string, unknown>;
 type EnvDefaults<C extends SettingsCategory> = () => Partial<SettingsValue<C>>;
 /** `elsewhere`: the change was made through another daemon on the same store (seen on the cluster feed). */
 /** A check of a category's new value that needs the daemon's machine (a directory it must write): the problems, none when valid. */
-type ValueCheck<C extends SettingsCategory> = (value: SettingsValue<C>) => ValidationIssue[];
+type ValueCheck<C extends SettingsCategory> = (value: SettingsValue<C>) => ValidationIssue[] | Promise<ValidationIssue[]>;
 type ChangeListener = (category: SettingsCategory, elsewhere: boolean) => void;
 
 const storageKey = (category: SettingsCategory) => `settings.${category}`;
@@ -132,7 +132,7 @@ export class SettingsService {
     }
     const valid = parsed.data as Fields;
     const registered = this.checks.get(cat);
-    const problems = registered?.check(parsed.data as SettingsValue<SettingsCategory>) ?? [];
+    const problems = (await registered?.check(parsed.data as SettingsValue<SettingsCategory>)) ?? [];
     if (registered && problems.length > 0) {
       const named = problems.map((i) => `${i.path} ${i.message}`).join('; ');
       throw new AppError(registered.code, `The ${cat} settings are not valid: ${named}`, { details: problems });

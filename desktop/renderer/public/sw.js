@@ -92,11 +92,21 @@ self.addEventListener('push', (event) => {
   );
 });
 
-/** The mobile screen for a tap target of SAC's API (`/problems/{id}`, `/events/{id}`). */
+/** Actions a notification may ask for: acknowledging a problem, deciding an approval request. */
+const TAP_ACTIONS = ['acknowledge', 'approve', 'deny'];
+
+/**
+ * The screen for a tap target of SAC's API: `/problems/{id}` and `/events/{id}` open the mobile
+ * client, `/approvals/{id}` the console's request (whoever decides signs in with their own session;
+ * the notification carries no secret). A tapped action rides along as `?action=`, and the screen
+ * asks to confirm before it acts.
+ */
 function screenFor(data, action) {
-  const target = typeof data.url === 'string' && /^\/(problems|events)\/[A-Za-z0-9_.:-]+$/.test(data.url) ? data.url : '/';
-  const url = new URL(`m${target}`, scope);
-  if (action === 'acknowledge') url.searchParams.set('action', 'acknowledge');
+  const path = typeof data.url === 'string' ? data.url : '';
+  const url = /^\/approvals\/[A-Za-z0-9_.:-]+$/.test(path)
+    ? new URL(path.slice(1), scope)
+    : new URL(`m${/^\/(problems|events)\/[A-Za-z0-9_.:-]+$/.test(path) ? path : '/'}`, scope);
+  if (TAP_ACTIONS.includes(action)) url.searchParams.set('action', action);
   return url.href;
 }
 

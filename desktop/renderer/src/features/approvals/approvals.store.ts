@@ -13,6 +13,9 @@ export const useApprovalsStore = defineStore('approvals', () => {
   const filter = ref<ApprovalState | 'all'>('pending');
   const list = useResource(() => approvalsApi.list(filter.value === 'all' ? undefined : filter.value));
   const pendingForMe = ref(0);
+  /** The request the page opened on (`/approvals/{id}`, a push notification's tap target), or null. */
+  const openedId = ref<string | null>(null);
+  const opened = useResource(() => (openedId.value ? approvalsApi.byId(openedId.value) : Promise.resolve(null)));
   /** The held-back action the dialog asks a reason for, or null. */
   const asking = shallowRef<ApprovalActionInput | null>(null);
 
@@ -20,7 +23,11 @@ export const useApprovalsStore = defineStore('approvals', () => {
     pendingForMe.value = (await approvalsApi.list('pending')).pending_for_me;
   }
   async function afterChange() {
-    await Promise.all([list.load(), refreshCount()]);
+    await Promise.all([list.load(), refreshCount(), opened.load()]);
+  }
+  async function open(id: string | null) {
+    openedId.value = id;
+    await opened.load();
   }
   function ask(request: ApprovalActionInput) {
     asking.value = request;
@@ -44,5 +51,5 @@ export const useApprovalsStore = defineStore('approvals', () => {
     await approvalsApi.cancel(id);
     await afterChange();
   }
-  return { filter, list, pendingForMe, asking, refreshCount, ask, request, approve, deny, cancel };
+  return { filter, list, pendingForMe, opened, asking, refreshCount, open, ask, request, approve, deny, cancel };
 });

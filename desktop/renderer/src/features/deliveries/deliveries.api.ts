@@ -16,7 +16,7 @@ export const deliveriesApi = {
 
 /** A one-line description of what a delivery carries. */
 export function describeDelivery(d: DeliveryRow): string {
-  const c = d.content as { kind: string; event?: { type?: string; hostname?: string; title?: string }; problem?: { title?: string; hostname?: string }; action?: string; day?: string; username?: string; requested_by?: string };
+  const c = d.content as { kind: string; event?: { type?: string; hostname?: string; title?: string }; problem?: { title?: string; hostname?: string }; action?: string; day?: string; username?: string; requested_by?: string; approval?: { summary?: string } };
   switch (c.kind) {
     case 'event':
       return `${c.event?.hostname ?? ''} · ${c.event?.type ?? ''} · ${c.event?.title ?? ''}`;
@@ -28,6 +28,8 @@ export function describeDelivery(d: DeliveryRow): string {
       return `login locked: ${c.username ?? ''}`;
     case 'test':
       return `test (${c.requested_by ?? ''})`;
+    case 'approval':
+      return `approval needed: ${c.approval?.summary ?? ''}`;
     default:
       return c.kind;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRepoRow, formToPolicies, openedPerRow, policiesToForm, reposToRows, rowsToRepos, rowsToTypeProblems, typeProblemsToRows } from './settings.editors';
+import { emptyRepoRow, formToPolicies, groupPoliciesToRows, openedPerRow, policiesToForm, reposToRows, rowsToGroupPolicies, rowsToRepos, rowsToTypeProblems, typeProblemsToRows } from './settings.editors';
 
 const stored = [
   { product: 'ssh-monitor', url: 'https://git.example/ssh.git', branch: null, token: { set: true }, version_from: 'file', version_file: 'ssh-monitor' },
@@ -74,5 +74,19 @@ describe('per-type problem choices editor', () => {
       { type: 'rdg.flap', rule: 'rdg_flap', opened: 3 },
     ]);
     expect(week).toEqual({ perRow: [3, 9, 0], unlisted: [{ type: 'privilege.sudo.command', rule: 'severity', opened: 4 }], hostActivity: 5 });
+  });
+});
+
+describe('approval policy per group editor', () => {
+  it('sends the rows as entries with the actions in their canonical order, and names what stops a save', () => {
+    const rows = groupPoliciesToRows([{ group: 'g1', actions: ['host_delete'] }]);
+    rows[0].actions.push('session_logoff');
+    expect(rowsToGroupPolicies(rows)).toEqual({ value: [{ group: 'g1', actions: ['session_logoff', 'host_delete'] }], problems: [] });
+    rows.push({ group: 'g1', actions: [] }, { group: '', actions: ['fleet_ban'] });
+    expect(rowsToGroupPolicies(rows).problems).toEqual([
+      { row: 1, field: 'group', message: 'duplicate' },
+      { row: 1, field: 'actions', message: 'actions' },
+      { row: 2, field: 'group', message: 'group' },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { APPROVAL_ACTIONS, type ApprovalAction, type ApprovalGroupPolicy } from '../../../../../shared/src/approvals.schema';
 import { SEVERITIES, type Severity } from '../../../../../shared/src/event.schema';
 import { SETTINGS_SCHEMAS, type TypeProblemChoice } from '../../../../../shared/src/settings.schema';
 import { mostSpecificPattern } from '../../../../../shared/src/type-patterns';
@@ -191,4 +192,27 @@ export function openedPerRow(rows: readonly TypeRow[], counts: readonly OpenedCo
     else perRow[byPattern[pattern]] += c.opened;
   }
   return { perRow, unlisted, hostActivity };
+}
+
+/** One per-group entry of the approval policy as the form edits it (`group` empty until one is chosen). */
+export interface GroupPolicyRow {
+  group: string;
+  actions: ApprovalAction[];
+}
+
+export function groupPoliciesToRows(value: unknown): GroupPolicyRow[] {
+  return ((value ?? []) as ApprovalGroupPolicy[]).map((entry) => ({ group: entry.group, actions: [...entry.actions] }));
+}
+
+/** The `by_group` value, or the problems that stop it: a row without a group or an action, a group named twice. */
+export function rowsToGroupPolicies(rows: readonly GroupPolicyRow[]): { value: ApprovalGroupPolicy[]; problems: RowProblem[] } {
+  const problems: RowProblem[] = [];
+  const seen = new Set<string>();
+  rows.forEach((r, i) => {
+    if (!r.group) problems.push({ row: i, field: 'group', message: 'group' });
+    else if (seen.has(r.group)) problems.push({ row: i, field: 'group', message: 'duplicate' });
+    seen.add(r.group);
+    if (r.actions.length === 0) problems.push({ row: i, field: 'actions', message: 'actions' });
+  });
+  return { value: rows.map((r) => ({ group: r.group, actions: APPROVAL_ACTIONS.filter((a) => r.actions.includes(a)) })), problems };
 }

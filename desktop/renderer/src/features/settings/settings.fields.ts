@@ -21,6 +21,8 @@ export type FieldKind =
   | 'policies'
   /** Per event type: open a problem, count into the host's, or never (with the week's counts). */
   | 'typeProblems'
+  /** The approval policy's per-group entries: a group picker and the actions. */
+  | 'groupPolicies'
   | 'json';
 
 /** Fields whose text spans lines: a PEM key or certificates and OpenSSH known_hosts and allowed_signers files. */
@@ -66,6 +68,7 @@ export function fieldsOf(category: SettingsCategory): FieldSpec[] {
       const el = defOf(unwrap(d.element!).core);
       if (el.type === 'enum') return { ...base, kind: 'enumList', options: Object.values(el.entries ?? {}) };
       if (el.type === 'string') return { ...base, kind: 'lines' };
+      if (category === 'approvals' && key === 'by_group') return { ...base, kind: 'groupPolicies' };
       return { ...base, kind: category === 'git_repos' && key === 'repos' ? 'repos' : 'json' };
     }
     if (d.type === 'record') {
@@ -97,6 +100,7 @@ export function toInput(spec: FieldSpec, value: unknown): string | boolean | str
     case 'repos':
     case 'policies':
     case 'typeProblems':
+    case 'groupPolicies':
       return '';
     case 'boolean':
       return value === true;
