@@ -10,10 +10,15 @@ export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 const CLK_TCK = 100;
 const PAGE_KB = 4;
 
+/** Resident set size of a process now and the part of it mapped from files (the node binary's code, libraries), in MiB. */
+function residentMiB(pid: number): { rss: number; file: number } {
+  const statm = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+  return { rss: (Number(statm[1]) * PAGE_KB) / 1024, file: (Number(statm[2]) * PAGE_KB) / 1024 };
+}
+
 /** Resident set size of a process now, in MiB (from /proc). */
 export function rssMiB(pid: number): number {
-  const statm = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
-  return (Number(statm[1]) * PAGE_KB) / 1024;
+  return residentMiB(pid).rss;
 }
 
 /** The whole machine's CPU time so far, busy and idle (from /proc/stat, in clock ticks). */
@@ -41,14 +46,21 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
-/** Samples a process's RSS every 100 ms; `stop()` returns the peak and the CPU share used meanwhile. */
-export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuPercent: number } } {
-  let peak = rssMiB(pid);
+/**
+ * Samples a process's RSS every 100 ms; `stop()` returns the peak (with the part of it mapped from
+ * files at that moment) and the CPU share used meanwhile.
+ */
+export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; peakFileRssMiB: number; cpuPercent: number } } {
+  let peak = residentMiB(pid);
   const cpu0 = cpuSeconds(pid);
   const t0 = performance.now();
+  const sample = () => {
+    const now = residentMiB(pid);
+    if (now.rss > peak.rss) peak = now;
+  };
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssMiB(pid));
+      sample();
     } catch {
       // the process has exited
     }
@@ -58,12 +70,12 @@ export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuP
       clearInterval(timer);
       let cpu = cpu0;
       try {
-        peak = Math.max(peak, rssMiB(pid));
+        sample();
         cpu = cpuSeconds(pid);
       } catch {
         // exited
       }
-      return { peakRssMiB: peak, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
+      return { peakRssMiB: peak.rss, peakFileRssMiB: peak.file, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
     },
   };
 }
