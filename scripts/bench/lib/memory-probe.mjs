@@ -6,12 +6,14 @@
  * thread also samples `process.memoryUsage()` (RSS, memory of Buffers and other objects outside
  * the heaps). On SIGUSR2 the main thread asks every thread (BroadcastChannel) for the highest
  * figures of the window since the previous signal, and each appends one JSON line to the file
- * named by MEMORY_PROBE_FILE: `{ thread, heap_physical_mib, heap_used_mib, malloced_mib, ... }`;
+ * named by MEMORY_PROBE_FILE: `{ thread, heap_physical_mib, heap_used_mib, malloced_mib, ..., gc_major,
+ * gc_minor, gc_ms }` (the collections of the window and their total duration);
  * with `--expose-gc` it then collects garbage and adds what is still in use. With
  * MEMORY_PROBE_SNAPSHOT_DIR set, each thread also writes a heap snapshot there (for DevTools'
  * Memory tab) on every report — slow, for finding what holds the heap, not for figures.
  */
 import { appendFileSync } from 'node:fs';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
 
@@ -36,13 +38,23 @@ const sample = () => {
   }
 };
 setInterval(sample, 50).unref();
+// Collections in the window: full (mark-compact) ones and the time all of them took.
+let gc = { major: 0, minor: 0, ms: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.major++;
+    else gc.minor++;
+    gc.ms += e.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 
 const channel = new BroadcastChannel('sac-memory-probe');
 channel.unref();
 const snapshots = process.env.MEMORY_PROBE_SNAPSHOT_DIR;
 const report = () => {
   sample();
-  const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, ...peak };
+  const line = { thread: isMainThread ? 'main' : `worker ${threadId}`, ...peak, gc_major: gc.major, gc_minor: gc.minor, gc_ms: Math.round(gc.ms) };
+  gc = { major: 0, minor: 0, ms: 0 };
   if (snapshots) line.snapshot = v8.writeHeapSnapshot(`${snapshots}/thread-${threadId}-${Date.now()}.heapsnapshot`);
   if (typeof globalThis.gc === 'function') {
     // With --expose-gc: what stays after a full collection, the floor that live objects hold.

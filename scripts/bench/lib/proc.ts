@@ -111,13 +111,14 @@ export function buildDaemon(): void {
 }
 
 /**
- * The Node flags `npm start` runs the daemon with (package.json `config.daemon_node_flags`): a
- * 4 MiB young-generation semi-space, because the default (16 MiB) lets peak ingest grow the heap by
- * ~35 MiB of RSS for no measurable throughput.
+ * The Node flags and environment `npm start` runs the daemon with (package.json
+ * `config.daemon_node_flags`, `config.daemon_env`): see "What holds the memory" in docs/performance.md.
  */
-const DAEMON_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { daemon_node_flags: string } }
-).config.daemon_node_flags.split(' ').filter(Boolean);
+const DAEMON_CONFIG = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { daemon_node_flags: string; daemon_env: string } }).config;
+const DAEMON_NODE_FLAGS: string[] = DAEMON_CONFIG.daemon_node_flags.split(' ').filter(Boolean);
+const DAEMON_ENV: Record<string, string> = Object.fromEntries(
+  DAEMON_CONFIG.daemon_env.split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 export interface DaemonProcess {
   url: string;
@@ -142,7 +143,7 @@ export async function startDaemon(
   const entry = opts.fromSource ? ['--import', 'tsx', path.join(ROOT, 'daemon/src/main.ts')] : [path.join(ROOT, 'dist/daemon/src/main.js')];
   const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...(opts.execArgv ?? []), ...entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...env, SAC_PORT: String(port) },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...DAEMON_ENV, ...env, SAC_PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
