@@ -89,7 +89,7 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     const before = sac.sac.stream.clientCount;
     const slow = await rawStream(sac.sac.port, token);
     const reader = await rawStream(sac.sac.port, token);
-    await expect.poll(() => sac.sac.stream.clientCount).toBe(before + 2);
+    await expect.poll(() => sac.sac.stream.clientCount, { timeout: 10_000 }).toBe(before + 2);
     slow.socket.pause();
     const title = 'x'.repeat(200);
     const data = { event_id: '', host_id: 'h', hostname: 'FLOOD', type: 'flood.test', severity: 'info' as const, title, occurred_at: '', received_at: '', actor_user: null };
