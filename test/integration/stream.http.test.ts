@@ -83,27 +83,75 @@ describe.each(STORE_KINDS)('live stream on %s', (kind) => {
     expect((await openStream(sac, { token: monitor })).status).toBe(401);
   });
 
-  // The hub's rule does not depend on the store; on MongoDB these 100,000 synthetic messages would
-  // first queue for the cluster feed, which is measured by the multi-daemon test instead.
-  it.runIf(kind === 'sqlite')('drops a client that stops reading once more than 1 MiB waits for it', async () => {
-    const socket = net.connect(sac.sac.port, '127.0.0.1');
-    await new Promise((r) => socket.once('connect', r));
-    socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  // The hub's rule does not depend on the store; on MongoDB these synthetic messages would first
+  // queue for the cluster feed, which is measured by the multi-daemon test instead.
+  it.runIf(kind === 'sqlite')('drops a client that stops reading once more than 1 MiB waits for it; a client that reads gets every frame', async () => {
     const before = sac.sac.stream.clientCount;
-    await expect.poll(() => sac.sac.stream.clientCount).toBe(before + 1);
-    socket.pause();
+    const slow = await rawStream(sac.sac.port, token);
+    const reader = await rawStream(sac.sac.port, token);
+    await expect.poll(() => sac.sac.stream.clientCount, { timeout: 10_000 }).toBe(before + 2);
+    slow.socket.pause();
     const title = 'x'.repeat(200);
     const data = { event_id: '', host_id: 'h', hostname: 'FLOOD', type: 'flood.test', severity: 'info' as const, title, occurred_at: '', received_at: '', actor_user: null };
     const dropped = sac.sac.stream.droppedCount;
-    for (let round = 0; round < 200 && sac.sac.stream.droppedCount === dropped; round++) {
+    let published = 0;
+    for (let round = 0; round < 400 && sac.sac.stream.droppedCount === dropped; round++) {
       for (let i = 0; i < 500; i++) sac.sac.bus.publish({ type: 'event.ingested', data: { ...data, event_id: `${round}-${i}` } });
-      await new Promise((r) => setTimeout(r, 30));
+      published += 500;
+      // The reader keeps up: each round reaches it before the next is published.
+      await until(() => reader.ingested() >= published);
     }
     expect(sac.sac.stream.droppedCount).toBe(dropped + 1);
-    expect(sac.sac.stream.clientCount).toBe(before);
-    socket.destroy();
-  });
+    // The server ended the slow client's connection: once it reads again, it reaches the end.
+    slow.socket.resume();
+    await slow.ended;
+    expect(sac.sac.stream.clientCount).toBe(before + 1);
+    // The reader stays connected and goes on receiving, ingested events included.
+    const marker = buildEvent();
+    expect((await postEvent(sac.url, sac.apiKey, marker)).status).toBe(201);
+    await until(() => reader.text().includes(marker.event_id));
+    expect(reader.ingested()).toBe(published + 1);
+    reader.socket.destroy();
+    slow.socket.destroy();
+  }, 90_000);
 });
+
+/** Resolves once `ready()` holds, checking on every event-loop turn; rejects after `ms`. */
+async function until(ready: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
+ * A stream read over a raw socket, as a client that counts rather than parses (thousands of
+ * frames): the `event.ingested` frames so far, the newest text, and when the server ended it.
+ */
+async function rawStream(port: number, token: string): Promise<{ socket: net.Socket; ingested(): number; text(): string; ended: Promise<void> }> {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(`GET /api/v1/stream/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  const MARK = 'event: event.ingested\n';
+  let count = 0;
+  let tail = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    // Keep a short tail so a frame split between two chunks is counted once.
+    const text = tail + chunk;
+    for (let i = text.indexOf(MARK); i >= 0; i = text.indexOf(MARK, i + MARK.length)) count++;
+    const keep = Math.min(text.length, 4096);
+    const cut = text.length - keep;
+    // Marks wholly inside the kept tail were counted; drop the tail up to past the last of them.
+    const last = text.lastIndexOf(MARK);
+    tail = last >= cut ? text.slice(last + MARK.length) : text.slice(cut);
+  });
+  // The server may reset a dropped client's connection.
+  socket.on('error', () => undefined);
+  const ended = new Promise<void>((r) => socket.once('close', () => r()));
+  return { socket, ingested: () => count, text: () => tail, ended };
+}
 
 describe('live stream connection caps', () => {
   let sac: TestSac;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countersDelay, emptyCounters, foldCounters, replayFrom, sseFrame } from './stream.rules.js';
+import { spacingDelay, emptyCounters, foldCounters, replayFrom, sseFrame } from './stream.rules.js';
 
 describe('stream rules', () => {
   it('frames a message as one SSE event with an id and a single data line', () => {
@@ -20,8 +20,9 @@ describe('stream rules', () => {
     [null, 0, 0],
     [1000, 1100, 150],
     [1000, 1300, 0],
-  ])('counters after last=%s at %s wait %s ms', (last, now, wait) => {
-    expect(countersDelay(last, now, 250)).toBe(wait);
+    [1000, 400, 250],
+  ])('after last=%s at %s wait %s ms', (last, now, wait) => {
+    expect(spacingDelay(last, now, 250)).toBe(wait);
   });
 
   it.each([

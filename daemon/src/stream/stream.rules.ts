@@ -25,9 +25,13 @@ export function foldCounters(counters: StreamCounters, message: StreamMessage): 
   return false;
 }
 
-/** Ms to wait before the next counters frame so that frames are at least `intervalMs` apart. */
-export function countersDelay(lastSentMs: number | null, nowMs: number, intervalMs: number): number {
-  return lastSentMs === null ? 0 : Math.max(0, lastSentMs + intervalMs - nowMs);
+/**
+ * Ms to wait until `intervalMs` after `lastMs` (0 when that has passed or there was no last; never
+ * more than `intervalMs`, should the clock be set back): counters frames at least that far apart,
+ * a tick at most that long after its first message.
+ */
+export function spacingDelay(lastMs: number | null, nowMs: number, intervalMs: number): number {
+  return lastMs === null ? 0 : Math.min(intervalMs, Math.max(0, lastMs + intervalMs - nowMs));
 }
 
 /**

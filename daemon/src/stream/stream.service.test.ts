@@ -1,7 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../test/helpers/fake-clock.js';
 import { Bus } from '../bus.js';
 import { systemClock } from '../clock.js';
 import { StreamHub } from './stream.service.js';
@@ -10,6 +11,7 @@ describe('StreamHub over a loopback HTTP server', () => {
   let server: http.Server | null = null;
   let hub: StreamHub | null = null;
   afterEach(async () => {
+    for (const socket of rawSockets.splice(0)) socket.destroy();
     hub?.stop();
     await new Promise((r) => server?.close(r));
   });
@@ -88,4 +90,56 @@ describe('StreamHub over a loopback HTTP server', () => {
     expect([...text.matchAll(/"host_id":"(h\d)"/g)].map((m) => m[1])).toEqual(['h1', 'h2', 'h3', 'h4', 'h5']);
     await reader.cancel();
   });
+
+  it('starts a tick that waited for a long fan-out as soon as the fan-out ends, not batchMs after it', async () => {
+    const bus = new Bus(() => undefined);
+    const clock = new FakeClock(0);
+    hub = new StreamHub(bus, clock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 100, maxClients: 1000, maxPerUser: 1000 });
+    hub.start();
+    const publish = (host: string) => bus.publish({ type: 'host.status_changed', data: { host_id: host, hostname: 'x', status: 'online' } });
+    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    // One more client than a fan-out writes per event-loop turn (500), so a fan-out spans turns.
+    const clients = await Promise.all(Array.from({ length: 501 }, () => rawClient(port)));
+    // A busy machine takes a while to answer 501 requests.
+    await expect.poll(() => hub!.clientCount, { timeout: 20_000 }).toBe(501);
+    publish('h1');
+    clock.advance(100); // the tick: 500 clients get h1 now, the last one on a later turn
+    publish('h2'); // asked for at 100, while that fan-out runs
+    clock.advance(150); // the fan-out takes until 250 by the clock
+    await Promise.all(clients.map((c) => c.received('"h1"'))); // it has ended
+    expect(clock.nextDue()).toBe(250);
+    clock.advance(0);
+    await clients[0].received('"h2"');
+  });
 });
+
+/** The raw clients' sockets, destroyed after each test (a server closes only once its connections have). */
+const rawSockets: net.Socket[] = [];
+
+/** A stream client over a raw socket (hundreds of them are cheap): resolves `received` once its text includes a string. */
+async function rawClient(port: number): Promise<{ socket: net.Socket; received(text: string): Promise<void> }> {
+  const socket = net.connect(port, '127.0.0.1');
+  rawSockets.push(socket);
+  // Stopping the hub may reset connections.
+  socket.on('error', () => undefined);
+  await new Promise((r) => socket.once('connect', r));
+  socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  socket.setEncoding('utf8');
+  let text = '';
+  socket.on('data', (chunk: string) => (text += chunk));
+  return {
+    socket,
+    received: (wanted) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!text.includes(wanted)) return;
+          socket.off('data', check);
+          resolve();
+        };
+        socket.on('data', check);
+        check();
+      }),
+  };
+}

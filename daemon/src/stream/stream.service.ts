@@ -7,7 +7,7 @@ import type { BusMessage } from '../bus.js';
 import type { Clock, Timer } from '../clock.js';
 import { errorSummary } from '../errors.js';
 import { randomBase62 } from '../random.js';
-import { countersDelay, emptyCounters, foldCounters, isStreamMessage, replayFrom, sseFrame } from './stream.rules.js';
+import { emptyCounters, foldCounters, isStreamMessage, replayFrom, spacingDelay, sseFrame } from './stream.rules.js';
 
 export interface StreamOptions {
   /** Counters frames are at least this far apart. */
@@ -108,6 +108,8 @@ export class StreamHub {
   private pending: Buffer[] = [];
   private sentSeq = 0;
   private tickTimer: Timer | null = null;
+  /** When the next tick was first asked for (clock ms): it goes out `batchMs` after that, or as soon as the fan-out before it ends. */
+  private tickWantedMs: number | null = null;
   private fanningOut = false;
   private heartbeatDue = false;
   private readonly counters: StreamCounters = emptyCounters();
@@ -285,14 +287,22 @@ export class StreamHub {
     }
   }
 
+  /**
+   * A tick `batchMs` after the first thing it carries was published. A fan-out longer than that
+   * (thousands of clients on a busy machine) delays it: it then starts as soon as the fan-out ends,
+   * so a frame waits at most one tick behind it, not that plus another `batchMs`.
+   */
   private scheduleTick(): void {
+    const now = this.clock.now();
+    this.tickWantedMs ??= now;
     if (this.tickTimer || this.fanningOut) return;
-    this.tickTimer = this.clock.setTimeout(() => this.tick(), this.opts.batchMs);
+    this.tickTimer = this.clock.setTimeout(() => this.tick(), spacingDelay(this.tickWantedMs, now, this.opts.batchMs));
   }
 
   /** Sends what the tick gathered (and the counters when they are due) as one buffer to all clients. */
   private tick(): void {
     this.tickTimer = null;
+    this.tickWantedMs = null;
     const parts = this.pending;
     this.pending = [];
     const from = this.sentSeq;
@@ -300,7 +310,7 @@ export class StreamHub {
     let counters: Buffer | null = null;
     if (this.countersDirty) {
       const now = performance.now();
-      if (countersDelay(this.lastCountersMs, now, this.opts.countersIntervalMs) === 0) {
+      if (spacingDelay(this.lastCountersMs, now, this.opts.countersIntervalMs) === 0) {
         this.countersDirty = false;
         this.lastCountersMs = now;
         counters = sseFrame({ type: 'counters', data: this.counters }, null);

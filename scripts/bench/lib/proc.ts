@@ -10,10 +10,15 @@ export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 const CLK_TCK = 100;
 const PAGE_KB = 4;
 
+/** Resident set size of a process now and the part of it mapped from files (the node binary's code, libraries), in MiB. */
+function residentMiB(pid: number): { rss: number; file: number } {
+  const statm = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+  return { rss: (Number(statm[1]) * PAGE_KB) / 1024, file: (Number(statm[2]) * PAGE_KB) / 1024 };
+}
+
 /** Resident set size of a process now, in MiB (from /proc). */
 export function rssMiB(pid: number): number {
-  const statm = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
-  return (Number(statm[1]) * PAGE_KB) / 1024;
+  return residentMiB(pid).rss;
 }
 
 /** The whole machine's CPU time so far, busy and idle (from /proc/stat, in clock ticks). */
@@ -41,14 +46,21 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
-/** Samples a process's RSS every 100 ms; `stop()` returns the peak and the CPU share used meanwhile. */
-export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuPercent: number } } {
-  let peak = rssMiB(pid);
+/**
+ * Samples a process's RSS every 100 ms; `stop()` returns the peak (with the part of it mapped from
+ * files at that moment) and the CPU share used meanwhile.
+ */
+export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; peakFileRssMiB: number; cpuPercent: number } } {
+  let peak = residentMiB(pid);
   const cpu0 = cpuSeconds(pid);
   const t0 = performance.now();
+  const sample = () => {
+    const now = residentMiB(pid);
+    if (now.rss > peak.rss) peak = now;
+  };
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssMiB(pid));
+      sample();
     } catch {
       // the process has exited
     }
@@ -58,12 +70,12 @@ export function sampleProcess(pid: number): { stop(): { peakRssMiB: number; cpuP
       clearInterval(timer);
       let cpu = cpu0;
       try {
-        peak = Math.max(peak, rssMiB(pid));
+        sample();
         cpu = cpuSeconds(pid);
       } catch {
         // exited
       }
-      return { peakRssMiB: peak, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
+      return { peakRssMiB: peak.rss, peakFileRssMiB: peak.file, cpuPercent: ((cpu - cpu0) / ((performance.now() - t0) / 1000)) * 100 };
     },
   };
 }
@@ -99,13 +111,14 @@ export function buildDaemon(): void {
 }
 
 /**
- * The Node flags `npm start` runs the daemon with (package.json `config.daemon_node_flags`): a
- * 4 MiB young-generation semi-space, because the default (16 MiB) lets peak ingest grow the heap by
- * ~35 MiB of RSS for no measurable throughput.
+ * The Node flags and environment `npm start` runs the daemon with (package.json
+ * `config.daemon_node_flags`, `config.daemon_env`): see "What holds the memory" in docs/performance.md.
  */
-const DAEMON_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { daemon_node_flags: string } }
-).config.daemon_node_flags.split(' ').filter(Boolean);
+const DAEMON_CONFIG = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { config: { daemon_node_flags: string; daemon_env: string } }).config;
+const DAEMON_NODE_FLAGS: string[] = DAEMON_CONFIG.daemon_node_flags.split(' ').filter(Boolean);
+const DAEMON_ENV: Record<string, string> = Object.fromEntries(
+  DAEMON_CONFIG.daemon_env.split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 export interface DaemonProcess {
   url: string;
@@ -130,7 +143,7 @@ export async function startDaemon(
   const entry = opts.fromSource ? ['--import', 'tsx', path.join(ROOT, 'daemon/src/main.ts')] : [path.join(ROOT, 'dist/daemon/src/main.js')];
   const child = spawn(process.execPath, [...DAEMON_NODE_FLAGS, ...(opts.execArgv ?? []), ...entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...env, SAC_PORT: String(port) },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SAC_HOST: '127.0.0.1', ...DAEMON_ENV, ...env, SAC_PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
