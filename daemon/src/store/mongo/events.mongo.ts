@@ -1,8 +1,10 @@
 import type { Db, Filter } from 'mongodb';
+import type { Severity } from '../../../../shared/src/index.js';
 import { searchTooBroad } from '../../errors.js';
 import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
 import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
+import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
 import type { MongoMigration } from './mongo-migration.js';
 import { mongoDetailLookups } from './detail-lookups.mongo.js';
 import { upsertHosts, type HostCache } from './hosts.mongo.js';
@@ -167,7 +169,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     },
     async sourceCounts(q) {
       if (q.types.length === 0) return { countries: [], asns: [] };
-      const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } };
+      const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms }, ...(q.host_ids ? { host_id: { $in: [...q.host_ids] } } : {}) };
       // FerretDB has no $first/$max accumulators: an AS's name is part of its group key, and the
       // groups of one AS (a name changed between databases) are added up here.
       const grouped = <K>(field: 'country' | 'asn') =>
@@ -190,6 +192,17 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
         countries: largest(countries.map((c) => ({ country: c._id, count: c.count })), (c) => c.country, q.limits.countries),
         asns: largest([...asns.values()], (a) => a.asn, q.limits.asns),
       };
+    },
+    async severityHours(q) {
+      if (q.host_ids.length === 0) return [];
+      const hour = { $subtract: ['$occurred_ms', { $mod: ['$occurred_ms', ROLLUP_BUCKET_MS] }] };
+      const rows = await events
+        .aggregate<{ _id: { bucket_ms: number; severity: Severity }; n: number }>([
+          { $match: { $and: [{ host_id: { $in: [...q.host_ids] }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, ...hiddenAnd(q.hidden)] } },
+          { $group: { _id: { bucket_ms: hour, severity: '$severity' }, n: { $sum: 1 } } },
+        ])
+        .toArray();
+      return rows.map((r) => ({ bucket_ms: r._id.bucket_ms, severity: r._id.severity, n: r.n }));
     },
     async details(q) {
       if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];
