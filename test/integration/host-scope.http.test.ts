@@ -272,10 +272,16 @@ describe.each(STORE_KINDS)('a monitor limited to a host group, on the fleet-wide
       source: { product: 'rdp-login-monitor', product_version: '2.1.7-SAC', agent_instance_id: `agent-${hostname}` },
       type: 'rdp.login.success',
       severity,
+      occurred_at: new Date().toISOString(),
       details: { user: 'alice', ip_address: '203.0.113.9', logon_type: 10, session_id: 2, event_id_windows: 4624 },
     });
   const linuxEvent = (hostname: string, ip: string) =>
-    ingestEvent(t, { type: 'ssh.login.failed', source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' }, host: { hostname, os_family: 'linux', ipv4: ip } });
+    ingestEvent(t, {
+      type: 'ssh.login.failed',
+      occurred_at: new Date().toISOString(),
+      source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' },
+      host: { hostname, os_family: 'linux', ipv4: ip },
+    });
   const get = (token: string, path: string) => api(t, 'GET', path, { token });
 
   beforeAll(async () => {
@@ -299,7 +305,9 @@ describe.each(STORE_KINDS)('a monitor limited to a host group, on the fleet-wide
   });
 
   it('gets the dashboard of its hosts: the same figures an admin gets for its group, not the fleet’s', async () => {
-    const own = (await get(limited, '/api/v1/dashboards/summary')).body;
+    const answer = await get(limited, '/api/v1/dashboards/summary');
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const own = answer.body;
     const group = (await get(admin, `/api/v1/dashboards/summary?group=${mine}`)).body;
     const fleet = (await get(admin, '/api/v1/dashboards/summary')).body;
     const figures = (s: any) => ({

@@ -4,7 +4,7 @@ import { searchTooBroad } from '../../errors.js';
 import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
 import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
-import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
+import { bucketOf } from '../rollup-fold.js';
 import type { MongoMigration } from './mongo-migration.js';
 import { mongoDetailLookups } from './detail-lookups.mongo.js';
 import { upsertHosts, type HostCache } from './hosts.mongo.js';
@@ -195,14 +195,28 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     },
     async severityHours(q) {
       if (q.host_ids.length === 0) return [];
-      const hour = { $subtract: ['$occurred_ms', { $mod: ['$occurred_ms', ROLLUP_BUCKET_MS] }] };
-      const rows = await events
-        .aggregate<{ _id: { bucket_ms: number; severity: Severity }; n: number }>([
-          { $match: { $and: [{ host_id: { $in: [...q.host_ids] }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, ...hiddenAnd(q.hidden)] } },
-          { $group: { _id: { bucket_ms: hour, severity: '$severity' }, n: { $sum: 1 } } },
+      const match: Filter<EventDoc> = { $and: [{ host_id: { $in: [...q.host_ids] }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, ...(hiddenAnd(q.hidden) as Filter<EventDoc>[])] };
+      // FerretDB groups by fields, not computed values: per minute (kept with each event since migration 39), folded into hours here.
+      const minutes = await events
+        .aggregate<{ _id: { minute?: number | null; severity: Severity }; n: number }>([
+          { $match: match },
+          { $group: { _id: { minute: '$occurred_minute', severity: '$severity' }, n: { $sum: 1 } } },
         ])
         .toArray();
-      return rows.map((r) => ({ bucket_ms: r._id.bucket_ms, severity: r._id.severity, n: r.n }));
+      const hours = new Map<string, { bucket_ms: number; severity: Severity; n: number }>();
+      const add = (ms: number, severity: Severity, n: number) => {
+        const bucket_ms = bucketOf(ms);
+        const row = hours.get(`${bucket_ms}|${severity}`) ?? { bucket_ms, severity, n: 0 };
+        row.n += n;
+        hours.set(`${bucket_ms}|${severity}`, row);
+      };
+      for (const m of minutes) if (m._id.minute != null) add(m._id.minute * MINUTE_MS, m._id.severity, m.n);
+      // Events stored before migration 39 carry no minute: read one by one.
+      if (minutes.some((m) => m._id.minute == null)) {
+        const old = await events.find({ $and: [match, { occurred_minute: { $exists: false } }] }, { projection: { _id: 0, occurred_ms: 1, severity: 1 } }).toArray();
+        for (const e of old) add(e.occurred_ms, e.severity, 1);
+      }
+      return [...hours.values()];
     },
     async details(q) {
       if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];

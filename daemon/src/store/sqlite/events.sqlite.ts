@@ -156,10 +156,10 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
     },
     async severityHours(q) {
       if (q.host_ids.length === 0) return [];
-      const params: unknown[] = [ROLLUP_BUCKET_MS, ROLLUP_BUCKET_MS, ...q.host_ids, q.from_ms, q.to_ms];
+      const params: unknown[] = [...q.host_ids, q.from_ms, q.to_ms];
       const hidden = hiddenSql('type', q.hidden, params);
       return db
-        .prepare<unknown[], { bucket_ms: number; severity: Severity; n: number }>(`SELECT (occurred_ms / ?) * ? AS bucket_ms, severity, count(*) AS n FROM events
+        .prepare<unknown[], { bucket_ms: number; severity: Severity; n: number }>(`SELECT (occurred_ms / ${ROLLUP_BUCKET_MS}) * ${ROLLUP_BUCKET_MS} AS bucket_ms, severity, count(*) AS n FROM events
           WHERE host_id IN (${placeholders(q.host_ids.length)}) AND occurred_ms >= ? AND occurred_ms < ? ${hidden ? `AND ${hidden}` : ''} GROUP BY 1, 2`)
         .all(...params);
     },
