@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupHost } from '../groups/groups.rules.js';
+import type { GroupHost } from '../groups/index.js';
 import { activeForHost, isActive, localWeekMinute, matches, silencesHost, suppressingWindow } from './maintenance.rules.js';
 
 const at = (iso: string) => Date.parse(iso);

@@ -1,4 +1,4 @@
-import { groupMembers, type GroupDefinition, type GroupHost } from '../groups/groups.rules.js';
+import { groupMembers, type GroupDefinition, type GroupHost } from '../groups/index.js';
 import type { MaintenanceWindowRecord } from '../store/index.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { SettingsService } from '../settings/index.js';
-import type { GroupDefinition, GroupHost } from '../groups/groups.rules.js';
+import type { GroupDefinition, GroupHost } from '../groups/index.js';
 import type { Host, HostsRepo, MaintenanceRepo, MaintenanceWindowRecord } from '../store/index.js';
 import { activeForHost, isActive, namesGroups, silencesHost, type InForceWindow } from './maintenance.rules.js';
 

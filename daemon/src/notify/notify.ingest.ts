@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemFacts, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
 import { streamProblem } from '../correlation/index.js';
 import type { DomainFact } from '../facts.js';
-import type { GroupHost } from '../groups/groups.rules.js';
+import type { GroupHost } from '../groups/index.js';
 import { namesGroups, suppressingWindow, type InForceWindow } from '../maintenance/index.js';
 import type { CommittedEvent, HostsRepo, OutboxRecord, OutboxRepo, OutboxTopic, ProblemsRepo } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
