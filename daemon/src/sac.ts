@@ -199,7 +199,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   auth.onSignOut((sessionId) => stream.dropSession(sessionId));
 
   const apiKeysAdmin = new ApiKeysAdmin(apiKeys, audit);
-  const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
+  const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit, (ids) => groups.definitions(ids), store.hosts);
 
   const correlationSettings = storedCorrelationSettings(settings, config.correlation);
   subscribeStream(facts, bus, correlationSettings);
@@ -230,7 +230,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     events,
     hosts,
     problems: new ProblemsService(store, facts, clock, correlationSettings, audit, hosts, events, groupHosts),
-    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status()),
+    dashboards: new DashboardsService(store, clock, correlationSettings, hosts, events, () => geo.status(), groupHosts),
     suggest: new SuggestService(store),
     logins: new LoginsService(store, clock, correlationSettings, audit),
   };
@@ -307,8 +307,13 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
       switch (request.kind) {
         case 'host_logoff':
           return one(await actions.logoffHost({ host_id: request.host_id }));
-        case 'event_logoff':
-          return one(await actions.logoffHost({ event_id: request.event_id }));
+        case 'event_logoff': {
+          // Every host the logoff involves, as the action checks them: the target and, through an RD Gateway, the gateway.
+          const target = await actions.logoffHost({ event_id: request.event_id });
+          const others = ((await actions.eventActionHosts(request.event_id)) ?? []).filter((id) => id !== target.id);
+          const involved = [target, ...(await Promise.all(others.map(hostOrThrow)))];
+          return { host_ids: involved.map((h) => h.id), hostnames: involved.map((h) => h.hostname) };
+        }
         case 'product_update': {
           const outdated = await agentUpdates.outdatedOf(request.product);
           return { host_ids: outdated.map((h) => h.id), hostnames: outdated.map((h) => h.hostname) };
@@ -397,7 +402,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
   await notify.start();
   subscribeNotify(facts, notify);
   maintenance.onChange(() => notify.refresh());
-  const escalation = new EscalationService({ store, settings, notify, clock, logger: logger.child({ scope: 'escalation' }) });
+  const escalation = new EscalationService({ store, settings, notify, clock, logger: logger.child({ scope: 'escalation' }), groupHosts: (ids) => groups.hostsOfAny(ids) });
   const telegram = new TelegramService({
     telegram: store.telegram,
     users: store.users,
@@ -509,6 +514,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     notify,
     source: notifySource,
     audit,
+    async group(id) {
+      const group = await groups.byId(id);
+      return { id: group.id, name: group.name, host_ids: group.members.map((m) => m.id) };
+    },
   });
   jobs.start([{ name: 'daily_report', intervalMs: config.notify.report.checkMs, run: async (fence) => void (await reports.runIfDue(fence)) }]);
   if (config.store.kind === 'sqlite') {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KNOWN_TIME_ZONES } from './time-zone.js';
 
 /** Bounds of a maintenance window's matchers and text. */
-export const MAINTENANCE_LIMITS = { hosts: 200, typePrefixes: 50, rules: 20, reason: 1000, maxDays: 366 } as const;
+export const MAINTENANCE_LIMITS = { hosts: 200, groups: 50, typePrefixes: 50, rules: 20, reason: 1000, maxDays: 366 } as const;
 
 const typePrefix = z.string().regex(/^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)*\.?$/, 'must be an event type or dotted prefix such as rdp.login');
 const hostname = z.string().min(1).max(255).regex(/^[^\s]+$/, 'must be a hostname without spaces');
@@ -19,8 +19,10 @@ export const WeeklyRecurrenceSchema = z.strictObject({
 export type WeeklyRecurrence = z.infer<typeof WeeklyRecurrenceSchema>;
 
 const windowFields = {
-  /** Hostnames (case-insensitive); empty = every host. */
+  /** Hostnames (case-insensitive); empty and no `group_ids` = every host. */
   hosts: z.array(hostname).max(MAINTENANCE_LIMITS.hosts).default([]),
+  /** Host groups (ids): their members, as they are when a notification comes, besides `hosts`; both empty = every host. */
+  group_ids: z.array(z.string().min(1).max(64)).max(MAINTENANCE_LIMITS.groups).default([]),
   /** Event type prefixes (`rdp.login` matches `rdp.login.failed`); empty = every type. */
   type_prefixes: z.array(typePrefix).max(MAINTENANCE_LIMITS.typePrefixes).default([]),
   /** Problem rules (e.g. `host_silence`); empty = every rule. */
@@ -47,6 +49,7 @@ export const MaintenanceIdSchema = z.strictObject({ id: z.string().min(1).max(64
 export interface MaintenanceWindowView {
   id: string;
   hosts: string[];
+  group_ids: string[];
   type_prefixes: string[];
   rules: string[];
   starts_at: string;

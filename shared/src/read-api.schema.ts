@@ -149,7 +149,12 @@ export const DASHBOARD_RANGE_MAX_MS = 31 * 24 * 3_600_000;
  * widened to whole hours (the answer's `range` says which).
  */
 export const DashboardRangeQuerySchema = z
-  .strictObject({ from: isoDateTime.optional(), to: isoDateTime.optional() })
+  .strictObject({
+    from: isoDateTime.optional(),
+    to: isoDateTime.optional(),
+    /** Only hosts of this host group (its id). */
+    group: z.string().min(1).max(64).optional(),
+  })
   .refine((r) => !r.from || !r.to || Date.parse(r.from) < Date.parse(r.to), { message: 'must be before to', path: ['from'] })
   .refine((r) => !r.from || !r.to || Date.parse(r.to) - Date.parse(r.from) <= DASHBOARD_RANGE_MAX_MS, {
     message: 'the range must be at most 31 days',

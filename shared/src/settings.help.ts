@@ -260,6 +260,7 @@ const en: SettingsHelp = {
     max_repeats: { label: 'Repeats', help: 'How many times before the final step.' },
     final_channels: { label: 'Final step: also channels', help: 'Channels added at the final step.' },
     final_emails: { label: 'Final step: also e-mail', help: 'Addresses mailed at the final step, one per line.' },
+    group_ids: { label: 'Only host groups', help: 'Escalate only problems of hosts in these groups; none = every host.' },
   },
 };
 
@@ -494,6 +495,7 @@ const ru: SettingsHelp = {
     max_repeats: { label: 'Повторов', help: 'Сколько раз до последнего шага.' },
     final_channels: { label: 'Последний шаг: ещё каналы', help: 'Каналы, добавляемые на последнем шаге.' },
     final_emails: { label: 'Последний шаг: ещё почта', help: 'Адреса для письма на последнем шаге, по одному в строке.' },
+    group_ids: { label: 'Только группы хостов', help: 'Эскалировать только проблемы хостов этих групп; пусто — все хосты.' },
   },
 };
 

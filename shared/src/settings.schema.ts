@@ -257,6 +257,8 @@ const escalationStep = z.strictObject({
   final_channels: z.array(z.enum(NOTIFY_CHANNELS)).default([]),
   /** Final step: also these e-mail addresses (through the SMTP channel). */
   final_emails: z.array(z.email()).max(50).default([]),
+  /** Only problems of the hosts in these host groups (ids), membership as it is at each step; empty = every host. */
+  group_ids: z.array(z.string().min(1).max(64)).max(50).default([]),
 });
 
 export const EscalationSettingsSchema = z.strictObject({

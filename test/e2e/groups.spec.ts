@@ -116,3 +116,49 @@ test('a monitor limited to a group sees only its hosts; an admin cannot be limit
   await miraPage.setViewportSize({ width: 390, height: 844 });
   await mira.screenshot('groups-host-detail-phone');
 });
+
+test('the dashboard counts one group’s hosts, and a maintenance window names a group', async ({ page }) => {
+  const admin = await sac.token('admin', ADMIN_PASSWORD);
+  expect((await sac.api('POST', '/api/v1/groups', { token: admin, body: { name: 'Databases', rules: { host_patterns: ['db-*'] } } })).status).toBe(201);
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.nav(/dashboard/i).click();
+  await expect(page.getByTestId('stat-hosts')).toContainText('3');
+  await page.getByTestId('group-filter').selectOption({ label: 'Databases' });
+  await expect(page).toHaveURL(/[?&]group=/);
+  await expect(page.getByTestId('stat-hosts').locator('.value')).toHaveText('1');
+  await expect(page.getByTestId('stat-events')).toHaveAttribute('href', /group=/);
+  await app.screenshotBothThemes('groups-dashboard');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.screenshot('groups-dashboard-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await app.nav(/maintenance/i).click();
+  await page.getByTestId('maintenance-new').click();
+  const dialog = page.getByRole('dialog', { name: 'New window' });
+  await dialog.locator('input[name="reason"]').fill('Database patch night');
+  await dialog.getByTestId('window-groups').locator('[data-group="Databases"] input').check();
+  await expect(dialog.getByTestId('window-groups').locator('[data-group="Databases"]')).toContainText('1 host');
+  await app.screenshot('groups-maintenance-editor');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.screenshot('groups-maintenance-editor-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('maintenance-save').click();
+  await expect(page.getByRole('status').filter({ hasText: 'Window saved' })).toBeVisible();
+  const row = page.getByTestId('maintenance-table').locator('tbody tr').first();
+  await expect(row).toContainText('Databases');
+  await expect(row).toContainText('In force');
+  const windows = (await sac.api('GET', '/api/v1/maintenance-windows/active?host=DB-01', { token: admin })).body.windows;
+  expect(windows.map((w: { reason: string }) => w.reason)).toEqual(['Database patch night']);
+  await app.screenshotBothThemes('groups-maintenance-list');
+
+  await page.getByTestId('language').selectOption('ru');
+  await app.nav(/Обзор/).click();
+  await page.getByTestId('group-filter').selectOption({ label: 'Databases' });
+  await expect(page.getByTestId('stat-hosts').locator('.value')).toHaveText('1');
+  await app.screenshotBothThemes('groups-dashboard-ru');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.screenshot('groups-dashboard-ru-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('language').selectOption('en');
+});

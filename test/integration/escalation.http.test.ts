@@ -53,4 +53,25 @@ describe.each(STORE_KINDS)('escalation of unacknowledged problems on %s', (kind)
     expect((await deliveries(t, token, problem.id)).filter((r) => r.topic === 'problem.escalated')).toHaveLength(2);
     await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: {} } });
   }, 90_000);
+
+  it('a policy naming a host group escalates only problems of its hosts', async () => {
+    const suffix = randomUUID().slice(0, 6);
+    const [member, outside] = [`eg-${suffix}-1`, `eo-${suffix}`];
+    const group = await api(t, 'POST', '/api/v1/groups', { token, body: { name: `On call ${suffix}`, rules: { host_patterns: [`eg-${suffix}-*`] } } });
+    expect(group.status).toBe(201);
+    const set = await api(t, 'PATCH', '/api/v1/settings/escalation', {
+      token,
+      body: { policies: { critical: { interval_minutes: 15, max_repeats: 1, group_ids: [group.body.id] } } },
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await critical(t, member);
+    await critical(t, outside);
+    const [inGroup, notInGroup] = [await problemOf(t, token, member), await problemOf(t, token, outside)];
+    const escalated = async (id: string) => (await deliveries(t, token, id)).filter((r) => r.topic === 'problem.escalated');
+    clock.advance(15 * MIN);
+    await waitFor('the member’s problem escalated', async () => (await escalated(inGroup.id)).length === 1);
+    await aFullJobRun('escalation', { url: t.url, token });
+    expect(await escalated(notInGroup.id)).toEqual([]);
+    await api(t, 'PATCH', '/api/v1/settings/escalation', { token, body: { policies: {} } });
+  }, 90_000);
 });

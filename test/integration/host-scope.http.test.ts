@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRdpUpdates } from '../helpers/agent-updates.js';
 import type { AnyOperation } from '../../daemon/src/http/index.js';
 import { adminToken, api, createUser, login } from '../helpers/auth.js';
 import { ingestEvent, startTestSac, type TestSac } from '../helpers/daemon.js';
 import { openStream } from '../helpers/stream.js';
 import { STORE_KINDS } from '../helpers/stores.js';
+import type { GitReposPeer } from '../peers/git-repos.peer.js';
 import { trpc } from '../peers/trpc.js';
 import { restRequest } from '../helpers/rest-request.js';
 
@@ -62,11 +64,11 @@ const CASES: Record<string, Case> = {
   'groups.byId': () => ({ id: 'all-hosts' }),
   'problems.list': none,
   'problems.openedByType': none,
-  // Not scoped: users, addresses and types come from a fleet-wide catalogue (a limited monitor gets 403).
+  // Host names of the caller's hosts; no users or addresses (the catalogue does not say on which host).
   'suggest.values': () => ({ field: 'host', prefix: 'out' }),
-  // Not scoped: a user's logins and baseline span the fleet (a limited monitor gets 403).
+  // Logins on the caller's hosts, no baseline (it counts the whole fleet).
   'logins.user': () => ({ user: 'alice' }),
-  // Not scoped: a ban is fleet-wide (a limited monitor gets 403).
+  // Bans applied on the caller's hosts, with those hosts' results only.
   'bans.list': none,
   'bans.byId': () => ({ id: 'no-such-ban' }),
   'approvals.list': none,
@@ -252,5 +254,159 @@ describe.each(STORE_KINDS)('a monitor limited to host groups on %s', (kind) => {
     expect((await api(t, 'GET', '/api/v1/events', { token: mtoken })).body.items.length).toBeGreaterThanOrEqual(2);
     const audit = await api(t, 'GET', `/api/v1/audit?action=user.host_groups_set&target=user:${monitor.user.id}`, { token: admin });
     expect(audit.body.entries).toHaveLength(2);
+  });
+});
+
+describe.each(STORE_KINDS)('a monitor limited to a host group, on the fleet-wide pages, on %s', (kind) => {
+  let t: TestSac;
+  let repos: GitReposPeer;
+  let admin: string;
+  let limited: string;
+  let mine = '';
+  const ids: Record<string, string> = {};
+  const attacker = '198.51.100.7';
+
+  const windowsLogin = (hostname: string, ip: string, severity: 'high' | 'warning') =>
+    ingestEvent(t, {
+      host: { hostname, os_family: 'windows', ipv4: ip },
+      source: { product: 'rdp-login-monitor', product_version: '2.1.7-SAC', agent_instance_id: `agent-${hostname}` },
+      type: 'rdp.login.success',
+      severity,
+      occurred_at: new Date().toISOString(),
+      details: { user: 'alice', ip_address: '203.0.113.9', logon_type: 10, session_id: 2, event_id_windows: 4624 },
+    });
+  const linuxEvent = (hostname: string, ip: string) =>
+    ingestEvent(t, {
+      type: 'ssh.login.failed',
+      occurred_at: new Date().toISOString(),
+      source: { product: 'ssh-monitor', product_version: '1.1.2-ipset' },
+      host: { hostname, os_family: 'linux', ipv4: ip },
+    });
+  const get = (token: string, path: string) => api(t, 'GET', path, { token });
+
+  beforeAll(async () => {
+    t = await startTestSac(kind, { SAC_SILENCE_SCAN_SECONDS: '3600' });
+    admin = await adminToken(t);
+    repos = await startRdpUpdates(t, admin);
+    await windowsLogin('IN-01', '10.9.0.1', 'high');
+    await windowsLogin('OUT-01', '10.9.0.2', 'high');
+    await windowsLogin('OUT-01', '10.9.0.2', 'warning');
+    await linuxEvent('in-lx', '10.9.1.1');
+    await linuxEvent('out-lx', '10.9.1.2');
+    for (const h of (await get(admin, '/api/v1/hosts')).body.items as { id: string; hostname: string }[]) ids[h.hostname] = h.id;
+    mine = (await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Mine', rules: { host_patterns: ['in-*'] } } })).body.id;
+    const monitor = await createUser(t, 'monitor');
+    await api(t, 'PUT', `/api/v1/users/${monitor.user.id}/host-groups`, { token: admin, body: { group_ids: [mine] } });
+    limited = (await login(t, monitor.user.username, monitor.password)).body.token as string;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await repos?.close();
+  });
+
+  it('gets the dashboard of its hosts: the same figures an admin gets for its group, not the fleet’s', async () => {
+    const answer = await get(limited, '/api/v1/dashboards/summary');
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const own = answer.body;
+    const group = (await get(admin, `/api/v1/dashboards/summary?group=${mine}`)).body;
+    const fleet = (await get(admin, '/api/v1/dashboards/summary')).body;
+    const figures = (s: any) => ({
+      events: s.events_24h,
+      by_severity: s.by_severity,
+      hosts: s.hosts.total,
+      top_hosts: s.top_hosts.map((h: { hostname: string; count: number }) => [h.hostname, h.count]).sort(),
+      top_types: s.top_types,
+      open_problems: s.open_problems,
+      recent: s.recent_events.map((e: { host_id: string }) => e.host_id).sort(),
+    });
+    expect(figures(own)).toEqual(figures(group));
+    expect(figures(own)).toMatchObject({ events: 2, hosts: 2, top_hosts: [['IN-01', 1], ['in-lx', 1]] });
+    expect(own.by_severity).toMatchObject({ high: 1 });
+    expect(new Set(figures(own).recent)).toEqual(new Set([ids['IN-01'], ids['in-lx']]));
+    expect(figures(fleet)).toMatchObject({ events: 5, hosts: 4 });
+    // The chart counts the same events, hour by hour.
+    const hours = (await trpc(t, limited, 'query', 'dashboards.eventsPerHour', {})).data as { by_severity: Record<string, number> }[];
+    const charted = hours.reduce((n, h) => n + Object.values(h.by_severity).reduce((a, b) => a + b, 0), 0);
+    expect(charted).toBe(2);
+    const unknown = await get(admin, '/api/v1/dashboards/summary?group=no-such-group');
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'group/not_found']);
+  });
+
+  it('gets the reports of its group, never a fleet report or one of a wider group', async () => {
+    const forGroup = await api(t, 'POST', '/api/v1/reports', { token: admin, body: { group_id: mine } });
+    expect(forGroup.status, JSON.stringify(forGroup.body)).toBe(201);
+    expect(forGroup.body).toMatchObject({ report: { group_id: mine, group_name: 'Mine' }, channels: [] });
+    const all = (await api(t, 'POST', '/api/v1/groups', { token: admin, body: { name: 'Everything', rules: { cidrs: ['0.0.0.0/0'] } } })).body.id as string;
+    const wider = (await api(t, 'POST', '/api/v1/reports', { token: admin, body: { group_id: all } })).body.report.id as string;
+    const fleet = (await api(t, 'POST', '/api/v1/reports', { token: admin })).body.report.id as string;
+    const listed = (token: string, query = '') => get(token, `/api/v1/reports${query}`).then((r) => r.body.reports.map((x: { id: string }) => x.id));
+    expect(await listed(limited)).toEqual([forGroup.body.report.id]);
+    expect(await listed(admin, `?group=${mine}`)).toEqual([forGroup.body.report.id]);
+    expect(await listed(admin)).toEqual([fleet, wider, forGroup.body.report.id]);
+    const html = await get(limited, `/api/v1/reports/${forGroup.body.report.id}/html`);
+    expect([html.status, html.body]).toEqual([200, expect.stringContaining('· Mine')]);
+    for (const id of [wider, fleet]) expect((await get(limited, `/api/v1/reports/${id}`)).status).toBe(404);
+  });
+
+  it('gets suggestions, a user’s logins, bans and agent jobs of its hosts only', async () => {
+    const suggested = (await get(limited, '/api/v1/suggestions?field=host')).body.values as string[];
+    expect(suggested.sort()).toEqual(['IN-01', 'in-lx']);
+    expect((await get(admin, '/api/v1/suggestions?field=host')).body.values).toHaveLength(4);
+    expect((await get(limited, '/api/v1/suggestions?field=ip&prefix=203')).body.values).toEqual([]);
+    expect((await get(limited, '/api/v1/suggestions?field=type&prefix=rdp.login')).body.values).toEqual(['rdp.login.success']);
+
+    const logins = (await get(limited, '/api/v1/logins/user?user=alice')).body;
+    expect([logins.baseline, logins.logins.map((l: { hostname: string }) => l.hostname)]).toEqual([null, ['IN-01']]);
+    expect((await get(admin, '/api/v1/logins/user?user=alice')).body.logins).toHaveLength(3);
+
+    // A ban on every Linux host reaches both (unverified addresses: nothing is run); one on the other host only.
+    const everywhere = await api(t, 'POST', '/api/v1/bans', { token: admin, body: { address: attacker, reason: 'scope' } });
+    expect(everywhere.status, JSON.stringify(everywhere.body)).toBe(201);
+    expect(everywhere.body.hosts.map((h: { hostname: string }) => h.hostname).sort()).toEqual(['in-lx', 'out-lx']);
+    const elsewhere = await api(t, 'POST', '/api/v1/bans', { token: admin, body: { address: '198.51.100.8', target: { kind: 'hosts', host_ids: [ids['out-lx']] } } });
+    expect(elsewhere.status).toBe(201);
+    const bans = (await get(limited, '/api/v1/bans')).body.bans as { id: string; hosts: { hostname: string }[] }[];
+    expect(bans.map((b) => [b.id, b.hosts.map((h) => h.hostname)])).toEqual([[everywhere.body.id, ['in-lx']]]);
+    expect((await get(limited, `/api/v1/bans/${everywhere.body.id}`)).body.hosts.map((h: { hostname: string }) => h.hostname)).toEqual(['in-lx']);
+    expect((await get(limited, `/api/v1/bans/${elsewhere.body.id}`)).status).toBe(404);
+
+    const started = [];
+    for (const host of ['IN-01', 'OUT-01']) started.push(await api(t, 'POST', `/api/v1/hosts/${ids[host]}/agent-update`, { token: admin }));
+    expect(started.map((s) => s.status)).toEqual([201, 201]);
+    const [inJob, outJob] = started.map((s) => s.body.job.id as string);
+    expect((await get(limited, '/api/v1/agent-updates')).body.jobs.map((j: { id: string }) => j.id)).toEqual([inJob]);
+    expect((await get(limited, `/api/v1/agent-updates?host_id=${ids['OUT-01']}`)).body.jobs).toEqual([]);
+    expect((await get(limited, `/api/v1/agent-updates/${inJob}`)).status).toBe(200);
+    expect((await get(limited, `/api/v1/agent-updates/${outJob}`)).status).toBe(404);
+    expect((await get(limited, '/api/v1/agents/versions')).status).toBe(200);
+  });
+
+  it('cannot request or decide a logoff through an RD Gateway outside its groups', async () => {
+    // The gateway is another group's host; the workstation it names is the monitor's.
+    const gateway = await ingestEvent(t, {
+      type: 'rdg.connection.success',
+      category: 'network',
+      severity: 'info',
+      host: { hostname: 'OUT-GW', os_family: 'windows', ipv4: '10.9.2.1' },
+      source: { agent_instance_id: 'agent-out-gw' },
+      details: { user: 'CORP\\alice', external_ip: '203.0.113.9', internal_ip: 'in-01', protocol: 'HTTP', event_id_windows: 302, generated_by: 'agent' },
+    });
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['session_logoff'] } });
+    const request = { request: { kind: 'event_logoff', event_id: gateway, session_id: 2 }, reason: 'scope' };
+    const asked = await api(t, 'POST', '/api/v1/approvals', { token: limited, body: request });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(404);
+    const filed = await api(t, 'POST', '/api/v1/approvals', { token: admin, body: request });
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201);
+    expect(filed.body.hostnames).toEqual(['IN-01', 'OUT-GW']);
+    expect((await get(limited, `/api/v1/approvals/${filed.body.id}`)).status).toBe(404);
+    expect((await api(t, 'POST', `/api/v1/approvals/${filed.body.id}/approve`, { token: limited })).status).toBe(404);
+    expect((await get(limited, '/api/v1/approvals')).body.items).toEqual([]);
+    // Its own workstation's logoff it may still request.
+    const own = await api(t, 'POST', '/api/v1/approvals', {
+      token: limited,
+      body: { request: { kind: 'host_logoff', host_id: ids['IN-01'], session_id: 2 }, reason: 'own host' },
+    });
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    await api(t, 'PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: [] } });
   });
 });

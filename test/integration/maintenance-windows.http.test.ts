@@ -96,4 +96,40 @@ describe.each(STORE_KINDS)('maintenance windows on %s', (kind) => {
     expect(await silence(loud)).toHaveLength(1);
     expect(await silence(quiet)).toHaveLength(0);
   });
+
+  it('a window naming a host group silences its members as they are when the event comes: by rule and named alike', async () => {
+    const suffix = randomUUID().slice(0, 6);
+    const [byRule, named, outside] = [`mg-${suffix}-1`, `mx-${suffix}`, `mo-${suffix}`];
+    // A host known before the group (named in it), and one the group's rule will match once it reports.
+    const first = await critical(t, named);
+    const namedId = (await api(t, 'GET', `/api/v1/events/${first.id}`, { token })).body.host_id as string;
+    const group = await api(t, 'POST', '/api/v1/groups', { token, body: { name: `Patch ${suffix}`, host_ids: [namedId], rules: { host_patterns: [`mg-${suffix}-*`] } } });
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const body = { group_ids: [group.body.id], starts_at: new Date(clock.now() - MIN).toISOString(), duration_minutes: 120, reason: 'Group patch night' };
+    const unknown = await api(t, 'POST', '/api/v1/maintenance-windows', { token, body: { ...body, group_ids: ['no-such-group'] } });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'group/not_found']);
+    const created = await api(t, 'POST', '/api/v1/maintenance-windows', { token, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ hosts: [], group_ids: [group.body.id], active: true });
+
+    const inside = [await critical(t, byRule), await critical(t, named)];
+    const after = await critical(t, outside);
+    for (const e of inside) {
+      const held = await waitFor(`suppressed delivery of ${e.title}`, async () => {
+        const rows = await deliveries(t, token, e.id);
+        return rows.length > 0 ? rows : null;
+      });
+      expect(held.map((r) => r.status)).toEqual(['suppressed']);
+      expect(held[0]!.last_error).toContain(created.body.id);
+    }
+    // The problem the new member's event opened is held back too; a host outside the group is notified.
+    const problem = await problemOf(t, token, byRule);
+    await waitFor('suppressed problem notice', async () => (await deliveries(t, token, problem.id)).some((r) => r.status === 'suppressed'));
+    await waitFor('event outside the group sent', () => tg.calls.some((c) => c.text.includes(after.title)));
+    expect((await deliveries(t, token, after.id)).map((r) => r.status)).not.toContain('suppressed');
+    const activeOn = async (host: string) => (await api(t, 'GET', `/api/v1/maintenance-windows/active?host=${host}`, { token })).body.windows.map((w: { id: string }) => w.id);
+    expect(await activeOn(byRule.toUpperCase())).toContain(created.body.id);
+    expect(await activeOn(outside)).not.toContain(created.body.id);
+    expect((await api(t, 'POST', `/api/v1/maintenance-windows/${created.body.id}/end`, { token })).status).toBe(200);
+  }, 90_000);
 });

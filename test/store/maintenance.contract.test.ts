@@ -7,6 +7,7 @@ function window(overrides: Partial<MaintenanceWindowRecord> = {}): MaintenanceWi
   return {
     id: randomUUID(),
     hosts: ['rds01'],
+    group_ids: [],
     type_prefixes: ['rdp.login'],
     rules: [],
     starts_ms: 1000,

@@ -6,7 +6,7 @@ import type { BansService } from './bans.service.js';
 const Ban = z.looseObject({ id: z.string(), address: z.string(), status: z.string(), hosts: z.array(z.looseObject({ host_id: z.string(), outcome: z.string() })) });
 const REFUSED = { '400': 'Not one IPv4 or IPv6 address, or an address on the never-ban list (`ssh_ban/never_ban`)' };
 
-/** Fleet SSH bans: signed-in users read them; admins ban, apply proposals, dismiss and unban. */
+/** Fleet SSH bans: signed-in users read them (limited to host groups: those applied on their hosts); admins ban, apply proposals, dismiss and unban. */
 export function bansOperations(bans: BansService) {
   return [
     defineOperation({
@@ -16,9 +16,10 @@ export function bansOperations(bans: BansService) {
       method: 'GET',
       path: '/api/v1/bans',
       envelope: 'bans',
+      scope: 'filtered',
       input: BanListQuerySchema,
       output: z.array(Ban),
-      handler: (input) => bans.list(input),
+      handler: (input, caller) => bans.list(input, caller.scope),
     }),
     defineOperation({
       id: 'bans.byId',
@@ -26,9 +27,11 @@ export function bansOperations(bans: BansService) {
       role: 'operator',
       method: 'GET',
       path: '/api/v1/bans/{id}',
+      scope: 'filtered',
       input: ByIdInput,
       output: Ban,
-      handler: (input) => bans.byId(input.id),
+      errors: { '404': 'No such ban (or, to a user limited to host groups, none applied on their hosts)' },
+      handler: (input, caller) => bans.byId(input.id, caller.scope),
     }),
     defineOperation({
       id: 'bans.create',

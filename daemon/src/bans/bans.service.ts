@@ -73,6 +73,19 @@ function view(r: BanRecord): BanView {
   };
 }
 
+const banNotFound = (id: string) => new AppError('ssh_ban/not_found', `No ban ${id}`);
+
+/**
+ * A ban as a caller limited to host groups sees it, or null when it reached none of their hosts:
+ * their hosts' results and targets only, and not the event or problem it came from (of any host).
+ */
+function scopedView(r: BanRecord, within: ReadonlySet<string>): BanView | null {
+  const hosts = r.hosts.filter((h) => within.has(h.host_id));
+  if (hosts.length === 0) return null;
+  const target = r.target.kind === 'hosts' ? { kind: 'hosts' as const, host_ids: r.target.host_ids.filter((id) => within.has(id)) } : r.target;
+  return view({ ...r, hosts, target, event_id: null, problem_id: null });
+}
+
 /** Runs `fn` over `items`, at most `limit` at once; results in the items' order. */
 async function eachLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
@@ -100,12 +113,18 @@ const outcomeCounts = (hosts: readonly BanHostRecord[]) =>
 export class BansService {
   constructor(private readonly deps: BansDeps) {}
 
-  async list(query: z.output<typeof BanListQuerySchema>): Promise<BanView[]> {
-    return (await this.deps.store.bans.list(query)).map(view);
+  /** `within`: the host ids a caller limited to host groups may see (null: every host); such a caller gets the bans applied on them (`scopedView`). */
+  async list(query: z.output<typeof BanListQuerySchema>, within: ReadonlySet<string> | null = null): Promise<BanView[]> {
+    const records = await this.deps.store.bans.list(query);
+    return within ? records.flatMap((r) => scopedView(r, within) ?? []) : records.map(view);
   }
 
-  async byId(id: string): Promise<BanView> {
-    return view(await this.record(id));
+  async byId(id: string, within: ReadonlySet<string> | null = null): Promise<BanView> {
+    const record = await this.record(id);
+    if (!within) return view(record);
+    const seen = scopedView(record, within);
+    if (!seen) throw banNotFound(id);
+    return seen;
   }
 
   /** The address a ban would name and the hosts it would reach, checked as a ban checks them (for an approval request). */
@@ -385,7 +404,7 @@ export class BansService {
 
   private async record(id: string): Promise<BanRecord> {
     const r = await this.deps.store.bans.byId(id);
-    if (!r) throw new AppError('ssh_ban/not_found', `No ban ${id}`);
+    if (!r) throw banNotFound(id);
     return r;
   }
 

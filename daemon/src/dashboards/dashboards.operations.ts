@@ -3,7 +3,10 @@ import { DashboardRangeQuerySchema } from '../../../shared/src/index.js';
 import { defineOperation } from '../http/index.js';
 import type { DashboardsService } from './dashboards.service.js';
 
-/** Dashboards (any signed-in user): the summary of a range (default the last 24 h) and the events-per-hour chart. */
+/**
+ * Dashboards (any signed-in user): the summary of a range (default the last 24 h) and the events-per-hour
+ * chart, of the whole fleet or of a host group; a caller limited to host groups gets their hosts' figures.
+ */
 export function dashboardsOperations(dashboards: DashboardsService) {
   return [
     defineOperation({
@@ -12,18 +15,21 @@ export function dashboardsOperations(dashboards: DashboardsService) {
       role: 'operator',
       method: 'GET',
       path: '/api/v1/dashboards/summary',
+      scope: 'filtered',
       input: DashboardRangeQuerySchema,
       output: z.looseObject({ range: z.looseObject({}) }),
-      handler: (input) => dashboards.summary(input),
+      errors: { '404': 'No such host group' },
+      handler: (input, caller) => dashboards.summary(input, caller.scope),
     }),
     defineOperation({
       id: 'dashboards.eventsPerHour',
       summary: 'Events per hour of a time range, for the chart',
       role: 'operator',
       method: 'GET',
+      scope: 'filtered',
       input: DashboardRangeQuerySchema,
       output: z.array(z.looseObject({})),
-      handler: (input) => dashboards.eventsPerHour(input),
+      handler: (input, caller) => dashboards.eventsPerHour(input, caller.scope),
     }),
   ];
 }

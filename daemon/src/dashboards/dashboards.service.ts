@@ -2,8 +2,12 @@ import { FAILED_LOGIN_TYPES, SEVERITIES, type DashboardRangeQuery, type Dashboar
 import type { Clock } from '../clock.js';
 import { isHiddenType, typeMatches, type CorrelationSettingsSource } from '../correlation/index.js';
 import type { EventsService } from '../events/index.js';
+import { narrowToGroup, type GroupHosts } from '../groups/index.js';
 import type { HostsService } from '../hosts/index.js';
 import { bucketOf, ROLLUP_BUCKET_MS, splitHostTypeKey, type Store } from '../store/index.js';
+
+/** Only these host ids (a group, or the hosts a limited caller may see); null: the whole fleet. */
+type HostSet = ReadonlySet<string> | null;
 
 const DAY_MS = 24 * 3_600_000;
 const TOP = 10;
@@ -43,7 +47,15 @@ export class DashboardsService {
     private readonly events: EventsService,
     /** Whether source addresses are enriched now (the geo feature). */
     private readonly geoStatus: () => GeoStatus,
+    private readonly groupHosts: GroupHosts,
   ) {}
+
+  /** The hosts a dashboard counts: those of the range's group, of them those in `within` (a limited caller's hosts). */
+  private async hostSet(group: string | undefined, within: HostSet): Promise<HostSet> {
+    if (!group) return within;
+    const members = await this.groupHosts(group);
+    return new Set(within ? narrowToGroup([...members], within) : members);
+  }
 
   /**
    * The summary of a range (default the last 24 h). Event counters cover the range's whole hours;
@@ -54,8 +66,15 @@ export class DashboardsService {
    * they were at ingest) are left out of every event count, top list, chart, problem count and
    * failed-login source. Host figures (online, stale, hosts reporting a heartbeat) still go by
    * heartbeats, hidden or not: they say whether a host is alive, not how many events it sent.
+   *
+   * Over some hosts (`range.group`, or `within`: the hosts a caller limited to host groups sees),
+   * every figure counts those hosts only: per type and per host from the hourly per-host counters,
+   * per severity from the hosts' stored events of the range (events pruned by retention are no
+   * longer counted there), problems, hosts, reports and failed-login sources of those hosts.
    */
-  async summary(range: DashboardRangeQuery = {}): Promise<DashboardSummary> {
+  async summary(range: DashboardRangeQuery = {}, within: HostSet = null): Promise<DashboardSummary> {
+    const only = await this.hostSet(range.group, within);
+    const ids = only && [...only];
     const settings = await this.settings();
     const now = this.clock.now();
     const hidden = settings.hiddenTypes;
@@ -63,32 +82,38 @@ export class DashboardsService {
     const toMs = range.to ? Date.parse(range.to) : now + 1;
     const fromMs = range.from ? Date.parse(range.from) : (range.to ? toMs : now) - DAY_MS;
     const failedLoginTypes = FAILED_LOGIN_TYPES.filter((t) => !isHiddenType(t, hidden));
-    const [rollups, counts, hosts, states, recent, agentReports, sources] = await Promise.all([
+    const [rollups, counts, allHosts, states, recent, agentReports, sources, severities] = await Promise.all([
       this.store.rollups.sum(b.first, b.last),
-      this.store.problems.counts(fromMs, hidden, toMs),
+      this.store.problems.counts(fromMs, hidden, toMs, ids ?? undefined),
       this.hosts.list(),
       this.store.hostState.list(),
-      range.from || range.to ? this.events.recentIn(TOP, hidden, fromMs, toMs) : this.events.recent(TOP, hidden),
+      ids?.length === 0 ? [] : range.from || range.to ? this.events.recentIn(TOP, hidden, fromMs, toMs, ids ?? undefined) : this.events.recent(TOP, hidden, ids ?? undefined),
       this.store.reports.agentReports(fromMs, toMs),
       // Every country for the map, the top ASNs for the list.
-      this.store.events.sourceCounts({ types: failedLoginTypes, from_ms: fromMs, to_ms: toMs, limits: { countries: MAP_COUNTRIES, asns: TOP } }),
+      this.store.events.sourceCounts({ types: failedLoginTypes, from_ms: fromMs, to_ms: toMs, limits: { countries: MAP_COUNTRIES, asns: TOP }, ...(ids ? { host_ids: ids } : {}) }),
+      ids ? this.store.events.severityHours({ host_ids: ids, from_ms: b.from, to_ms: b.to, hidden }) : [],
     ]);
+    const hosts = only ? allHosts.filter((h) => only.has(h.id)) : allHosts;
     const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+    for (const r of severities) bySeverity[r.severity] += r.n;
     const byType = new Map<string, number>();
     const byHost = new Map<string, number>();
     // Counters kept before the per-host-and-type ones existed: types hidden at ingest left out.
     const byHostAtIngest = new Map<string, number>();
     for (const r of rollups) {
       if (r.dim === 'host') {
-        byHostAtIngest.set(r.key, (byHostAtIngest.get(r.key) ?? 0) + r.n);
+        if (!only || only.has(r.key)) byHostAtIngest.set(r.key, (byHostAtIngest.get(r.key) ?? 0) + r.n);
         continue;
       }
       if (r.dim === 'host_type') {
         const { host_id, type } = splitHostTypeKey(r.key);
-        if (!isHiddenType(type, hidden)) byHost.set(host_id, (byHost.get(host_id) ?? 0) + r.n);
+        if (isHiddenType(type, hidden) || (only && !only.has(host_id))) continue;
+        byHost.set(host_id, (byHost.get(host_id) ?? 0) + r.n);
+        // Over some hosts, types are counted from their per-host counters.
+        if (only) byType.set(type, (byType.get(type) ?? 0) + r.n);
         continue;
       }
-      if (isHiddenType(r.key, hidden)) continue;
+      if (only || isHiddenType(r.key, hidden)) continue;
       bySeverity[r.severity] += r.n;
       byType.set(r.key, (byType.get(r.key) ?? 0) + r.n);
     }
@@ -136,19 +161,24 @@ export class DashboardsService {
 
   /**
    * Events per hour of occurred time over the range (default the last 24 h, the current hour
-   * last), by severity, oldest first; hidden types left out. One read of the range's counters.
+   * last), by severity, oldest first; hidden types left out. One read of the range's counters;
+   * over some hosts (a group, a limited caller's hosts) one read of their events.
    */
-  async eventsPerHour(range: DashboardRangeQuery = {}): Promise<HourlyEvents[]> {
+  async eventsPerHour(range: DashboardRangeQuery = {}, within: HostSet = null): Promise<HourlyEvents[]> {
+    const only = await this.hostSet(range.group, within);
     const hidden = (await this.settings()).hiddenTypes;
     const b = rangeBuckets(range, this.clock.now());
-    const rows = await this.store.rollups.buckets(b.first, b.last, 'type');
+    // Over some hosts, from their stored events (the hourly counters per severity are the fleet's).
+    const rows = only
+      ? await this.store.events.severityHours({ host_ids: [...only], from_ms: b.from, to_ms: b.to, hidden })
+      : (await this.store.rollups.buckets(b.first, b.last, 'type')).filter((r) => !isHiddenType(r.key, hidden));
     const hours = new Map<number, Record<Severity, number>>();
     for (let h = b.first; h <= b.last; h += ROLLUP_BUCKET_MS) {
       hours.set(h, Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>);
     }
     for (const r of rows) {
       const bySeverity = hours.get(r.bucket_ms);
-      if (bySeverity && !isHiddenType(r.key, hidden)) bySeverity[r.severity] += r.n;
+      if (bySeverity) bySeverity[r.severity] += r.n;
     }
     return [...hours].map(([h, by_severity]) => ({ hour: new Date(h).toISOString(), by_severity }));
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dueStep, isFinalStep, totalSteps } from './escalation.rules.js';
 
 const MIN = 60_000;
-const policy = { interval_minutes: 15, max_repeats: 4, final_channels: [], final_emails: [] };
+const policy = { interval_minutes: 15, max_repeats: 4, final_channels: [], final_emails: [], group_ids: [] };
 
 describe('escalation steps', () => {
   it('re-notifies every interval up to max_repeats, then stops', () => {

@@ -19,7 +19,7 @@ describe('escalation, the escalation job on a fake clock', () => {
         return ['webhook'];
       },
     };
-    const escalation = new EscalationService({ store, settings, notify, clock, logger: silentLogger });
+    const escalation = new EscalationService({ store, settings, notify, clock, logger: silentLogger, groupHosts: async () => new Set() });
     const jobs = startJobs([{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
     await ingestNow(store, clock, [
       { type: 'rdp.login.failed', severity: 'high', title: 'Brute force on RDS01' },
@@ -44,7 +44,7 @@ describe('escalation, the escalation job on a fake clock', () => {
     const { store, clock, settings, startJobs } = await bed.start();
     await settings.update('escalation', { policies: { high: { interval_minutes: 15, max_repeats: 2, final_channels: [], final_emails: [] } } }, adminActor);
     const sent: string[] = [];
-    const escalation = new EscalationService({ store, settings, notify: { escalate: async (p, step) => (sent.push(`${p.hostname} ${step}`), []) }, clock, logger: silentLogger });
+    const escalation = new EscalationService({ store, settings, notify: { escalate: async (p, step) => (sent.push(`${p.hostname} ${step}`), []) }, clock, logger: silentLogger, groupHosts: async () => new Set() });
     const jobs = startJobs([{ name: 'escalation', intervalMs: MINUTE, run: (fence) => escalation.run(fence) }]);
     await ingestNow(store, clock, [
       { type: 'rdp.login.failed', severity: 'high', host: { hostname: 'RDS01' } },

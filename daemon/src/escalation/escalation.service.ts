@@ -16,7 +16,8 @@ const SCAN_LIMIT = 2000;
  * `open` problems per the severity's policy (setting `escalation`). Acknowledge or resolve stops it,
  * since only `open` problems are looked at. Each step is claimed in the store before it is sent, so
  * two daemons or a retried run never send a step twice. Inside a maintenance window the step is
- * recorded as suppressed, and nothing is sent for it after the window.
+ * recorded as suppressed, and nothing is sent for it after the window. A policy naming host groups
+ * escalates only problems of their hosts (membership as it is at the run).
  */
 export class EscalationService {
   constructor(
@@ -26,6 +27,8 @@ export class EscalationService {
       notify: Pick<NotifyService, 'escalate'>;
       clock: Clock;
       logger: Logger;
+      /** The ids of the hosts in any of these host groups now. */
+      groupHosts: (groupIds: readonly string[]) => Promise<ReadonlySet<string>>;
     },
   ) {}
 
@@ -39,9 +42,16 @@ export class EscalationService {
     if (open.length === 0) return;
     const steps = await store.escalation.lastSteps(open.map((p) => p.id));
     const now = clock.now();
+    // The hosts of the groups each policy names, read once per run.
+    const hostsOf = new Map<Severity, ReadonlySet<string>>();
+    for (const s of severities) {
+      const groups = policies[s]?.group_ids ?? [];
+      if (groups.length > 0) hostsOf.set(s, await this.deps.groupHosts(groups));
+    }
     for (const problem of open) {
       const policy = policies[problem.severity];
       if (!policy) continue;
+      if (hostsOf.get(problem.severity)?.has(problem.host_id) === false) continue;
       const step = dueStep(policy, problem.created_ms, steps.get(problem.id) ?? 0, now);
       if (step === null) continue;
       // Fenced, then claimed with a compare-and-set per step: a run replaced while paused stops,

@@ -105,12 +105,14 @@ export class EventsService {
   }
 
   /** The newest visible events. */
-  async recent(limit: number, hidden: string[]): Promise<EventView[]> {
-    return this.views(await this.store.events.search({ hidden, limit }));
+  async recent(limit: number, hidden: string[], hostIds?: readonly string[]): Promise<EventView[]> {
+    return this.views(await this.store.events.search({ hidden, limit, ...hostsOnly(hostIds) }));
   }
 
-  /** The newest events occurred in [fromMs, toMs). */
-  async recentIn(limit: number, hidden: string[], fromMs: number, toMs: number): Promise<EventView[]> {
-    return this.views(await this.store.events.search({ hidden, limit, from_ms: fromMs, to_ms: toMs }));
+  /** The newest events occurred in [fromMs, toMs); `hostIds`: of these hosts only. */
+  async recentIn(limit: number, hidden: string[], fromMs: number, toMs: number, hostIds?: readonly string[]): Promise<EventView[]> {
+    return this.views(await this.store.events.search({ hidden, limit, from_ms: fromMs, to_ms: toMs, ...hostsOnly(hostIds) }));
   }
 }
+
+const hostsOnly = (hostIds: readonly string[] | undefined) => (hostIds ? { host_ids: [...hostIds] } : {});

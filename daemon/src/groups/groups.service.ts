@@ -98,6 +98,12 @@ export class GroupsService {
     return memberIds([group], hosts);
   }
 
+  /** The definitions of these groups (those that exist), to match hosts against later. */
+  async definitions(ids: readonly string[]): Promise<GroupRecord[]> {
+    const wanted = new Set(ids);
+    return (await this.repo.list()).filter((g) => wanted.has(g.id));
+  }
+
   /** The ids of the hosts in any of these groups now; groups that no longer exist hold none. */
   async hostsOfAny(groupIds: readonly string[]): Promise<Set<string>> {
     const wanted = new Set(groupIds);

@@ -3,5 +3,5 @@
  * membership rules, and the operations.
  */
 export { GroupsService, type GroupHosts } from './groups.service.js';
-export { narrowToGroup } from './groups.rules.js';
+export { groupMembers, narrowToGroup, type GroupDefinition, type GroupHost } from './groups.rules.js';
 export { groupsOperations } from './groups.operations.js';

@@ -81,7 +81,7 @@ export class SilenceScanner {
     private readonly logger: Logger,
     private readonly settings: CorrelationSettingsSource,
     /** Hosts whose silence a maintenance window holds back now: no `host_silence` is opened for them. */
-    private readonly maintenance?: { silencedHosts(nowMs: number): Promise<(hostname: string) => boolean> },
+    private readonly maintenance?: { silencedHosts(nowMs: number): Promise<(host: Host) => boolean> },
   ) {}
 
   /**
@@ -113,13 +113,13 @@ export class SilenceScanner {
       }
     }
     const silenced = stale.length > 0 && this.maintenance ? await this.maintenance.silencedHosts(now) : () => false;
-    const onsets = stale.filter((h) => !silenced(h.hostname)).map((host) => ({ host, onset_ms: staleSince(host, stateOf.get(host.id), settings) }));
+    const onsets = stale.filter((h) => !silenced(h)).map((host) => ({ host, onset_ms: staleSince(host, stateOf.get(host.id), settings) }));
     const lastSeen = new Map(onsets.map(({ host }) => [host.id, lastSeenMs(host, stateOf.get(host.id))]));
     const mass = await this.massSilence(onsets, lastSeen, hosts.length, settings, now, fence);
     if (stale.length === 0) return;
     const problems = new Map((await this.store.problems.byKeys(stale.map((h) => silenceKey(h.id)))).map((p) => [p.host_id, p]));
     for (const host of stale) {
-      if (silenced(host.hostname)) continue;
+      if (silenced(host)) continue;
       // A host of a mass silence raises its own problem only once silent past the grace.
       const since = mass.get(host.id);
       if (since !== undefined && now - since < settings.crossHost.massSilence.graceMs) continue;

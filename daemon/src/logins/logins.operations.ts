@@ -12,9 +12,10 @@ export function loginsOperations(logins: LoginsService) {
       role: 'operator',
       method: 'GET',
       path: '/api/v1/logins/user',
+      scope: 'filtered',
       input: UserLoginsQuerySchema,
       output: z.looseObject({ user: z.string(), baseline: z.looseObject({}).nullable(), logins: z.array(z.looseObject({ event_id: z.string() })) }),
-      handler: (input) => logins.user(input.user),
+      handler: (input, caller) => logins.user(input.user, caller.scope),
     }),
     defineOperation({
       id: 'logins.rebuildBaselines',

@@ -41,14 +41,18 @@ export class LoginsService {
     private readonly audit: Pick<AuditService, 'record'>,
   ) {}
 
-  /** The user as any agent names them, normalised (`DOMAIN\\user`, `user@domain`, case). */
-  async user(raw: string): Promise<UserLoginsView> {
+  /**
+   * The user as any agent names them, normalised (`DOMAIN\\user`, `user@domain`, case). `within`:
+   * the host ids a caller limited to host groups may see (null: every host); such a caller gets the
+   * user's logins on those hosts (of the newest 500) and no baseline, which counts the whole fleet.
+   */
+  async user(raw: string, within: ReadonlySet<string> | null = null): Promise<UserLoginsView> {
     const user = loginUser({ user: raw });
     const [settings, logins, values] = await Promise.all([this.settings(), this.store.userLogins.list(user, USER_LOGINS_LIMIT), this.store.loginBaselines.of([user])]);
     return {
       user,
-      baseline: baselineView(user, values, settings.crossHost.newSource.learningMs),
-      logins: logins.map(({ user: _user, occurred_ms, ...l }) => ({ ...l, at: new Date(occurred_ms).toISOString() })),
+      baseline: within ? null : baselineView(user, values, settings.crossHost.newSource.learningMs),
+      logins: logins.filter((l) => !within || within.has(l.host_id)).map(({ user: _user, occurred_ms, ...l }) => ({ ...l, at: new Date(occurred_ms).toISOString() })),
     };
   }
 

@@ -3,5 +3,5 @@
  * the silence scan use, and the operations.
  */
 export { MaintenanceService } from './maintenance.service.js';
-export { suppressingWindow } from './maintenance.rules.js';
+export { namesGroups, suppressingWindow, type InForceWindow } from './maintenance.rules.js';
 export { maintenanceOperations } from './maintenance.operations.js';

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import type { GroupHost } from '../groups/index.js';
 import { activeForHost, isActive, localWeekMinute, matches, silencesHost, suppressingWindow } from './maintenance.rules.js';
 
 const at = (iso: string) => Date.parse(iso);
-const base = { hosts: [] as string[], type_prefixes: [] as string[], rules: [] as string[], recurrence: null };
+const base = { hosts: [] as string[], group_ids: [] as string[], type_prefixes: [] as string[], rules: [] as string[], recurrence: null };
+/** A host as group rules see it. */
+const host = (id: string, hostname: string, os_family: 'windows' | 'linux' = 'windows'): GroupHost => ({
+  id,
+  hostname,
+  fqdn: null,
+  os_family,
+  agent_product: 'rdp-login-monitor',
+  ips: [],
+  ipv4: null,
+  observed_ip: null,
+});
 
 describe('maintenance window timing', () => {
   it('a one-off window is in force from its start until (not including) its end', () => {
@@ -50,8 +62,26 @@ describe('maintenance window matching', () => {
     const windows = [{ ...later, hosts: ['a'] }, { ...open, hosts: ['b'] }, { ...open, type_prefixes: ['ssh'] }];
     expect(suppressingWindow(windows, { hostname: 'A', type: 'rdp.x' }, now)).toBeNull();
     expect(suppressingWindow(windows, { hostname: 'B', type: 'rdp.x' }, now)).toBe(windows[1]);
-    expect(silencesHost(windows, 'b', now)).toBe(true);
-    expect(silencesHost(windows, 'c', now)).toBe(false);
-    expect(activeForHost(windows, 'c', now)).toEqual([windows[2]]);
+    expect(silencesHost(windows, host('h-b', 'b'), now)).toBe(true);
+    expect(silencesHost(windows, host('h-c', 'c'), now)).toBe(false);
+    expect(activeForHost(windows, { hostname: 'c', hosts: [] }, now)).toEqual([windows[2]]);
+  });
+
+  it('covers the members of the groups a window names, as the host is when the notification comes', () => {
+    const now = at('2026-06-01T11:00:00Z');
+    const open = { ...base, starts_ms: at('2026-06-01T10:00:00Z'), ends_ms: at('2026-06-01T12:00:00Z') };
+    const linuxGroup = { host_ids: ['h-named'], rules: { host_patterns: [], os_families: ['linux' as const], agent_products: [], cidrs: [] } };
+    const w = { ...open, group_ids: ['g1'], groups: [linuxGroup] };
+    // By the group's rule, by its explicit member, by neither; without the host, by name only.
+    expect(matches(w, { hostname: 'web-1', type: 'ssh.x', host: host('h-web', 'web-1', 'linux') })).toBe(true);
+    expect(matches(w, { hostname: 'ws-1', type: 'rdp.x', host: host('h-named', 'ws-1') })).toBe(true);
+    expect(matches(w, { hostname: 'ws-2', type: 'rdp.x', host: host('h-ws2', 'ws-2') })).toBe(false);
+    expect(matches(w, { hostname: 'web-1', type: 'ssh.x' })).toBe(false);
+    // A group deleted since the window was saved covers no host; a host named beside the group still counts.
+    expect(matches({ ...w, groups: [] }, { hostname: 'web-1', type: 'ssh.x', host: host('h-web', 'web-1', 'linux') })).toBe(false);
+    expect(matches({ ...w, hosts: ['ws-2'] }, { hostname: 'WS-2', type: 'rdp.x', host: host('h-ws2', 'ws-2') })).toBe(true);
+    expect(silencesHost([w], host('h-web', 'web-1', 'linux'), now)).toBe(true);
+    expect(activeForHost([w], { hostname: 'web-1', hosts: [host('h-web', 'web-1', 'linux')] }, now)).toEqual([w]);
+    expect(activeForHost([w], { hostname: 'ws-2', hosts: [host('h-ws2', 'ws-2')] }, now)).toEqual([]);
   });
 });

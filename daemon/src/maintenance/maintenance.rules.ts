@@ -1,3 +1,4 @@
+import { groupMembers, type GroupDefinition, type GroupHost } from '../groups/index.js';
 import type { MaintenanceWindowRecord } from '../store/index.js';
 
 /**
@@ -5,12 +6,19 @@ import type { MaintenanceWindowRecord } from '../store/index.js';
  *
  * A window is in force from `starts_ms` until `ends_ms` (exclusive); with a weekly recurrence only
  * during its occurrences (local wall-clock time in the recurrence's zone) inside that span.
- * Matching: every non-empty matcher must match. Hosts compare case-insensitively; a type prefix
- * matches the type itself and everything below it (`rdp.login` → `rdp.login.failed`). A window
- * naming rules matches problems of those rules only, never a plain event notification.
+ * Matching: every non-empty matcher must match. Hosts compare case-insensitively; a window naming
+ * host groups also covers the hosts that are members of one of them when the notification comes
+ * (named in the group or matched by its rules); a type prefix matches the type itself and
+ * everything below it (`rdp.login` → `rdp.login.failed`). A window naming rules matches problems
+ * of those rules only, never a plain event notification.
  */
-export type WindowMatcher = Pick<MaintenanceWindowRecord, 'hosts' | 'type_prefixes' | 'rules'>;
+export type WindowMatcher = Pick<MaintenanceWindowRecord, 'hosts' | 'group_ids' | 'type_prefixes' | 'rules'> & {
+  /** The definitions of the groups it names, as last read (a deleted group has none: it covers no host). */
+  groups?: readonly GroupDefinition[];
+};
 export type WindowTiming = Pick<MaintenanceWindowRecord, 'starts_ms' | 'ends_ms' | 'recurrence'>;
+/** A stored window with the definitions of the groups it names (what matching needs). */
+export type InForceWindow = MaintenanceWindowRecord & { groups: GroupDefinition[] };
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DAY_MIN = 24 * 60;
@@ -50,10 +58,23 @@ export interface Subject {
   hostname: string;
   type: string;
   rule?: string;
+  /** The host as it is now, for windows naming groups (without it, those cover it by name only). */
+  host?: GroupHost;
 }
 
+/** Whether the window covers the subject's host: every host, by name, or as a member of a group it names. */
+function coversHost(w: WindowMatcher, s: Pick<Subject, 'hostname' | 'host'>): boolean {
+  if (w.hosts.length === 0 && w.group_ids.length === 0) return true;
+  if (w.hosts.includes(s.hostname.toLowerCase())) return true;
+  const host = s.host;
+  return host !== undefined && (w.groups ?? []).some((g) => groupMembers(g, [host]).length > 0);
+}
+
+/** Whether any window names host groups (only then does matching need the host itself). */
+export const namesGroups = (windows: readonly WindowMatcher[]) => windows.some((w) => w.group_ids.length > 0);
+
 export function matches(w: WindowMatcher, s: Subject): boolean {
-  if (w.hosts.length > 0 && !w.hosts.includes(s.hostname.toLowerCase())) return false;
+  if (!coversHost(w, s)) return false;
   if (w.type_prefixes.length > 0 && !typeMatches(s.type, w.type_prefixes)) return false;
   if (w.rules.length > 0 && (s.rule === undefined || !w.rules.includes(s.rule))) return false;
   return true;
@@ -64,12 +85,21 @@ export function suppressingWindow<W extends WindowMatcher & WindowTiming>(window
   return windows.find((w) => isActive(w, nowMs) && matches(w, s)) ?? null;
 }
 
-/** True when a window in force covers the host's silence problem (host listed or all hosts, no type filter, rule open). */
-export function silencesHost(windows: readonly (WindowMatcher & WindowTiming)[], hostname: string, nowMs: number): boolean {
-  return suppressingWindow(windows, { hostname, type: 'host.silence', rule: 'host_silence' }, nowMs) !== null;
+/** True when a window in force covers the host's silence problem (host listed, in a group listed, or all hosts; no type filter, rule open). */
+export function silencesHost(windows: readonly (WindowMatcher & WindowTiming)[], host: GroupHost, nowMs: number): boolean {
+  return suppressingWindow(windows, { hostname: host.hostname, host, type: 'host.silence', rule: 'host_silence' }, nowMs) !== null;
 }
 
-/** The windows in force at `nowMs` that name this host or every host (what the console badges show). */
-export function activeForHost<W extends WindowMatcher & WindowTiming>(windows: readonly W[], hostname: string | null, nowMs: number): W[] {
-  return windows.filter((w) => isActive(w, nowMs) && (hostname === null || w.hosts.length === 0 || w.hosts.includes(hostname.toLowerCase())));
+/**
+ * The windows in force at `nowMs` that cover this host — by name, as a member of a group, or every
+ * host — (what the console badges show); every window in force without a host. `hosts`: the known
+ * hosts of that name.
+ */
+export function activeForHost<W extends WindowMatcher & WindowTiming>(
+  windows: readonly W[],
+  host: { hostname: string; hosts: readonly GroupHost[] } | null,
+  nowMs: number,
+): W[] {
+  const covers = (w: W) => host === null || coversHost(w, { hostname: host.hostname }) || host.hosts.some((h) => coversHost(w, { hostname: h.hostname, host: h }));
+  return windows.filter((w) => isActive(w, nowMs) && covers(w));
 }

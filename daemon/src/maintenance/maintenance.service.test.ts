@@ -15,7 +15,7 @@ describe('a weekly maintenance window in a time zone, on a fake clock', () => {
 
   it('is in force from its local start for its duration, and holds back host_silence until it ends', async () => {
     const { store, clock, settings, audit, startJobs } = await bed.start();
-    const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit);
+    const maintenance = new MaintenanceService(store.maintenance, settings, clock, audit, async () => [], store.hosts);
     const scanner = new SilenceScanner(store, new Facts(() => undefined), clock, silentLogger, async () => CORRELATION, maintenance);
     const jobs = startJobs([{ name: 'host_silence', intervalMs: MINUTE, run: (fence) => scanner.scan(fence) }]);
     await maintenance.create(

@@ -5,8 +5,12 @@ import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { SettingsService } from '../settings/index.js';
-import type { MaintenanceRepo, MaintenanceWindowRecord } from '../store/index.js';
-import { activeForHost, isActive, silencesHost } from './maintenance.rules.js';
+import type { GroupDefinition, GroupHost } from '../groups/index.js';
+import type { Host, HostsRepo, MaintenanceRepo, MaintenanceWindowRecord } from '../store/index.js';
+import { activeForHost, isActive, namesGroups, silencesHost, type InForceWindow } from './maintenance.rules.js';
+
+/** The definitions of these host groups (those that exist). */
+export type GroupDefinitions = (ids: readonly string[]) => Promise<(GroupDefinition & { id: string })[]>;
 
 type WindowInput = z.output<typeof MaintenanceWindowInputSchema>;
 
@@ -15,6 +19,7 @@ function view(w: MaintenanceWindowRecord, nowMs: number): MaintenanceWindowView 
   return {
     id: w.id,
     hosts: w.hosts,
+    group_ids: w.group_ids,
     type_prefixes: w.type_prefixes,
     rules: w.rules,
     starts_at: iso(w.starts_ms),
@@ -68,7 +73,16 @@ export class MaintenanceService {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     private readonly audit: Pick<AuditService, 'record'>,
+    private readonly groups: GroupDefinitions,
+    private readonly hosts: Pick<HostsRepo, 'list'>,
   ) {}
+
+  /** The windows with the definitions of the groups they name, read now. */
+  private async withGroups(windows: MaintenanceWindowRecord[]): Promise<InForceWindow[]> {
+    const named = [...new Set(windows.flatMap((w) => w.group_ids))];
+    const defs = named.length === 0 ? [] : await this.groups(named);
+    return windows.map((w) => ({ ...w, groups: defs.filter((g) => w.group_ids.includes(g.id)) }));
+  }
 
   /** Awaited after every change, so a window is in force for notifications when its create/update/end answers. */
   onChange(listener: () => Promise<void>): () => void {
@@ -100,21 +114,24 @@ export class MaintenanceService {
     return view(w, this.clock.now());
   }
 
-  /** Windows in force now, those naming `hostname` or every host (all of them without a host). */
+  /** Windows in force now covering `hostname` (by name, group or every host); all of them without a host. */
   async active(hostname?: string): Promise<MaintenanceWindowView[]> {
     const now = this.clock.now();
-    return activeForHost(await this.repo.current(now), hostname ?? null, now).map((w) => view(w, now));
+    const windows = await this.withGroups(await this.repo.current(now));
+    const named = (hosts: Host[]) => hosts.filter((h) => h.hostname.toLowerCase() === hostname?.toLowerCase());
+    const host = hostname === undefined ? null : { hostname, hosts: namesGroups(windows) ? named(await this.hosts.list()) : [] };
+    return activeForHost(windows, host, now).map((w) => view(w, now));
   }
 
-  /** Windows that can matter now or later (for the notifier's cache). */
-  current(): Promise<MaintenanceWindowRecord[]> {
-    return this.repo.current(this.clock.now());
+  /** Windows that can matter now or later, with the groups they name (for the notifier's cache). */
+  async current(): Promise<InForceWindow[]> {
+    return this.withGroups(await this.repo.current(this.clock.now()));
   }
 
   /** For the silence scan: a test of "is this host's silence held back now". */
-  async silencedHosts(nowMs: number): Promise<(hostname: string) => boolean> {
-    const windows = await this.repo.current(nowMs);
-    return (hostname) => silencesHost(windows, hostname, nowMs);
+  async silencedHosts(nowMs: number): Promise<(host: GroupHost) => boolean> {
+    const windows = await this.withGroups(await this.repo.current(nowMs));
+    return (host) => silencesHost(windows, host, nowMs);
   }
 
   async create(input: WindowInput, actor: Actor & { user: SessionUser }): Promise<MaintenanceWindowView> {
@@ -123,6 +140,7 @@ export class MaintenanceService {
     const record: MaintenanceWindowRecord = {
       id: randomUUID(),
       hosts: [...new Set(input.hosts.map((h) => h.toLowerCase()))],
+      group_ids: await this.knownGroups(input.group_ids),
       type_prefixes: input.type_prefixes,
       rules: input.rules,
       ...span(input),
@@ -147,6 +165,7 @@ export class MaintenanceService {
     const record: MaintenanceWindowRecord = {
       ...current,
       hosts: [...new Set(input.hosts.map((h) => h.toLowerCase()))],
+      group_ids: await this.knownGroups(input.group_ids),
       type_prefixes: input.type_prefixes,
       rules: input.rules,
       ...span(input),
@@ -175,7 +194,17 @@ export class MaintenanceService {
     return view(record, now);
   }
 
+  /** The groups a window names, each once; `group/not_found` for one that does not exist. */
+  private async knownGroups(ids: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return [];
+    const known = new Set((await this.groups(wanted)).map((g) => g.id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new AppError('group/not_found', 'No such group', { details: { ids: unknown } });
+    return wanted;
+  }
+
   private summary(w: MaintenanceWindowRecord): Record<string, unknown> {
-    return { hosts: w.hosts.length, type_prefixes: w.type_prefixes, rules: w.rules, recurring: w.recurrence !== null };
+    return { hosts: w.hosts.length, groups: w.group_ids.length, type_prefixes: w.type_prefixes, rules: w.rules, recurring: w.recurrence !== null };
   }
 }

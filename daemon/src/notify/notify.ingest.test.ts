@@ -2,19 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { NotifyChannel, ProblemFacts } from '../../../shared/src/index.js';
 import { buildCommittedEvent, buildProblem } from '../../../test/helpers/facts.js';
 import type { DomainFact } from '../facts.js';
-import type { MaintenanceWindowRecord } from '../store/index.js';
+import type { InForceWindow } from '../maintenance/index.js';
 import { factNotificationRows, type EventNotifyPlan } from './notify.ingest.js';
 
 const NOW = Date.parse('2026-06-03T00:00:00.000Z');
-const plan = (windows: MaintenanceWindowRecord[] = []): EventNotifyPlan => ({
+const plan = (windows: InForceWindow[] = []): EventNotifyPlan => ({
   policy: { minSeverity: 'high', enabledChannels: ['webhook', 'telegram'], lifecycleChannels: [], hiddenTypes: ['agent.heartbeat'], severityOverrides: {}, language: 'en' },
   targets: { webhook: [null], telegram: ['chat-1', 'chat-2'] },
   maxAttempts: 3,
   windows,
 });
-const window = (over: Partial<MaintenanceWindowRecord>): MaintenanceWindowRecord => ({
+const window = (over: Partial<InForceWindow>): InForceWindow => ({
   id: 'w1',
   hosts: [],
+  group_ids: [],
+  groups: [],
   type_prefixes: [],
   rules: [],
   starts_ms: NOW - 1000,
@@ -29,7 +31,8 @@ const window = (over: Partial<MaintenanceWindowRecord>): MaintenanceWindowRecord
 });
 const FACTS: ProblemFacts = { addresses: [{ value: '203.0.113.7', count: 20 }], users: [{ value: 'root', count: 12 }], hosts: [{ value: 'RDS01', count: 20 }] };
 const problemFacts = { facts: async (): Promise<ProblemFacts> => FACTS };
-const noCarriers = { outbox: { carriers: async (): Promise<NotifyChannel[]> => [] }, problems: problemFacts };
+const noHosts = { byId: async () => null };
+const noCarriers = { outbox: { carriers: async (): Promise<NotifyChannel[]> => [] }, problems: problemFacts, hosts: noHosts };
 const summary = (rows: Awaited<ReturnType<typeof factNotificationRows>>) => rows.map((r) => [r.topic, r.channel, r.target, r.status]);
 
 describe('the notification rows of facts (one builder: in the ingest commit and in the notifier)', () => {
@@ -65,6 +68,7 @@ describe('the notification rows of facts (one builder: in the ingest commit and 
         },
       },
       problems: problemFacts,
+      hosts: noHosts,
     };
     const facts: DomainFact[] = [
       { type: 'problem.opened', problem: opened },

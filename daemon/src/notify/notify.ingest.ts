@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { agentValue, type EventNotice, type NotificationContent, type NotifyChannel, type ProblemFacts, type ProblemNotice, type StreamProblem } from '../../../shared/src/index.js';
 import { streamProblem } from '../correlation/index.js';
 import type { DomainFact } from '../facts.js';
-import { suppressingWindow } from '../maintenance/index.js';
-import type { CommittedEvent, MaintenanceWindowRecord, OutboxRecord, OutboxRepo, OutboxTopic, ProblemsRepo } from '../store/index.js';
+import type { GroupHost } from '../groups/index.js';
+import { namesGroups, suppressingWindow, type InForceWindow } from '../maintenance/index.js';
+import type { CommittedEvent, HostsRepo, OutboxRecord, OutboxRepo, OutboxTopic, ProblemsRepo } from '../store/index.js';
 import { eventChannels, problemOpenedChannels, problemResolvedChannels, type Policy } from './notify.rules.js';
 
 /**
@@ -15,8 +16,8 @@ export interface EventNotifyPlan {
   /** The configured channels, each with its targets (chat ids, push subscriptions; `null` for one-target channels). */
   targets: Partial<Record<NotifyChannel, (string | null)[]>>;
   maxAttempts: number;
-  /** Maintenance windows that can be in force now or later: matching notifications are recorded as suppressed. */
-  windows: MaintenanceWindowRecord[];
+  /** Maintenance windows that can be in force now or later, with the groups they name: matching notifications are recorded as suppressed. */
+  windows: InForceWindow[];
 }
 
 /** The notification view of a committed event. */
@@ -77,11 +78,30 @@ export function problemNotice(p: StreamProblem, facts: ProblemFacts): ProblemNot
   return { id, host_id, hostname, type, rule, severity, title, status, count, first_seen, last_seen, facts };
 }
 
+/** The event's host as the event reports it (what a window naming groups matches against). */
+function eventHost(c: CommittedEvent): GroupHost {
+  const { hostname, fqdn, os_family, agent_product, ipv4, observed_ip } = c.host;
+  return { id: c.host_id, hostname, fqdn: fqdn ?? null, os_family, agent_product, ips: ipv4 ? [ipv4] : [], ipv4: ipv4 ?? null, observed_ip: observed_ip ?? null };
+}
+
+/** The window in force holding back notifications about a problem; its host is read only when a window names groups. */
+export async function problemHeldBy(
+  windows: readonly InForceWindow[],
+  p: { host_id: string; hostname: string; type: string; rule: string },
+  nowMs: number,
+  hosts: Pick<HostsRepo, 'byId'>,
+): Promise<InForceWindow | null> {
+  if (windows.length === 0) return null;
+  const host = namesGroups(windows) ? ((await hosts.byId(p.host_id)) ?? undefined) : undefined;
+  return suppressingWindow(windows, { hostname: p.hostname, type: p.type, rule: p.rule, host }, nowMs);
+}
+
 /** The outbox rows of one committed event, by the plan (none for most: the policy sends few types). */
 function eventRows(c: CommittedEvent, plan: EventNotifyPlan, configured: NotifyChannel[], nowMs: number): OutboxRecord[] {
   const channels = eventChannels({ type: c.event.type, severity: c.event.severity, telegram_via: c.event.details?.telegram_via }, plan.policy, configured);
   if (channels.length === 0) return [];
-  const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type }, nowMs) : null;
+  const host = namesGroups(plan.windows) ? eventHost(c) : undefined;
+  const held = plan.windows.length > 0 ? suppressingWindow(plan.windows, { hostname: c.event.host.hostname, type: c.event.type, host }, nowMs) : null;
   const built = outboxRows({ topic: 'event', ref: c.event.event_id, content: { kind: 'event', event: eventNotice(c) } }, channels, plan.targets, plan.maxAttempts, nowMs);
   return held ? built.map((r) => suppressed(r, held.id)) : built;
 }
@@ -98,7 +118,7 @@ export async function factNotificationRows(
   facts: readonly DomainFact[],
   plan: EventNotifyPlan,
   nowMs: number,
-  store: { outbox: Pick<OutboxRepo, 'carriers'>; problems: Pick<ProblemsRepo, 'facts'> },
+  store: { outbox: Pick<OutboxRepo, 'carriers'>; problems: Pick<ProblemsRepo, 'facts'>; hosts: Pick<HostsRepo, 'byId'> },
 ): Promise<OutboxRecord[]> {
   const configured = Object.keys(plan.targets) as NotifyChannel[];
   const rows: OutboxRecord[] = [];
@@ -111,7 +131,7 @@ export async function factNotificationRows(
       if (channels.length === 0) continue;
       const problem = problemNotice(p, await store.problems.facts(p.id));
       const built = outboxRows({ topic: 'problem.opened', ref: p.id, content: { kind: 'problem', action: 'opened', problem } }, channels, plan.targets, plan.maxAttempts, nowMs);
-      const held = suppressingWindow(plan.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, nowMs);
+      const held = await problemHeldBy(plan.windows, p, nowMs, store.hosts);
       rows.push(...(held ? built.map((r) => suppressed(r, held.id)) : built));
     } else if (fact.type === 'problem.resolved') {
       const p = streamProblem(fact.problem);

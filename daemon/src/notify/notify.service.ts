@@ -6,11 +6,11 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { DomainFact, FactOrigin, Facts } from '../facts.js';
 import type { Metrics } from '../metrics.js';
-import { suppressingWindow } from '../maintenance/index.js';
+import type { InForceWindow } from '../maintenance/index.js';
 import type { MaintenanceWindowRecord, OutboxFilter, OutboxRecord, OutboxTopic, PushSubscriptionRecord, Store } from '../store/index.js';
 import type { ChannelSenders } from './channel-sender.js';
 import { Dispatcher, type AttemptOutcome, type DispatcherOptions, type DispatcherRepos } from './notify.dispatcher.js';
-import { factNotificationRows, outboxRows, problemNotice, suppressed, type EventNotifyPlan } from './notify.ingest.js';
+import { factNotificationRows, outboxRows, problemHeldBy, problemNotice, suppressed, type EventNotifyPlan } from './notify.ingest.js';
 import {
   configuredChannels,
   loginLockChannels,
@@ -49,7 +49,7 @@ export class NotifyService {
   private settings: NotifySettings | null = null;
   private settingsLoadedMs = 0;
   private pushTargets: string[] = [];
-  private windows: MaintenanceWindowRecord[] = [];
+  private windows: InForceWindow[] = [];
   private generatedVapid: VapidKeys | null = null;
   private readonly dispatcher: Dispatcher;
   private factsQueue: Promise<void> = Promise.resolve();
@@ -57,7 +57,7 @@ export class NotifyService {
 
   constructor(
     private readonly deps: {
-      store: DispatcherRepos & Pick<Store, 'problems'>;
+      store: DispatcherRepos & Pick<Store, 'problems' | 'hosts'>;
       /** The channels' transports (the real clients, or fakes in tests). */
       senders: ChannelSenders;
       clock: Clock;
@@ -67,7 +67,7 @@ export class NotifyService {
       sealer: Sealer;
       options: DispatcherOptions;
       /** Maintenance windows that can be in force now or later (matching notifications are held back). */
-      windows?: () => Promise<MaintenanceWindowRecord[]>;
+      windows?: () => Promise<InForceWindow[]>;
       /** Where push endpoints may point, and how many subscriptions one user may have. */
       push: PushEndpointPolicy & { maxPerUser: number };
       audit: AuditService;
@@ -198,8 +198,8 @@ export class NotifyService {
   }
 
   /** The maintenance window in force now that holds back notifications about this problem, if any. */
-  heldBy(p: { hostname: string; type: string; rule: string }): MaintenanceWindowRecord | null {
-    return suppressingWindow(this.windows, { hostname: p.hostname, type: p.type, rule: p.rule }, this.deps.clock.now());
+  heldBy(p: { host_id: string; hostname: string; type: string; rule: string }): Promise<MaintenanceWindowRecord | null> {
+    return problemHeldBy(this.windows, p, this.deps.clock.now(), this.deps.store.hosts);
   }
 
   /**
@@ -218,7 +218,7 @@ export class NotifyService {
     if (final && final.emails.length > 0 && s.smtp.url && s.smtp.from) {
       rows.push(...outboxRows({ topic: 'problem.escalated', ref: p.id, content }, ['smtp'], { smtp: [final.emails.join(',')] }, this.deps.options.maxAttempts, this.deps.clock.now()));
     }
-    const held = this.heldBy(p);
+    const held = await this.heldBy(p);
     if (held) await this.deps.store.outbox.insertMany(rows.map((r) => suppressed(r, held.id)));
     else await this.enqueue(rows);
     return [...new Set(rows.map((r) => r.channel))];

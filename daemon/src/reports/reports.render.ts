@@ -5,8 +5,9 @@ import { escapeHtml, phrases } from '../notify/index.js';
  * The daily report as one self-contained HTML document: inline styles and tables only, so the
  * same text works as an e-mail body, in the console and opened directly in a browser.
  */
-export function renderReportHtml(summary: ReportSummary, o: { day: string; lang: Language; timeZone: string; generatedMs: number }): string {
+export function renderReportHtml(summary: ReportSummary, o: { day: string; lang: Language; timeZone: string; generatedMs: number; group?: string }): string {
   const p = phrases(o.lang);
+  const title = o.group === undefined ? p.report_title(o.day) : `${p.report_title(o.day)} · ${o.group}`;
   const t = (iso: string) => {
     const ms = Date.parse(iso);
     return Number.isNaN(ms) ? iso : localParts(ms, o.timeZone).time;
@@ -38,10 +39,10 @@ export function renderReportHtml(summary: ReportSummary, o: { day: string; lang:
 
   return `<!doctype html>
 <html lang="${o.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${e(p.report_title(o.day))}</title></head>
+<title>${e(title)}</title></head>
 <body style="margin:0;padding:24px;background:#ffffff;font-family:Segoe UI,Roboto,Arial,sans-serif,Segoe UI Emoji,Noto Color Emoji;color:#1f2933">
 <div style="max-width:1100px;margin:0 auto">
-<h1 style="font-size:22px;margin:0 0 4px">${e(p.report_title(o.day))}</h1>
+<h1 style="font-size:22px;margin:0 0 4px">${e(title)}</h1>
 <p style="margin:0 0 20px;color:#52606d;font-size:13px">${e(p.report_period)}: ${e(t(summary.period_from))} — ${e(t(summary.period_to))} (${e(o.timeZone)})</p>
 <h2 style="font-size:16px;margin:0 0 8px">${e(p.report_totals)}</h2>
 <table role="presentation" style="border-collapse:separate;border-spacing:8px 0;margin:0 -8px 24px"><tr>

@@ -29,6 +29,7 @@ describe('the daily report job on a fake clock', () => {
       notify: { sendReport: async (report) => (sent.push({ day: report.day, at: clock.now() }), ['webhook']) },
       source: settingsNotifySource(settings, loaded.config.notify),
       audit,
+      group: async (id) => ({ id, name: id, host_ids: [] }),
     });
     const jobs = startJobs([{ name: 'daily_report', intervalMs: 5 * MINUTE, run: async (fence) => void (await reports.runIfDue(fence)) }]);
     await ingestNow(store, clock, agentReports());

@@ -14,6 +14,9 @@ const DAY_MS = 24 * 3600 * 1000;
 /** How long a daemon may take to build and queue a report before another one takes the day over. */
 const CLAIM_LEASE_MS = 10 * 60 * 1000;
 
+/** A host group a report can cover: its name and the ids of its hosts now (`group/not_found` for an unknown one). */
+export type ReportGroup = (groupId: string) => Promise<{ id: string; name: string; host_ids: string[] }>;
+
 export interface GeneratedReport {
   report: DailyReportRecord;
   channels: NotifyChannel[];
@@ -23,7 +26,9 @@ export interface GeneratedReport {
  * The daily SSH/RDP report: aggregates the agents' `report.daily.*` events of the last 24 h, keeps
  * the HTML report in the store and sends it per policy. The scheduled run happens once per local
  * day even with several daemons on one store: it is a leader job (`daily_report`), and the day is
- * claimed in the store first.
+ * claimed in the store first. An admin may also generate one for a host group: the agent reports
+ * of the group's hosts only, kept for the console and not sent (the scheduled report, of the whole
+ * fleet, is the one the channels get).
  */
 export class ReportsService {
   private readonly instanceId = randomUUID();
@@ -36,6 +41,7 @@ export class ReportsService {
       notify: Pick<NotifyService, 'sendReport'>;
       source: NotifySettingsSource;
       audit: Pick<AuditService, 'record'>;
+      group: ReportGroup;
     },
   ) {}
 
@@ -60,18 +66,26 @@ export class ReportsService {
     return generated;
   }
 
-  /** An admin's "generate now": the last 24 h up to now, sent like the scheduled one. */
-  async trigger(actor: Actor): Promise<GeneratedReport> {
+  /** An admin's "generate now": the last 24 h up to now, sent like the scheduled one; of a host group: kept, not sent. */
+  async trigger(actor: Actor, groupId?: string): Promise<GeneratedReport> {
     const s = await this.deps.source.load();
-    return this.generate('manual', actor, localParts(this.deps.clock.now(), s.report.timezone).day);
+    const group = groupId === undefined ? null : await this.deps.group(groupId);
+    return this.generate('manual', actor, localParts(this.deps.clock.now(), s.report.timezone).day, group);
   }
 
-  private async generate(trigger: 'schedule' | 'manual', actor: Actor, day: string): Promise<GeneratedReport> {
+  private async generate(
+    trigger: 'schedule' | 'manual',
+    actor: Actor,
+    day: string,
+    group: Awaited<ReturnType<ReportGroup>> | null = null,
+  ): Promise<GeneratedReport> {
     const requestedBy = actor.user?.username ?? null;
     const s = await this.deps.source.load();
     const to = this.deps.clock.now();
     const from = to - DAY_MS;
-    const summary = aggregateDailyReports(await this.deps.store.reports.agentReports(from, to), from, to);
+    const members = group && new Set(group.host_ids);
+    const agentReports = (await this.deps.store.reports.agentReports(from, to)).filter((e) => !members || members.has(e.host_id));
+    const summary = aggregateDailyReports(agentReports, from, to);
     const report: DailyReportRecord = {
       id: randomUUID(),
       day,
@@ -81,17 +95,32 @@ export class ReportsService {
       period_from_ms: from,
       period_to_ms: to,
       summary,
-      html: renderReportHtml(summary, { day, lang: s.policy.language, timeZone: s.report.timezone, generatedMs: to }),
+      html: renderReportHtml(summary, { day, lang: s.policy.language, timeZone: s.report.timezone, generatedMs: to, group: group?.name }),
+      group_id: group?.id ?? null,
+      group_name: group?.name ?? null,
+      host_ids: group?.host_ids ?? null,
     };
     await this.deps.store.reports.insert(report);
-    const channels = await this.deps.notify.sendReport(report);
-    this.deps.logger.info({ report_id: report.id, day, trigger, hosts: summary.hosts.length, channels }, 'daily report generated');
-    await this.deps.audit.record({ action: 'report.generated', actor, target: `report:${report.id}`, details: { day, trigger, hosts: summary.hosts.length, channels } });
+    const channels = group ? [] : await this.deps.notify.sendReport(report);
+    const details = { day, trigger, hosts: summary.hosts.length, channels, ...(group ? { group: group.name } : {}) };
+    this.deps.logger.info({ report_id: report.id, ...details }, 'daily report generated');
+    await this.deps.audit.record({ action: 'report.generated', actor, target: `report:${report.id}`, details });
     return { report, channels };
   }
 
-  list(limit: number, beforeMs?: number): Promise<DailyReportListItem[]> {
-    return this.deps.store.reports.list(limit, beforeMs);
+  /**
+   * Newest first; `groupId`: that group's reports. `within`: the host ids a caller limited to host
+   * groups may see (null: every host): such a caller gets the reports of groups whose hosts (when
+   * generated) are all theirs, never a fleet report.
+   */
+  async list(limit: number, beforeMs?: number, groupId?: string, within: ReadonlySet<string> | null = null): Promise<DailyReportListItem[]> {
+    const reports = await this.deps.store.reports.list(limit, beforeMs, groupId);
+    return within ? reports.filter((r) => r.host_ids !== null && r.host_ids.every((id) => within.has(id))) : reports;
+  }
+
+  /** The hosts a report covers (null: the whole fleet, or no such report), for the host scope. */
+  async hostsOf(id: string): Promise<string[] | null> {
+    return (await this.deps.store.reports.byId(id))?.host_ids ?? null;
   }
 
   async byId(id: string): Promise<DailyReportRecord> {

@@ -68,9 +68,15 @@ export interface EventsRepo {
   countMatching(query: EventQuery): Promise<number>;
   /**
    * Events of `types` occurred in [from_ms, to_ms) counted by source country and by source ASN
-   * (as enriched at ingest), the largest first, at most `limits` of each.
+   * (as enriched at ingest), the largest first, at most `limits` of each; `host_ids`: of these hosts only.
    */
-  sourceCounts(q: { types: string[]; from_ms: number; to_ms: number; limits: { countries: number; asns: number } }): Promise<FailedLoginSources>;
+  sourceCounts(q: { types: string[]; from_ms: number; to_ms: number; limits: { countries: number; asns: number }; host_ids?: readonly string[] }): Promise<FailedLoginSources>;
+  /**
+   * Events of these hosts occurred in [from_ms, to_ms), types in `hidden` left out, counted per hour
+   * of occurred time (`bucket_ms`) and stored severity: the counters of a dashboard over some hosts
+   * (the hourly rollups count the whole fleet per severity). Reads the hosts' events of the range.
+   */
+  severityHours(q: { host_ids: readonly string[]; from_ms: number; to_ms: number; hidden: string[] }): Promise<{ bucket_ms: number; severity: Severity; n: number }[]>;
   /**
    * A host's events of `types` with occurred time in [from_ms, to_ms), newest first, at most
    * `limit`: only the named top-level `details` fields, not the payload (cheap enough for ingest).

@@ -4,6 +4,8 @@ import type { WeeklyRecurrence } from '../../../shared/src/index.js';
 export interface MaintenanceWindowRecord {
   id: string;
   hosts: string[];
+  /** Host groups (ids) whose members the window covers besides `hosts`, membership as it is when a notification comes. */
+  group_ids: string[];
   type_prefixes: string[];
   rules: string[];
   starts_ms: number;

@@ -116,6 +116,11 @@ export interface DailyReportRecord {
   period_to_ms: number;
   summary: ReportSummary;
   html: string;
+  /** The host group the report covers; null: the whole fleet (every scheduled report). */
+  group_id: string | null;
+  group_name: string | null;
+  /** The group's hosts when it was generated (what a user limited to host groups needs to see it); null: the whole fleet. */
+  host_ids: string[] | null;
 }
 
 export type DailyReportListItem = Omit<DailyReportRecord, 'html'>;
@@ -129,7 +134,8 @@ export interface ReportsRepo {
   /** Marks the day done so it is never claimed again. */
   finishDay(day: string, owner: string, reportId: string): Promise<void>;
   insert(report: DailyReportRecord): Promise<void>;
-  list(limit: number, beforeMs?: number): Promise<DailyReportListItem[]>;
+  /** Newest first; `groupId`: only the reports of that host group. */
+  list(limit: number, beforeMs?: number, groupId?: string): Promise<DailyReportListItem[]>;
   byId(id: string): Promise<DailyReportRecord | null>;
   /** `report.daily.*` events received in [fromMs, toMs). */
   agentReports(fromMs: number, toMs: number): Promise<StoredEvent[]>;

@@ -178,8 +178,8 @@ export interface ProblemsRepo {
   activeCountsByHost(hidden: string[]): Promise<Map<string, number>>;
   /** Open or acknowledged problems per severity (a severity without any may be absent). */
   activeCountsBySeverity(): Promise<Map<Severity, number>>;
-  /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now. */
-  counts(sinceMs: number, hidden: string[], untilMs?: number): Promise<ProblemCounts>;
+  /** Created (and resolved) counts cover [sinceMs, untilMs); no untilMs: up to now; `hostIds`: problems of these hosts only. */
+  counts(sinceMs: number, hidden: string[], untilMs?: number, hostIds?: readonly string[]): Promise<ProblemCounts>;
   /** Problems created since `sinceMs` per type and rule, most first (ties by type, rule), at most `limit` rows. */
   openedByType(sinceMs: number, limit: number): Promise<OpenedByType[]>;
   /** The silence problems of these keys (one per host at most). */

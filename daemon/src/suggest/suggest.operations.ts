@@ -12,9 +12,10 @@ export function suggestOperations(suggest: SuggestService) {
       role: 'operator',
       method: 'GET',
       path: '/api/v1/suggestions',
+      scope: 'filtered',
       input: SuggestQuerySchema,
       output: z.object({ field: z.enum(SUGGEST_FIELDS), values: z.array(z.string()) }),
-      handler: (input) => suggest.values(input),
+      handler: (input, caller) => suggest.values(input, caller.scope),
     }),
   ];
 }

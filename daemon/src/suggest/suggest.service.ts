@@ -7,16 +7,23 @@ import { eventValues, rankMatches } from './suggest.rules.js';
 /**
  * Values the console offers in its filters: host names from the hosts, rules from the rules a
  * problem can carry, users, addresses and types from the catalogue ingest keeps of what events
- * carried (so no answer scans events).
+ * carried (so no answer scans events). A caller limited to host groups gets the names of their
+ * hosts, rules and types (no host data), and no users or addresses: the catalogue does not say
+ * which host a user or an address was seen on.
  */
 export class SuggestService {
   constructor(private readonly store: Pick<Store, 'hosts' | 'suggestValues'>) {}
 
-  async values(query: z.output<typeof SuggestQuerySchema>): Promise<SuggestAnswer> {
+  /** `within`: the host ids a caller limited to host groups may see (null: every host). */
+  async values(query: z.output<typeof SuggestQuerySchema>, within: ReadonlySet<string> | null = null): Promise<SuggestAnswer> {
     const text = (query.prefix ?? '').trim().toLowerCase();
     const { field, limit } = query;
-    if (field === 'host') return { field, values: rankMatches((await this.store.hosts.list()).map((h) => h.hostname), text, limit) };
+    if (field === 'host') {
+      const hosts = (await this.store.hosts.list()).filter((h) => !within || within.has(h.id));
+      return { field, values: rankMatches(hosts.map((h) => h.hostname), text, limit) };
+    }
     if (field === 'rule') return { field, values: rankMatches(PROBLEM_RULES, text, limit) };
+    if (within && field !== 'type') return { field, values: [] };
     return { field, values: await this.store.suggestValues.match(field, text, limit) };
   }
 }

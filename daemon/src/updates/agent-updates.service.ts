@@ -78,6 +78,8 @@ export const BUNDLE_TOKEN_TTL_MS = 30 * 60_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+
+export const updateNotFound = (id: string) => new AppError('update/not_found', 'No such agent update job', { details: { id } });
 /**
  * Agent updates: jobs started by admins for a host or for every outdated host of a product,
  * handed to agents when they poll (at most `max_parallel` in progress per product), moved by the
@@ -114,8 +116,13 @@ export class AgentUpdatesService {
 
   async byId(id: string): Promise<AgentUpdateView> {
     const job = await this.deps.repo.byId(id);
-    if (!job) throw new AppError('update/not_found', 'No such agent update job', { details: { id } });
+    if (!job) throw updateNotFound(id);
     return agentUpdateView(job);
+  }
+
+  /** The host of an update job; null: no such job. */
+  async hostOf(id: string): Promise<string | null> {
+    return (await this.deps.repo.byId(id))?.host_id ?? null;
   }
 
   /**
@@ -193,7 +200,7 @@ export class AgentUpdatesService {
   /** "Push now": SAC installs the update itself instead of waiting for the agent. */
   async pushNow(jobId: string, actor: Actor): Promise<AgentUpdateView> {
     const job = await this.deps.repo.byId(jobId);
-    if (!job) throw new AppError('update/not_found', 'No such agent update job', { details: { id: jobId } });
+    if (!job) throw updateNotFound(jobId);
     if (job.state !== 'pending' && job.state !== 'started') throw new AppError('update/finished', `The job is already ${job.state}`, { details: { state: job.state } });
     return agentUpdateView(await this.push(job, actor));
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { hostNotFound } from '../errors.js';
 import { defineOperation } from '../http/index.js';
 import { AGENT_UPDATE_STATES } from '../store/index.js';
-import type { AgentUpdatesService } from './agent-updates.service.js';
+import { updateNotFound, type AgentUpdatesService } from './agent-updates.service.js';
 import type { AgentVersionsService } from './agent-versions.service.js';
 
 const Id = z.string().min(1).max(64);
@@ -30,6 +30,8 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
       method: 'GET',
       path: '/api/v1/agents/versions',
       envelope: 'versions',
+      // The releases of the products' repositories: nothing of any host.
+      scope: 'none',
       output: z.array(Version),
       handler: () => versions.list(),
     }),
@@ -66,8 +68,15 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
         state: z.enum(AGENT_UPDATE_STATES).optional(),
         limit: z.coerce.number().int().min(1).max(500).default(100),
       }),
+      // A caller limited to host groups gets their hosts' jobs (among the `limit` newest).
+      scope: 'filtered',
       output: z.array(Job),
-      handler: (input) => updates.list(input),
+      handler: async (input, caller) => {
+        const scope = caller.scope;
+        if (scope && input.host_id !== undefined && !scope.has(input.host_id)) return [];
+        const jobs = await updates.list(input);
+        return scope ? jobs.filter((job) => scope.has(job.host_id)) : jobs;
+      },
     }),
     defineOperation({
       id: 'agents.update',
@@ -76,6 +85,7 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
       method: 'GET',
       path: '/api/v1/agent-updates/{id}',
       trpc: false,
+      scope: { host: (input) => updates.hostOf(input.id), notFound: (input) => updateNotFound(input.id) },
       input: z.strictObject({ id: Id }),
       output: Job,
       handler: (input) => updates.byId(input.id),

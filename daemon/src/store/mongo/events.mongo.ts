@@ -1,8 +1,10 @@
 import type { Db, Filter } from 'mongodb';
+import type { Severity } from '../../../../shared/src/index.js';
 import { searchTooBroad } from '../../errors.js';
 import { foldObservations } from '../host-merge.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent, StoredEvent } from '../events.types.js';
 import { MINUTE_MS, type EventDoc } from './event-doc.mongo.js';
+import { bucketOf } from '../rollup-fold.js';
 import type { MongoMigration } from './mongo-migration.js';
 import { mongoDetailLookups } from './detail-lookups.mongo.js';
 import { upsertHosts, type HostCache } from './hosts.mongo.js';
@@ -167,7 +169,7 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
     },
     async sourceCounts(q) {
       if (q.types.length === 0) return { countries: [], asns: [] };
-      const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } };
+      const match = { type: { $in: q.types }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms }, ...(q.host_ids ? { host_id: { $in: [...q.host_ids] } } : {}) };
       // FerretDB has no $first/$max accumulators: an AS's name is part of its group key, and the
       // groups of one AS (a name changed between databases) are added up here.
       const grouped = <K>(field: 'country' | 'asn') =>
@@ -190,6 +192,31 @@ export function mongoEvents(db: Db, hostCache: HostCache): EventsRepo {
         countries: largest(countries.map((c) => ({ country: c._id, count: c.count })), (c) => c.country, q.limits.countries),
         asns: largest([...asns.values()], (a) => a.asn, q.limits.asns),
       };
+    },
+    async severityHours(q) {
+      if (q.host_ids.length === 0) return [];
+      const match: Filter<EventDoc> = { $and: [{ host_id: { $in: [...q.host_ids] }, occurred_ms: { $gte: q.from_ms, $lt: q.to_ms } }, ...(hiddenAnd(q.hidden) as Filter<EventDoc>[])] };
+      // FerretDB groups by fields, not computed values: per minute (kept with each event since migration 39), folded into hours here.
+      const minutes = await events
+        .aggregate<{ _id: { minute?: number | null; severity: Severity }; n: number }>([
+          { $match: match },
+          { $group: { _id: { minute: '$occurred_minute', severity: '$severity' }, n: { $sum: 1 } } },
+        ])
+        .toArray();
+      const hours = new Map<string, { bucket_ms: number; severity: Severity; n: number }>();
+      const add = (ms: number, severity: Severity, n: number) => {
+        const bucket_ms = bucketOf(ms);
+        const row = hours.get(`${bucket_ms}|${severity}`) ?? { bucket_ms, severity, n: 0 };
+        row.n += n;
+        hours.set(`${bucket_ms}|${severity}`, row);
+      };
+      for (const m of minutes) if (m._id.minute != null) add(m._id.minute * MINUTE_MS, m._id.severity, m.n);
+      // Events stored before migration 39 carry no minute: read one by one.
+      if (minutes.some((m) => m._id.minute == null)) {
+        const old = await events.find({ $and: [match, { occurred_minute: { $exists: false } }] }, { projection: { _id: 0, occurred_ms: 1, severity: 1 } }).toArray();
+        for (const e of old) add(e.occurred_ms, e.severity, 1);
+      }
+      return [...hours.values()];
     },
     async details(q) {
       if (q.host_ids.length === 0 || q.types.length === 0 || q.to_ms <= q.from_ms) return [];

@@ -1,6 +1,6 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import type { NotifyChannel as Channel } from '../../../../shared/src/index.js';
-import type { DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
+import type { DailyReportListItem, DailyReportRecord, OutboxRecord, OutboxRepo, PushRepo, PushSubscriptionRecord, PushUpsert, ReportsRepo } from '../notify.types.js';
 import type { StoredEvent } from '../events.types.js';
 import { OUTBOX_HISTORY_LIMIT } from '../sqlite/notify.sqlite.js';
 import { withLock } from './locks.mongo.js';
@@ -160,6 +160,9 @@ interface ReportDayDoc {
   report_id: string | null;
 }
 
+/** Reports stored before reports of a host group existed cover the whole fleet. */
+const fleetUnlessGrouped = <R extends DailyReportListItem>(r: R): R => ({ ...r, group_id: r.group_id ?? null, group_name: r.group_name ?? null, host_ids: r.host_ids ?? null });
+
 export function mongoReports(db: Db): ReportsRepo {
   const reports = db.collection<DailyReportRecord>('reports');
   const days = db.collection<ReportDayDoc>('report_days');
@@ -183,15 +186,17 @@ export function mongoReports(db: Db): ReportsRepo {
     async insert(r) {
       await reports.insertOne({ ...r });
     },
-    async list(limit, beforeMs) {
-      return reports
-        .find({ created_ms: { $lt: beforeMs ?? Number.MAX_SAFE_INTEGER } }, { projection: { _id: 0, html: 0 } })
+    async list(limit, beforeMs, groupId) {
+      const docs = await reports
+        .find({ created_ms: { $lt: beforeMs ?? Number.MAX_SAFE_INTEGER }, ...(groupId === undefined ? {} : { group_id: groupId }) }, { projection: { _id: 0, html: 0 } })
         .sort({ created_ms: -1 })
         .limit(limit)
         .toArray();
+      return docs.map(fleetUnlessGrouped);
     },
     async byId(id) {
-      return reports.findOne({ id }, NO_ID);
+      const doc = await reports.findOne({ id }, NO_ID);
+      return doc && fleetUnlessGrouped(doc);
     },
     async agentReports(fromMs, toMs) {
       const docs = await events

@@ -332,8 +332,8 @@ export function mongoProblems(db: Db): ProblemsRepo {
       const counts = await Promise.all(SEVERITIES.map((severity) => problems.countDocuments({ status: { $in: ACTIVE }, severity_rank: severityRank(severity) })));
       return new Map(SEVERITIES.map((s, i) => [s, counts[i]]));
     },
-    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
-      const h = hiddenFilter(hidden);
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER, hostIds) {
+      const h = { ...hiddenFilter(hidden), ...(hostIds ? { host_id: { $in: [...hostIds] } } : {}) };
       const [open, created_active, resolved] = await Promise.all([
         problems.countDocuments({ status: { $in: ACTIVE }, ...h }),
         problems.countDocuments({ created_ms: { $gte: sinceMs, $lt: untilMs }, status: { $in: ACTIVE }, ...h }),

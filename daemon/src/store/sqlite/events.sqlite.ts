@@ -4,6 +4,7 @@ import type { Severity } from '../../../../shared/src/index.js';
 import { searchTooBroad } from '../../errors.js';
 import type { EventQuery, EventsRepo, InsertOutcome, NewEvent } from '../events.types.js';
 import { EVENT_COLUMNS, eventFromRow, geoColumns, type EventRow } from './event-row.sqlite.js';
+import { ROLLUP_BUCKET_MS } from '../rollup-fold.js';
 import { hostUpserter } from './hosts.sqlite.js';
 import { chunkedStatements, containsLike, hiddenSql, placeholders, typePatternSql } from './query.sqlite.js';
 import type { WalSync } from './wal-sync.sqlite.js';
@@ -139,8 +140,9 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
     async sourceCounts(q) {
       if (q.types.length === 0) return { countries: [], asns: [] };
       // Types as literals: the list of the failed-login types is then the partial index's own (migration 61).
-      const range = `type IN (${q.types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')}) AND occurred_ms >= ? AND occurred_ms < ?`;
-      const params = [q.from_ms, q.to_ms];
+      const hosts = q.host_ids ? ` AND host_id IN (${placeholders(q.host_ids.length)})` : '';
+      const range = `type IN (${q.types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')}) AND occurred_ms >= ? AND occurred_ms < ?${hosts}`;
+      const params = [q.from_ms, q.to_ms, ...(q.host_ids ?? [])];
       const countries = db
         .prepare<unknown[], { country: string; count: number }>(`SELECT geo_country AS country, count(*) AS count FROM events
           WHERE ${range} AND geo_country IS NOT NULL GROUP BY geo_country ORDER BY count DESC, country LIMIT ?`)
@@ -151,6 +153,15 @@ export function sqliteEvents(db: Db, walSync: WalSync): EventsRepo {
           FROM events WHERE ${range} AND geo_asn IS NOT NULL GROUP BY geo_asn ORDER BY count DESC, asn LIMIT ?`)
         .all(...params, q.limits.asns);
       return { countries, asns };
+    },
+    async severityHours(q) {
+      if (q.host_ids.length === 0) return [];
+      const params: unknown[] = [...q.host_ids, q.from_ms, q.to_ms];
+      const hidden = hiddenSql('type', q.hidden, params);
+      return db
+        .prepare<unknown[], { bucket_ms: number; severity: Severity; n: number }>(`SELECT (occurred_ms / ${ROLLUP_BUCKET_MS}) * ${ROLLUP_BUCKET_MS} AS bucket_ms, severity, count(*) AS n FROM events
+          WHERE host_id IN (${placeholders(q.host_ids.length)}) AND occurred_ms >= ? AND occurred_ms < ? ${hidden ? `AND ${hidden}` : ''} GROUP BY 1, 2`)
+        .all(...params);
     },
     async details(q) {
       // Types as literals, one as `=`: a partial index on exactly them (migration 15) is then usable.

@@ -4,6 +4,7 @@ import type { MaintenanceRepo, MaintenanceWindowRecord } from '../maintenance.ty
 interface Row {
   id: string;
   hosts: string;
+  group_ids: string;
   type_prefixes: string;
   rules: string;
   starts_ms: number;
@@ -20,6 +21,7 @@ function fromRow(r: Row): MaintenanceWindowRecord {
   return {
     ...r,
     hosts: JSON.parse(r.hosts) as string[],
+    group_ids: JSON.parse(r.group_ids) as string[],
     type_prefixes: JSON.parse(r.type_prefixes) as string[],
     rules: JSON.parse(r.rules) as string[],
     recurrence: r.recurrence ? (JSON.parse(r.recurrence) as MaintenanceWindowRecord['recurrence']) : null,
@@ -30,16 +32,24 @@ function toRow(w: MaintenanceWindowRecord): Row {
   return {
     ...w,
     hosts: JSON.stringify(w.hosts),
+    group_ids: JSON.stringify(w.group_ids),
     type_prefixes: JSON.stringify(w.type_prefixes),
     rules: JSON.stringify(w.rules),
     recurrence: w.recurrence ? JSON.stringify(w.recurrence) : null,
   };
 }
 
+/** Maintenance windows naming host groups (issue 30). */
+export const MAINTENANCE_GROUPS_SQLITE_MIGRATION = {
+  id: 83,
+  name: 'maintenance windows naming host groups',
+  sql: `ALTER TABLE maintenance_windows ADD COLUMN group_ids TEXT NOT NULL DEFAULT '[]';`,
+};
+
 export function sqliteMaintenance(db: Database.Database): MaintenanceRepo {
-  const cols = 'id, hosts, type_prefixes, rules, starts_ms, ends_ms, recurrence, reason, created_by, created_ms, updated_ms, ended_early_ms';
-  const insert = db.prepare(`INSERT INTO maintenance_windows (${cols}) VALUES (@id, @hosts, @type_prefixes, @rules, @starts_ms, @ends_ms, @recurrence, @reason, @created_by, @created_ms, @updated_ms, @ended_early_ms)`);
-  const replace = db.prepare(`UPDATE maintenance_windows SET hosts = @hosts, type_prefixes = @type_prefixes, rules = @rules, starts_ms = @starts_ms,
+  const cols = 'id, hosts, group_ids, type_prefixes, rules, starts_ms, ends_ms, recurrence, reason, created_by, created_ms, updated_ms, ended_early_ms';
+  const insert = db.prepare(`INSERT INTO maintenance_windows (${cols}) VALUES (@id, @hosts, @group_ids, @type_prefixes, @rules, @starts_ms, @ends_ms, @recurrence, @reason, @created_by, @created_ms, @updated_ms, @ended_early_ms)`);
+  const replace = db.prepare(`UPDATE maintenance_windows SET hosts = @hosts, group_ids = @group_ids, type_prefixes = @type_prefixes, rules = @rules, starts_ms = @starts_ms,
     ends_ms = @ends_ms, recurrence = @recurrence, reason = @reason, updated_ms = @updated_ms, ended_early_ms = @ended_early_ms WHERE id = @id`);
   return {
     async insert(w) {

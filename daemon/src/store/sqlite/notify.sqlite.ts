@@ -157,9 +157,22 @@ export function sqlitePush(db: Db): PushRepo {
   };
 }
 
-interface ReportRow extends Omit<DailyReportRecord, 'summary'> {
+interface ReportRow extends Omit<DailyReportRecord, 'summary' | 'host_ids'> {
   summary: string;
+  host_ids: string | null;
 }
+
+/** Reports of a host group (issue 30): the group and its hosts when the report was generated. */
+export const REPORT_GROUPS_SQLITE_MIGRATION = {
+  id: 82,
+  name: 'daily reports of a host group',
+  sql: `
+    ALTER TABLE reports ADD COLUMN group_id TEXT;
+    ALTER TABLE reports ADD COLUMN group_name TEXT;
+    ALTER TABLE reports ADD COLUMN host_ids TEXT;
+    CREATE INDEX reports_by_group ON reports (group_id, created_ms) WHERE group_id IS NOT NULL;
+  `,
+};
 
 export function sqliteReports(db: Db): ReportsRepo {
   const claim = db.transaction((day: string, owner: string, nowMs: number, leaseUntilMs: number) => {
@@ -172,7 +185,7 @@ export function sqliteReports(db: Db): ReportsRepo {
     db.prepare('UPDATE report_days SET owner = ?, lease_until_ms = ? WHERE day = ?').run(owner, leaseUntilMs, day);
     return true;
   });
-  const fromRow = (row: ReportRow): DailyReportRecord => ({ ...row, summary: JSON.parse(row.summary) });
+  const fromRow = <R extends Omit<ReportRow, 'html'>>(row: R) => ({ ...row, summary: JSON.parse(row.summary), host_ids: row.host_ids === null ? null : (JSON.parse(row.host_ids) as string[]) });
   return {
     async claimDay(day, owner, nowMs, leaseUntilMs) {
       return claim.immediate(day, owner, nowMs, leaseUntilMs);
@@ -181,18 +194,20 @@ export function sqliteReports(db: Db): ReportsRepo {
       db.prepare(`UPDATE report_days SET status = 'done', report_id = ? WHERE day = ? AND owner = ?`).run(reportId, day, owner);
     },
     async insert(r) {
-      db.prepare(`INSERT INTO reports (id, day, trigger, requested_by, created_ms, period_from_ms, period_to_ms, summary, html)
-        VALUES (@id, @day, @trigger, @requested_by, @created_ms, @period_from_ms, @period_to_ms, @summary, @html)`).run({
+      db.prepare(`INSERT INTO reports (id, day, trigger, requested_by, created_ms, period_from_ms, period_to_ms, summary, html, group_id, group_name, host_ids)
+        VALUES (@id, @day, @trigger, @requested_by, @created_ms, @period_from_ms, @period_to_ms, @summary, @html, @group_id, @group_name, @host_ids)`).run({
         ...r,
         summary: JSON.stringify(r.summary),
+        host_ids: r.host_ids === null ? null : JSON.stringify(r.host_ids),
       });
     },
-    async list(limit, beforeMs) {
+    async list(limit, beforeMs, groupId) {
       const rows = db
-        .prepare<[number, number], Omit<ReportRow, 'html'>>(`SELECT id, day, trigger, requested_by, created_ms, period_from_ms,
-            period_to_ms, summary FROM reports WHERE created_ms < ? ORDER BY created_ms DESC LIMIT ?`)
-        .all(beforeMs ?? Number.MAX_SAFE_INTEGER, limit);
-      return rows.map((row): DailyReportListItem => ({ ...row, summary: JSON.parse(row.summary) }));
+        .prepare<unknown[], Omit<ReportRow, 'html'>>(`SELECT id, day, trigger, requested_by, created_ms, period_from_ms,
+            period_to_ms, summary, group_id, group_name, host_ids FROM reports WHERE created_ms < ? ${groupId === undefined ? '' : 'AND group_id = ?'}
+            ORDER BY created_ms DESC LIMIT ?`)
+        .all(beforeMs ?? Number.MAX_SAFE_INTEGER, ...(groupId === undefined ? [] : [groupId]), limit);
+      return rows.map((row): DailyReportListItem => fromRow(row));
     },
     async byId(id) {
       const row = db.prepare<[string], ReportRow>('SELECT * FROM reports WHERE id = ?').get(id);

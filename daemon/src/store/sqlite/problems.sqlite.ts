@@ -270,11 +270,13 @@ export function sqliteProblems(db: Db): ProblemsRepo {
       const rows = db.prepare<[], { severity: Severity; n: number }>(`SELECT severity, count(*) AS n FROM problems WHERE ${ACTIVE} GROUP BY severity`).all();
       return new Map(rows.map((r) => [r.severity, r.n]));
     },
-    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER) {
+    async counts(sinceMs, hidden, untilMs = Number.MAX_SAFE_INTEGER, hostIds) {
       const count = (cond: string, extra: unknown[]) => {
         const params: unknown[] = [...extra];
         const h = hiddenSql('type', hidden, params);
-        return (db.prepare(`SELECT count(*) AS n FROM problems WHERE ${cond} ${h ? `AND ${h}` : ''}`).get(...params) as { n: number }).n;
+        const hosts = hostIds ? `AND host_id IN (${placeholders(hostIds.length)})` : '';
+        if (hostIds) params.push(...hostIds);
+        return (db.prepare(`SELECT count(*) AS n FROM problems WHERE ${cond} ${h ? `AND ${h}` : ''} ${hosts}`).get(...params) as { n: number }).n;
       };
       return {
         open: count(ACTIVE, []),

@@ -4,7 +4,7 @@ import type { RouterOutputs } from '../../api/types';
 export type DashboardSummary = RouterOutputs['dashboards']['summary'];
 export type HourlyEvents = RouterOutputs['dashboards']['eventsPerHour'];
 
-export type DashboardRangeInput = { from?: string; to?: string };
+export type DashboardRangeInput = { from?: string; to?: string; group?: string };
 
 export const dashboardApi = {
   summary: (range: DashboardRangeInput) => call(() => trpc.dashboards.summary.query(range)),

@@ -15,6 +15,8 @@ export const LIVE_REFRESH_MS = 1500;
 export const useDashboardStore = defineStore('dashboard', () => {
   /** The range shown; a relative one is counted back from the time of each load. */
   const range = ref<DashboardRange>(rangeFromQuery({}));
+  /** The host group counted (its id); empty: every host the user sees. */
+  const group = ref('');
   let input: DashboardRangeInput = {};
   const summary = useResource(() => dashboardApi.summary(input));
   const hourly = useResource(() => dashboardApi.eventsPerHour(input));
@@ -33,12 +35,13 @@ export const useDashboardStore = defineStore('dashboard', () => {
 
   async function load() {
     lastLoad = Date.now();
-    input = rangeToApi(range.value, lastLoad);
+    input = { ...rangeToApi(range.value, lastLoad), ...(group.value ? { group: group.value } : {}) };
     await Promise.all([summary.load(), hourly.load()]);
   }
 
-  async function setRange(r: DashboardRange) {
+  async function setRange(r: DashboardRange, groupId = '') {
     range.value = r;
+    group.value = groupId;
     await load();
   }
 
@@ -58,5 +61,5 @@ export const useDashboardStore = defineStore('dashboard', () => {
     };
   }
 
-  return { ...summary, hourly, range, load, setRange, follow };
+  return { ...summary, hourly, range, group, load, setRange, follow };
 });

@@ -16,6 +16,8 @@ export const maintenanceApi = {
 /** The editor's form, in the units people type (local date-times, lines of text). */
 export interface WindowForm {
   hosts: string;
+  /** Host group ids. */
+  groups: string[];
   types: string;
   rules: string;
   starts: string;
@@ -35,6 +37,7 @@ const toLocalInput = (ms: number) => localValue(Math.floor(ms / 60_000) * 60_000
 export function emptyForm(nowMs: number): WindowForm {
   return {
     hosts: '',
+    groups: [],
     types: '',
     rules: '',
     starts: toLocalInput(nowMs),
@@ -51,6 +54,7 @@ export function emptyForm(nowMs: number): WindowForm {
 export function formOf(w: MaintenanceWindow): WindowForm {
   return {
     hosts: w.hosts.join('\n'),
+    groups: w.group_ids,
     types: w.type_prefixes.join('\n'),
     rules: w.rules.join('\n'),
     starts: toLocalInput(Date.parse(w.starts_at)),
@@ -75,6 +79,7 @@ export function timingProblems(f: WindowForm): { starts?: string; ends?: string 
 export function inputOf(f: WindowForm): MaintenanceWindowInput {
   return {
     hosts: lines(f.hosts),
+    group_ids: f.groups,
     type_prefixes: lines(f.types),
     rules: lines(f.rules),
     starts_at: new Date(f.starts).toISOString(),

@@ -40,7 +40,7 @@ describe('git repositories editor', () => {
 
 describe('escalation editor', () => {
   it('round-trips the policies of the severities turned on', () => {
-    const value = { critical: { interval_minutes: 15, max_repeats: 2, final_channels: ['smtp'], final_emails: ['boss@example.com'] } };
+    const value = { critical: { interval_minutes: 15, max_repeats: 2, final_channels: ['smtp'], final_emails: ['boss@example.com'], group_ids: ['g-1'] } };
     const form = policiesToForm(value);
     expect(form.high.on).toBe(false);
     expect(formToPolicies(form)).toEqual({ value, problems: {} });

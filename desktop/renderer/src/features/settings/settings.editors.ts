@@ -101,9 +101,11 @@ export interface StepForm {
   max_repeats: string;
   final_channels: string[];
   final_emails: string;
+  /** Host group ids; none: every host. */
+  group_ids: string[];
 }
 
-type StepValue = { interval_minutes: number; max_repeats: number; final_channels: string[]; final_emails: string[] };
+type StepValue = { interval_minutes: number; max_repeats: number; final_channels: string[]; final_emails: string[]; group_ids?: string[] };
 
 export function policiesToForm(value: unknown): Record<Severity, StepForm> {
   const v = (value ?? {}) as Partial<Record<Severity, StepValue>>;
@@ -113,8 +115,15 @@ export function policiesToForm(value: unknown): Record<Severity, StepForm> {
       return [
         s,
         p
-          ? { on: true, interval_minutes: String(p.interval_minutes), max_repeats: String(p.max_repeats), final_channels: [...p.final_channels], final_emails: p.final_emails.join('\n') }
-          : { on: false, interval_minutes: '30', max_repeats: '3', final_channels: [], final_emails: '' },
+          ? {
+              on: true,
+              interval_minutes: String(p.interval_minutes),
+              max_repeats: String(p.max_repeats),
+              final_channels: [...p.final_channels],
+              final_emails: p.final_emails.join('\n'),
+              group_ids: [...(p.group_ids ?? [])],
+            }
+          : { on: false, interval_minutes: '30', max_repeats: '3', final_channels: [], final_emails: '', group_ids: [] },
       ];
     }),
   ) as Record<Severity, StepForm>;
@@ -131,6 +140,7 @@ export function formToPolicies(form: Record<Severity, StepForm>): { value: Parti
       max_repeats: Number(f.max_repeats),
       final_channels: f.final_channels,
       final_emails: f.final_emails.split('\n').map((l) => l.trim()).filter(Boolean),
+      group_ids: f.group_ids,
     };
   }
   const problems: Record<string, string> = {};
