@@ -154,7 +154,7 @@ export function step(
 }
 
 /** Whether two records differ in anything a reader sees (the `rev` and `updated_ms` aside). */
-export function changed(a: RolloutRecord, b: RolloutRecord): boolean {
+export function differs(a: RolloutRecord, b: RolloutRecord): boolean {
   const strip = ({ rev: _rev, updated_ms: _u, ...rest }: RolloutRecord) => rest;
   return JSON.stringify(strip(a)) !== JSON.stringify(strip(b));
 }

@@ -10,7 +10,7 @@ import type { Fence } from '../jobs/index.js';
 import type { AgentPinRecord, AgentUpdatesRepo, Host, RolloutHostRecord, RolloutRecord, RolloutsRepo, Store } from '../store/index.js';
 import type { AgentUpdatesService, AgentVersionsService } from '../updates/index.js';
 import { isOutdated } from '../updates/agent-version.rules.js';
-import { assignRings, changed, classifyHost, countHosts, pinForbids, pinnedMax, rolloutHostIds, rolloutView, step } from './rollouts.rules.js';
+import { assignRings, classifyHost, differs, countHosts, pinForbids, pinnedMax, rolloutHostIds, rolloutView, step } from './rollouts.rules.js';
 
 export const rolloutNotFound = (id: string) => new AppError('rollout/not_found', 'No such rollout', { details: { id } });
 const SYSTEM: Actor = { user: null, ip: undefined };
@@ -110,17 +110,18 @@ export class RolloutsService {
   }
 
   async pause(id: string, actor: Actor): Promise<RolloutView> {
-    return this.view(await this.change(id, actor, 'rollout.paused', (r) => {
+    return this.view(await this.changed(id, actor, 'rollout.paused', (r) => {
       if (r.state !== 'running') throw notIn(r, 'running');
       return { ...r, state: 'paused' };
     }));
   }
 
-  /** Resumes a paused or halted rollout: a halted ring is judged again from where it stopped. */
+  /** Resumes a paused or halted rollout; a halted ring is tried again: its failed hosts get new jobs, its updated ones stay. */
   async resume(id: string, actor: Actor): Promise<RolloutView> {
-    await this.change(id, actor, 'rollout.resumed', (r) => {
+    await this.changed(id, actor, 'rollout.resumed', (r) => {
       if (r.state !== 'paused' && r.state !== 'halted') throw notIn(r, 'paused or halted');
-      const rings = r.rings.map((ring) => (ring.index === r.current_ring && ring.state === 'failed' ? { ...ring, state: 'updating' as const, finished_ms: null } : ring));
+      const retry = (h: RolloutHostRecord): RolloutHostRecord => (h.state === 'failed' ? { ...h, state: 'waiting', reason: null, job_id: null, job_ms: null } : h);
+      const rings = r.rings.map((ring) => (ring.index === r.current_ring && ring.state === 'failed' ? { ...ring, state: 'waiting' as const, finished_ms: null, hosts: ring.hosts.map(retry) } : ring));
       return { ...r, state: 'running', halt_reason: null, rings };
     });
     return this.view(await this.advance(id, actor));
@@ -128,7 +129,7 @@ export class RolloutsService {
 
   /** Aborts: no further ring starts, and update jobs of the rollout that no agent was offered yet are cancelled. */
   async abort(id: string, actor: Actor): Promise<RolloutView> {
-    const aborted = await this.change(id, actor, 'rollout.aborted', (r) => {
+    const aborted = await this.changed(id, actor, 'rollout.aborted', (r) => {
       if (r.state === 'aborted' || r.state === 'completed') throw notIn(r, 'running, paused or halted');
       return { ...r, state: 'aborted', finished_ms: this.deps.clock.now() };
     });
@@ -138,7 +139,7 @@ export class RolloutsService {
       if (h.state === 'updating' && h.job_id !== null && (await this.deps.updates.cancelUnoffered(h.job_id, why, actor))) cancelled.add(h.host_id);
     }
     if (cancelled.size === 0) return this.view(aborted);
-    return this.view(await this.change(id, actor, null, (r) => ({
+    return this.view(await this.changed(id, actor, null, (r) => ({
       ...r,
       rings: r.rings.map((ring) => ({ ...ring, hosts: ring.hosts.map((h) => (cancelled.has(h.host_id) && h.state === 'updating' ? { ...h, state: 'skipped' as const, reason: 'aborted' } : h)) })),
     })));
@@ -246,24 +247,28 @@ export class RolloutsService {
         if (stepped.start === null) break;
         r = await this.startRing(r, stepped.start, actor);
       }
-      if (!changed(before, r)) return before;
+      if (!differs(before, r)) return before;
       const next = { ...r, rev: before.rev + 1, updated_ms: this.deps.clock.now() };
       if (await this.deps.repo.update(next, before.rev)) {
-        await this.changedTo(before, next);
+        await this.published(before, next);
         return next;
       }
     }
     throw raced(id);
   }
 
-  /** Classifies a ring's hosts (pins, already on the target) and creates the update jobs of the others. */
+  /** Classifies a ring's waiting hosts (pins, already on the target) and creates the update jobs of the others. */
   private async startRing(r: RolloutRecord, index: number, actor: Actor): Promise<RolloutRecord> {
     const now = this.deps.clock.now();
     const pins = await this.deps.repo.pins(r.product);
     const ring = r.rings[index];
     const hosts: RolloutHostRecord[] = [];
     for (const h of ring.hosts) {
-      const host = await this.deps.store.hosts.byId(h.host_id);
+      const host = h.state === 'waiting' ? await this.deps.store.hosts.byId(h.host_id) : null;
+      if (h.state !== 'waiting') {
+        hosts.push(h);
+        continue;
+      }
       if (!host) {
         hosts.push({ ...h, state: 'failed' as const, reason: 'the host was deleted' });
         continue;
@@ -299,7 +304,7 @@ export class RolloutsService {
       const { job } = await this.deps.updates.startRelease(host, { version: previous.version, commit: previous.commit }, actor);
       jobs.set(hostId, job.id);
     }
-    return this.change(r.id, actor, 'rollout.rolled_back', (cur) => ({
+    return this.changed(r.id, actor, 'rollout.rolled_back', (cur) => ({
       ...cur,
       rings: cur.rings.map((ring) => ({
         ...ring,
@@ -309,21 +314,21 @@ export class RolloutsService {
   }
 
   /** Applies `edit` by compare-and-set (re-read on a race), audits it under `action` (unless null) and streams it. */
-  private async change(id: string, actor: Actor, action: string | null, edit: (r: RolloutRecord) => RolloutRecord, details: Record<string, unknown> = {}): Promise<RolloutRecord> {
+  private async changed(id: string, actor: Actor, action: string | null, edit: (r: RolloutRecord) => RolloutRecord, details: Record<string, unknown> = {}): Promise<RolloutRecord> {
     for (let race = 0; race < MAX_RACES; race++) {
       const before = await this.deps.repo.byId(id);
       if (!before) throw rolloutNotFound(id);
       const next = { ...edit(before), rev: before.rev + 1, updated_ms: this.deps.clock.now() };
       if (!(await this.deps.repo.update(next, before.rev))) continue;
       if (action) await this.deps.audit.record({ action, actor, target: `rollout:${id}`, details: { product: next.product, target_version: next.target_version, ...details } });
-      await this.changedTo(before, next);
+      await this.published(before, next);
       return next;
     }
     throw raced(id);
   }
 
   /** Streams the change and audits the rollout's own moves: a ring started or passed, a halt, the completion. */
-  private async changedTo(before: RolloutRecord, after: RolloutRecord): Promise<void> {
+  private async published(before: RolloutRecord, after: RolloutRecord): Promise<void> {
     this.deps.publish({
       type: 'rollout.changed',
       data: {
