@@ -129,10 +129,11 @@ describe.each(STORE_KINDS)('staged agent rollouts on %s', (kind) => {
     // The agent's poll offers the previous release's bundle, built from its (verified) tag.
     const polled = await fetch(`${sac.url}/api/v1/agent/poll?agent_instance_id=agent-WS-4`, { headers: { Authorization: `Bearer ${sac.apiKey}` } });
     expect(((await polled.json()) as { update: { job_id: string; version: string } }).update).toMatchObject({ job_id: rollback.id, version: '2.1.7-SAC' });
-    // Still reporting the newer version is not the rollback done; reporting the previous one is.
+    // Still reporting the newer version is not the rollback done (jobs move in event order: had the
+    // heartbeat finished it, `started` would not apply); reporting the previous one is.
     await send('WS-4', 'agent.heartbeat', '2.1.8-SAC');
     await send('WS-4', 'agent.update.started', '2.1.8-SAC');
-    expect((await job('WS-4')).state).toBe('started');
+    await waitFor('the rollback started', async () => (await job('WS-4')).state === 'started');
     await send('WS-4', 'agent.lifecycle', '2.1.7-SAC');
     await waitFor('the rollback done', async () => (await job('WS-4')).state === 'success');
     const host = (await api(sac, 'GET', `/api/v1/hosts/${ids['WS-4']}`, { token })).body;

@@ -1,6 +1,6 @@
 import type { RolloutCounts, RolloutHealth, RolloutHostState, RolloutView } from '../../../shared/src/index.js';
 import type { AgentPinRecord, AgentUpdateJob, Host, RolloutHostRecord, RolloutRecord, RolloutRingRecord } from '../store/index.js';
-import { compareAgentVersions } from '../updates/agent-version.rules.js';
+import { compareAgentVersions } from '../updates/index.js';
 
 /*
  * The ring and health rules of a staged rollout, pure: how hosts fall into rings, how a host's

@@ -8,8 +8,7 @@ import { AppError, errorSummary, hostNotFound } from '../errors.js';
 import type { GroupsService } from '../groups/index.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentPinRecord, AgentUpdatesRepo, Host, RolloutHostRecord, RolloutRecord, RolloutsRepo, Store } from '../store/index.js';
-import type { AgentUpdatesService, AgentVersionsService } from '../updates/index.js';
-import { isOutdated } from '../updates/agent-version.rules.js';
+import { isOutdated, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
 import { assignRings, classifyHost, differs, countHosts, pinForbids, pinnedMax, rolloutHostIds, rolloutView, step } from './rollouts.rules.js';
 
 export const rolloutNotFound = (id: string) => new AppError('rollout/not_found', 'No such rollout', { details: { id } });
