@@ -183,7 +183,10 @@ describe.each(STORE_KINDS)('staged agent rollouts on %s', (kind) => {
       { state: 'skipped', reason: 'aborted' },
       { state: 'skipped', reason: 'aborted' },
     ]);
-    expect(await job('LAB-2')).toMatchObject({ state: 'failed', output: expect.stringContaining('was aborted') });
+    const cancelled = (await api(sac, 'GET', `/api/v1/agent-updates/${hostIn(aborted.body, 'LAB-2').job_id}`, { token })).body;
+    expect(cancelled).toMatchObject({ state: 'failed', output: expect.stringContaining('was aborted') });
+    // No job of the wave is left to hand out (one the leader's run created while it lost the race is cancelled too).
+    await waitFor('no pending job of LAB-2', async () => !(await api(sac, 'GET', `/api/v1/agent-updates?host_id=${ids['LAB-2']}&state=pending`, { token })).body.jobs.length);
     expect((await api(sac, 'POST', `/api/v1/rollouts/${second}/resume`, { token })).status).toBe(409);
   });
 

@@ -232,19 +232,22 @@ export class RolloutsService {
   /**
    * Moves a rollout as far as its facts allow now: steps it (`rules.step`), starts the ring the
    * step names (its hosts classified, their jobs created), and stores each change by
-   * compare-and-set, stepping again on a fresh read when another daemon changed it meanwhile.
+   * compare-and-set, stepping again on a fresh read when another daemon changed it meanwhile (the
+   * jobs this attempt created that the winner's rollout does not name are cancelled then: they are
+   * seconds old, and no agent was offered them).
    */
   private async advance(id: string, actor: Actor): Promise<RolloutRecord> {
     for (let race = 0; race < MAX_RACES; race++) {
       const before = await this.deps.repo.byId(id);
       if (!before) throw rolloutNotFound(id);
       let r = before;
+      const created: string[] = [];
       for (;;) {
         const facts = await this.factsOf(r);
         const stepped = step(r, facts, this.deps.clock.now());
         r = stepped.record;
         if (stepped.start === null) break;
-        r = await this.startRing(r, stepped.start, actor);
+        r = await this.startRing(r, stepped.start, actor, created);
       }
       if (!differs(before, r)) return before;
       const next = { ...r, rev: before.rev + 1, updated_ms: this.deps.clock.now() };
@@ -252,12 +255,21 @@ export class RolloutsService {
         await this.published(before, next);
         return next;
       }
+      await this.dropStrayJobs(id, created);
     }
     throw raced(id);
   }
 
-  /** Classifies a ring's waiting hosts (pins, already on the target) and creates the update jobs of the others. */
-  private async startRing(r: RolloutRecord, index: number, actor: Actor): Promise<RolloutRecord> {
+  private async dropStrayJobs(id: string, created: readonly string[]): Promise<void> {
+    if (created.length === 0) return;
+    const named = new Set((await this.deps.repo.byId(id))?.rings.flatMap((ring) => ring.hosts.map((h) => h.job_id)) ?? []);
+    for (const jobId of created) {
+      if (!named.has(jobId)) await this.deps.updates.cancelUnoffered(jobId, `Cancelled: rollout ${id} moved on another daemon meanwhile`, SYSTEM);
+    }
+  }
+
+  /** Classifies a ring's waiting hosts (pins, already on the target) and creates the update jobs of the others (their ids added to `created`). */
+  private async startRing(r: RolloutRecord, index: number, actor: Actor, created: string[]): Promise<RolloutRecord> {
     const now = this.deps.clock.now();
     const pins = await this.deps.repo.pins(r.product);
     const ring = r.rings[index];
@@ -279,7 +291,8 @@ export class RolloutsService {
         continue;
       }
       try {
-        const { job } = await this.deps.updates.startRelease(host, { version: r.target_version, commit: r.target_commit }, actor);
+        const { job, created: inserted } = await this.deps.updates.startRelease(host, { version: r.target_version, commit: r.target_commit }, actor);
+        if (inserted) created.push(job.id);
         hosts.push({ ...h, state: 'updating' as const, reason: null, job_id: job.id, job_ms: Date.parse(job.created_at) });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
