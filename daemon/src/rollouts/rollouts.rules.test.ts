@@ -40,7 +40,7 @@ function started(r: RolloutRecord, index: number, atMs = 0): RolloutRecord {
 }
 
 const facts = (jobs: Record<string, 'pending' | 'success' | 'failed'>, versions: Record<string, string>, seenMs = 1) => ({
-  job: (id: string) => (jobs[id.slice(4)] ? { state: jobs[id.slice(4)], output: jobs[id.slice(4)] === 'failed' ? 'installer exited with 1603\nmore' : null } : null),
+  job: (id: string) => (jobs[id.slice(4)] ? { state: jobs[id.slice(4)], output: jobs[id.slice(4)] === 'failed' ? 'installer exited with 1603\nmore' : null, offered_ms: null, updated_ms: 0 } : null),
   host: (id: string) => ({ agent_version: versions[id] ?? '2.1.7-SAC', last_seen_ms: seenMs }),
 });
 
@@ -74,16 +74,22 @@ describe('rollout host health', () => {
   const updating: RolloutHostRecord = { host_id: 'a', hostname: 'A', state: 'updating', reason: null, job_id: 'job-a', job_ms: 1000 };
 
   it('is updated only when the job succeeded and the host reported the target since the job started', () => {
-    expect(hostProgress(updating, { state: 'success', output: null }, { agent_version: '2.1.8-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updated');
-    expect(hostProgress(updating, { state: 'success', output: null }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updating');
-    expect(hostProgress(updating, { state: 'success', output: null }, { agent_version: '2.1.8-SAC', last_seen_ms: 500 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updating');
+    expect(hostProgress(updating, { state: 'success', output: null, offered_ms: 1000, updated_ms: 1500 }, { agent_version: '2.1.8-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updated');
+    expect(hostProgress(updating, { state: 'success', output: null, offered_ms: 1000, updated_ms: 1500 }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updating');
+    expect(hostProgress(updating, { state: 'success', output: null, offered_ms: 1000, updated_ms: 1500 }, { agent_version: '2.1.8-SAC', last_seen_ms: 500 }, '2.1.8-SAC', HEALTH, 2000).state).toBe('updating');
   });
 
   it('fails with the job, or when no heartbeat with the target came within heartbeat_minutes', () => {
-    expect(hostProgress(updating, { state: 'failed', output: 'exit 1603\ntrace' }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000)).toMatchObject({ state: 'failed', reason: 'exit 1603' });
-    const late = hostProgress(updating, { state: 'started', output: null }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 1000 + 30 * MIN);
+    expect(hostProgress(updating, { state: 'failed', output: 'exit 1603\ntrace', offered_ms: 1000, updated_ms: 1500 }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 2000)).toMatchObject({ state: 'failed', reason: 'exit 1603' });
+    const offered = { state: 'started' as const, output: null, offered_ms: 5000, updated_ms: 6000 };
+    const late = hostProgress(updating, offered, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 5000 + 30 * MIN);
     expect(late).toMatchObject({ state: 'failed', reason: 'no heartbeat reporting 2.1.8-SAC within 30 minutes (reports 2.1.7-SAC)' });
-    expect(hostProgress(updating, { state: 'started', output: null }, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 1000 + 30 * MIN - 1).state).toBe('updating');
+    expect(hostProgress(updating, offered, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 5000 + 30 * MIN - 1).state).toBe('updating');
+    // The window starts when the job is handed out or pushed, not while it waits its turn.
+    const waiting = { state: 'pending' as const, output: null, offered_ms: null, updated_ms: 1000 };
+    expect(hostProgress(updating, waiting, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 1000 + 300 * MIN).state).toBe('updating');
+    const pushed = { state: 'fallback' as const, output: null, offered_ms: null, updated_ms: 9000 };
+    expect(hostProgress(updating, pushed, { agent_version: '2.1.7-SAC', last_seen_ms: 2000 }, '2.1.8-SAC', HEALTH, 9000 + 30 * MIN).state).toBe('failed');
     expect(hostProgress(updating, null, null, '2.1.8-SAC', HEALTH, 2000)).toMatchObject({ state: 'failed', reason: 'the host was deleted' });
   });
 });
