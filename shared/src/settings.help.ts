@@ -229,7 +229,7 @@ const en: SettingsHelp = {
     title: 'Two-person approval',
     help: 'Actions that need a second person: the action becomes a request (with a reason) that another user allowed to do it approves or denies; nobody approves their own. Approvers see the count in the menu, get a push notification with Approve/Deny on their subscribed browsers and phones, and a Telegram message with Approve/Deny buttons when their account is linked.',
     fields: {
-      require: { label: 'Needs approval', help: 'session_logoff: logging a session off a Windows host; agent_update: starting agent updates (one host or a product); host_delete: deleting a host; fleet_ban: banning an address on the Linux hosts (an automatic ban then stays a proposal).' },
+      require: { label: 'Needs approval', help: 'session_logoff: logging a session off a Windows host; agent_update: starting an agent update of one host; rollout_start: starting a staged rollout; host_delete: deleting a host; fleet_ban: banning an address on the Linux hosts (an automatic ban then stays a proposal).' },
       by_group: { label: 'Also per host group', help: 'Further actions that need a second person when they touch a host of the group (its members now). A group named here cannot be deleted until its entry is removed.' },
       expiry_minutes: { label: 'Expires after (minutes)', help: 'A request not decided in this time expires and runs nothing, 1–1440.' },
     },
@@ -464,7 +464,7 @@ const ru: SettingsHelp = {
     title: 'Подтверждение вторым лицом',
     help: 'Действия, которым нужен второй человек: действие становится запросом (с причиной), который одобряет или отклоняет другой пользователь, имеющий право его выполнить; свой запрос одобрить нельзя. Одобряющие видят счётчик в меню, получают push-уведомление с «Одобрить»/«Отклонить» на подписанные браузеры и телефоны и сообщение в Telegram с такими же кнопками, если их аккаунт привязан.',
     fields: {
-      require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агентов (хост или продукт); host_delete: удаление хоста; fleet_ban: блокировка адреса на Linux-хостах (автоматическая блокировка тогда остаётся предложением).' },
+      require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агента одного хоста; rollout_start: запуск поэтапного развёртывания; host_delete: удаление хоста; fleet_ban: блокировка адреса на Linux-хостах (автоматическая блокировка тогда остаётся предложением).' },
       by_group: { label: 'Ещё по группам хостов', help: 'Дополнительные действия, которым нужен второй человек, если они затрагивают хост группы (её нынешних членов). Названную здесь группу нельзя удалить, пока её строка не убрана.' },
       expiry_minutes: { label: 'Истекает через (минут)', help: 'Запрос, не решённый за это время, истекает и ничего не выполняет, 1–1440.' },
     },

@@ -5,6 +5,7 @@ import { PROBLEM_EVIDENCE_SQLITE_MIGRATION } from './problems.sqlite.js';
 import { LOGIN_BASELINES_SQLITE_MIGRATION, USER_LOGINS_SQLITE_MIGRATION } from './login-intel.sqlite.js';
 import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { APPROVALS_SQLITE_MIGRATION } from './approvals.sqlite.js';
+import { ROLLOUTS_SQLITE_MIGRATION } from './rollouts.sqlite.js';
 import { REPORT_GROUPS_SQLITE_MIGRATION } from './notify.sqlite.js';
 import { MAINTENANCE_GROUPS_SQLITE_MIGRATION } from './maintenance.sqlite.js';
 import { SUGGEST_VALUES_SQLITE_MIGRATION } from './suggest-values.sqlite.js';
@@ -452,6 +453,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   BANS_SQLITE_MIGRATION,
   SUGGEST_VALUES_SQLITE_MIGRATION,
   APPROVALS_SQLITE_MIGRATION,
+  ROLLOUTS_SQLITE_MIGRATION,
   REPORT_GROUPS_SQLITE_MIGRATION,
   MAINTENANCE_GROUPS_SQLITE_MIGRATION,
 ];

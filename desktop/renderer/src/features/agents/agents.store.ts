@@ -44,17 +44,12 @@ export const useAgentsStore = defineStore('agents', () => {
   async function checkNow() {
     versions.data.value = await agentsApi.refreshVersions();
   }
-  async function updateAll(product: string) {
-    const r = await agentsApi.updateProduct(product);
-    reloadJobs();
-    return r;
-  }
   async function push(jobId: string) {
     const job = await agentsApi.push(jobId);
     reloadJobs();
     return job;
   }
-  return { versions, jobs, allJobs, hosts, names, hostOptions, fleet, outdatedCount, progressOf, filterJobs, reloadJobs, checkNow, updateAll, push };
+  return { versions, jobs, allJobs, hosts, names, hostOptions, fleet, outdatedCount, progressOf, filterJobs, reloadJobs, checkNow, push };
 });
 
 /** The host page's agent: its latest update job, starting or pushing one, and its desired configuration. */
