@@ -26,6 +26,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
   { path: '/approvals', name: 'approvals', component: () => import('./features/approvals/ApprovalsView.vue') },
   { path: '/agents', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
+  { path: '/agents/rollouts/:id?', name: 'rollouts', component: () => import('./features/agents/RolloutsView.vue') },
   { path: '/api-reference', name: 'apiReference', component: () => import('./features/apiref/ApiReferenceView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   // A monitor may read the groups (the nav offers it to admins, who change them).

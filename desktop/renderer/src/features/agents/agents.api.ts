@@ -12,7 +12,6 @@ export const agentsApi = {
   refreshVersions: () => call(() => trpc.agents.refreshVersions.mutate()),
   jobs: (q: AgentUpdateQuery) => call(() => trpc.agents.updates.query(q)),
   updateHost: (hostId: string) => call(() => trpc.agents.updateHost.mutate({ host_id: hostId })),
-  updateProduct: (product: string) => call(() => trpc.agents.updateProduct.mutate({ product })),
   push: (jobId: string) => call(() => trpc.agents.pushUpdate.mutate({ job_id: jobId })),
   hostConfig: (hostId: string) => call(() => trpc.agents.hostConfig.query({ host_id: hostId })),
   setHostConfig: (hostId: string, config: Record<string, unknown>) => call(() => trpc.agents.setHostConfig.mutate({ host_id: hostId, config })),

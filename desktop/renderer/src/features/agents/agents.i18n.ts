@@ -1,3 +1,5 @@
+import { rolloutsMessages } from './rollouts.i18n';
+
 /** Messages of the agent versions and updates screens, merged under `agents` (see i18n/index.ts). */
 const en = {
   nav: 'Agents',
@@ -11,9 +13,6 @@ const en = {
   lastCheck: 'Last check',
   notChecked: 'not read yet',
   noRepos: 'No git repositories are configured (Settings → git_repos).',
-  updateAll: 'Update all outdated',
-  updateAllStarted: '{count} update of {product} started | {count} updates of {product} started',
-  updateAllNone: 'No outdated {product} host without an update in progress',
   progress: '{done} of {total} done · {failed} failed · {running} running',
   jobs: 'Update jobs',
   host: 'Host',
@@ -53,6 +52,7 @@ const en = {
   readOnly: 'Read only: administrators change it.',
   allJobs: 'All update jobs →',
   unsignedRelease: 'Release refused: not signed by an allowed signer. Its bundle is neither built nor served (Settings → git_repos → allowed signers).',
+  rollouts: rolloutsMessages.en,
 };
 
 type Messages = typeof en;
@@ -69,9 +69,6 @@ const ru: Messages = {
   lastCheck: 'Проверено',
   notChecked: 'ещё не прочитано',
   noRepos: 'Git-репозитории не настроены (Настройки → git_repos).',
-  updateAll: 'Обновить все устаревшие',
-  updateAllStarted: 'Запущено обновлений {product}: {count}',
-  updateAllNone: 'Нет устаревших хостов {product} без обновления в работе',
   progress: 'готово {done} из {total} · ошибок {failed} · в работе {running}',
   jobs: 'Задания обновления',
   host: 'Хост',
@@ -111,6 +108,7 @@ const ru: Messages = {
   readOnly: 'Только чтение: изменяют администраторы.',
   allJobs: 'Все задания обновления →',
   unsignedRelease: 'Релиз отклонён: не подписан доверенной подписью. Его пакет не собирается и не раздаётся (Настройки → git_repos → доверенные подписи).',
+  rollouts: rolloutsMessages.ru,
 };
 
 export const agentsMessages = { en, ru };
