@@ -69,6 +69,7 @@ import { loadMasterKey, SecretBox, SettingsService } from './settings/index.js';
 import { openStore, type Store } from './store/index.js';
 import { createStreamRoutes, DEFAULT_STREAM_OPTIONS, StreamHub, StreamTickets, subscribeStream, type StreamAccess } from './stream/index.js';
 import { UsersService } from './users/index.js';
+import { RolloutsService } from './rollouts/index.js';
 import { AgentUpdatesService, AgentVersionsService, createAgentUpdatesRoutes, gitReleaseSource, subscribeAgentUpdates } from './updates/index.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 import { SAC_VERSION } from './version.js';
@@ -269,6 +270,8 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     git: gitReleaseSource,
     settings: () => settings.get('agent_updates'),
     approvals: approvalPolicy,
+    // Pins live with the rollouts, which start their jobs through this service.
+    pinOf: (host): Promise<string | null> => rollouts.pinOf(host),
     windows: windowsShell,
     linux: linuxShell,
     publicUrl: config.publicUrl,
@@ -279,6 +282,19 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     logger: logger.child({ scope: 'agent-updates' }),
   });
   subscribeAgentUpdates(facts, agentUpdates, logger.child({ scope: 'agent-updates' }));
+  const rollouts: RolloutsService = new RolloutsService({
+    repo: store.rollouts,
+    store,
+    jobs: store.agentUpdates,
+    updates: agentUpdates,
+    versions: agentVersions,
+    groups,
+    approvals: approvalPolicy,
+    clock,
+    audit,
+    publish: (message) => bus.publish(message),
+    logger: logger.child({ scope: 'rollouts' }),
+  });
   const hostOrThrow = async (id: string) => {
     const host = await store.hosts.byId(id);
     if (!host) throw hostNotFound(id);
@@ -300,9 +316,10 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           return one(await actions.logoffHost({ host_id: request.host_id }));
         case 'event_logoff':
           return one(await actions.logoffHost({ event_id: request.event_id }));
-        case 'product_update': {
-          const outdated = await agentUpdates.outdatedOf(request.product);
-          return { host_ids: outdated.map((h) => h.id), hostnames: outdated.map((h) => h.hostname) };
+        case 'rollout_start': {
+          const { kind: _kind, ...start } = request;
+          const { hosts: moved } = await rollouts.plan(start);
+          return { host_ids: moved.map((h) => h.id), hostnames: moved.map((h) => h.hostname) };
         }
         case 'host_update':
         case 'host_delete':
@@ -325,8 +342,11 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
           const { job, created } = await agentUpdates.startForHost(request.host_id, actor, approved);
           return created ? `update to ${job.target_version} started` : `an update to ${job.target_version} was already under way`;
         }
-        case 'product_update':
-          return `${(await agentUpdates.startForProduct(request.product, actor, approved)).created} update jobs started`;
+        case 'rollout_start': {
+          const { kind: _kind, ...start } = request;
+          const rollout = await rollouts.start(start, actor, approved);
+          return `rollout of ${rollout.product} ${rollout.target_version} started on ${rollout.counts.hosts} hosts`;
+        }
         case 'host_delete':
           await hosts.remove(request.host_id, actor, approved);
           return 'host deleted';
@@ -359,6 +379,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     // Each repository is read when its `refresh_minutes` have passed; the tick only looks.
     { name: 'agent_versions', intervalMs: config.updates.versionCheckMs, run: (fence) => agentVersions.refreshDue(fence) },
     { name: 'agent_update_fallback', intervalMs: config.updates.versionCheckMs, run: (fence) => agentUpdates.fallbackDue(fence) },
+    { name: 'rollouts', intervalMs: config.updates.versionCheckMs, run: (fence) => rollouts.advanceDue(fence) },
     { name: 'command_expiry', intervalMs: 30_000, run: (fence) => commands.expireDue(fence) },
     { name: 'approval_expiry', intervalMs: config.approvals.expiryCheckMs, run: (fence) => approvals.expireDue(fence) },
     { name: 'retention', intervalMs: config.retention.intervalMs, run: async (fence) => void (await retention.run(fence)) },
@@ -528,6 +549,7 @@ export async function startSac(config: Config, opts: { logger: Logger; clock?: C
     streamTickets,
     approvals,
     bans,
+    rollouts,
   };
   const operations = appOperations(routerDeps);
   const trpcRouter = createAppRouter(routerDeps, operations);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BanCreateFieldsSchema, oneBanSource } from './bans.schema.js';
+import { RolloutStartSchema } from './rollouts.schema.js';
 import { trimmedText } from './trimmed-text.js';
 
 /*
@@ -8,7 +9,7 @@ import { trimmedText } from './trimmed-text.js';
  */
 
 /** The actions a policy may put under approval. */
-export const APPROVAL_ACTIONS = ['session_logoff', 'agent_update', 'host_delete', 'fleet_ban'] as const;
+export const APPROVAL_ACTIONS = ['session_logoff', 'agent_update', 'rollout_start', 'host_delete', 'fleet_ban'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 export const APPROVAL_STATES = ['pending', 'approved', 'denied', 'expired', 'cancelled'] as const;
@@ -32,7 +33,7 @@ export const ApprovalActionInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('host_logoff'), host_id: Id, session_id: SessionId }),
   z.strictObject({ kind: z.literal('event_logoff'), event_id: Id, session_id: SessionId.optional() }),
   z.strictObject({ kind: z.literal('host_update'), host_id: Id }),
-  z.strictObject({ kind: z.literal('product_update'), product: z.string().trim().min(1).max(64) }),
+  RolloutStartSchema.extend({ kind: z.literal('rollout_start') }),
   z.strictObject({ kind: z.literal('host_delete'), host_id: Id }),
   BanCreateFieldsSchema.extend({ kind: z.literal('ban_create') }).refine(oneBanSource, { message: 'give exactly one of address, event_id and problem_id' }),
   z.strictObject({ kind: z.literal('ban_apply'), id: Id }),
@@ -44,7 +45,7 @@ export const APPROVAL_KIND_ACTION: Record<ApprovalActionInput['kind'], ApprovalA
   host_logoff: 'session_logoff',
   event_logoff: 'session_logoff',
   host_update: 'agent_update',
-  product_update: 'agent_update',
+  rollout_start: 'rollout_start',
   host_delete: 'host_delete',
   ban_create: 'fleet_ban',
   ban_apply: 'fleet_ban',

@@ -27,3 +27,4 @@ export * from './approvals.schema.js';
 export * from './type-patterns.js';
 export * from './suggest.schema.js';
 export * from './bans.schema.js';
+export * from './rollouts.schema.js';

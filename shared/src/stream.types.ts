@@ -1,4 +1,5 @@
 import type { CommandView } from './actions.schema.js';
+import type { RolloutCounts, RolloutState } from './rollouts.schema.js';
 import type { Severity } from './event.schema.js';
 import type { ProblemView } from './read-api.schema.js';
 
@@ -16,6 +17,7 @@ export type StreamMessage =
   | { type: 'problem.assigned'; data: StreamProblem }
   | { type: 'host.status_changed'; data: { host_id: string; hostname: string; status: 'online' | 'stale' } }
   | { type: 'agent_update.changed'; data: StreamAgentUpdate }
+  | { type: 'rollout.changed'; data: StreamRollout }
   | { type: 'command.updated'; data: CommandView }
   | { type: 'counters'; data: StreamCounters };
 
@@ -32,6 +34,7 @@ const STREAM_TYPE_SET: Record<StreamMessageType, true> = {
   'problem.assigned': true,
   'host.status_changed': true,
   'agent_update.changed': true,
+  'rollout.changed': true,
   'command.updated': true,
   counters: true,
 };
@@ -70,6 +73,21 @@ export interface StreamAgentUpdate {
   target_version: string;
   state: 'pending' | 'started' | 'success' | 'failed' | 'fallback';
   path: 'agent' | 'winrm' | 'ssh';
+  updated_at: string;
+}
+
+/**
+ * A rollout after a change (state, ring, a host's progress). `host_ids` are its hosts: a caller
+ * limited to host groups gets it only when all of them are in its scope.
+ */
+export interface StreamRollout {
+  id: string;
+  product: string;
+  target_version: string;
+  state: RolloutState;
+  current_ring: number;
+  counts: RolloutCounts;
+  host_ids: string[];
   updated_at: string;
 }
 

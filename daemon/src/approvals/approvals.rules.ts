@@ -12,6 +12,7 @@ import type { ApprovalRecord } from '../store/index.js';
 export const APPROVAL_ROLE: Record<ApprovalAction, Role | 'any'> = {
   session_logoff: 'any',
   agent_update: 'admin',
+  rollout_start: 'admin',
   host_delete: 'admin',
   fleet_ban: 'admin',
 };
@@ -44,8 +45,8 @@ export function approvalSummary(request: ApprovalActionInput, hostnames: readonl
       return request.session_id === undefined ? `Log off the session of event ${request.event_id} on ${on}` : `Log off session ${request.session_id} on ${on} (event ${request.event_id})`;
     case 'host_update':
       return `Update the agent on ${on}`;
-    case 'product_update':
-      return `Update every outdated ${request.product} agent${hostnames.length > 0 ? ` (${on})` : ''}`;
+    case 'rollout_start':
+      return `Start a rollout of ${request.product} ${request.target_version ?? '(latest)'} on ${hostnames.length} hosts${hostnames.length > 0 ? ` (${hostnames.slice(0, 10).join(', ')}${hostnames.length > 10 ? ', …' : ''})` : ''}`;
     case 'host_delete':
       return `Delete host ${on} with its events and problems`;
     case 'ban_create':

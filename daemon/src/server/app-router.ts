@@ -14,6 +14,7 @@ import { notificationsOperations, type NotifyService } from '../notify/index.js'
 import { problemsOperations, type ProblemsService } from '../problems/index.js';
 import { loginsOperations, type LoginsService } from '../logins/index.js';
 import { reportsOperations, type ReportsService } from '../reports/index.js';
+import { rolloutsOperations, type RolloutsService } from '../rollouts/index.js';
 import { settingsOperations, type SettingsService } from '../settings/index.js';
 import { telegramOperations, type TelegramService } from '../telegram/index.js';
 import { updatesOperations, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
@@ -57,6 +58,7 @@ export interface RouterDeps {
   streamTickets: StreamTickets;
   approvals: ApprovalsService;
   bans: BansService;
+  rollouts: RolloutsService;
 }
 
 /** Every console operation declared with `defineOperation` (the tRPC procedures, REST routes, OpenAPI entries and RBAC rows derive from these). */
@@ -93,6 +95,7 @@ export function appOperations(deps: RouterDeps) {
     ...streamOperations(deps.streamTickets, deps.auth),
     ...approvalsOperations(deps.approvals),
     ...bansOperations(deps.bans),
+    ...rolloutsOperations(deps.rollouts),
   ], (user) => deps.groups.scopeOf(user));
 }
 

@@ -56,8 +56,16 @@ export interface AgentUpdatesRepo {
   activeForHost(hostId: string): Promise<AgentUpdateJob | null>;
   /** Jobs of a product that were handed out and have not finished (for `max_parallel`). */
   countInProgress(product: string): Promise<number>;
-  /** Compare-and-set: applies `patch` only while the job is in one of `from`; answers the job after, or null. */
-  transition(id: string, from: readonly AgentUpdateState[], patch: Partial<Pick<AgentUpdateJob, 'state' | 'path' | 'updated_ms' | 'offered_ms' | 'output'>>): Promise<AgentUpdateJob | null>;
+  /**
+   * Compare-and-set: applies `patch` only while the job is in one of `from` (and, with `unoffered`,
+   * no poll has handed it out yet); answers the job after, or null.
+   */
+  transition(
+    id: string,
+    from: readonly AgentUpdateState[],
+    patch: Partial<Pick<AgentUpdateJob, 'state' | 'path' | 'updated_ms' | 'offered_ms' | 'output'>>,
+    opts?: { unoffered?: boolean },
+  ): Promise<AgentUpdateJob | null>;
   /** Pending or started jobs last changed before `beforeMs` (the fallback scan). */
   stale(beforeMs: number): Promise<AgentUpdateJob[]>;
   insertToken(token: BundleToken): Promise<void>;

@@ -26,6 +26,7 @@ export type * from './api-keys.types.js';
 export type * from './agent-versions.types.js';
 export type * from './source-failures.types.js';
 export type * from './approvals.types.js';
+export type * from './rollouts.types.js';
 export type * from './login-intel.types.js';
 export * from './agent-updates.types.js';
 export type * from './maintenance.types.js';

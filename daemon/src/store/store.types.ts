@@ -19,6 +19,7 @@ import type { LeasesRepo } from './leases.types.js';
 import type { ApiKeysRepo } from './api-keys.types.js';
 import type { SourceFailuresRepo } from './source-failures.types.js';
 import type { ApprovalsRepo } from './approvals.types.js';
+import type { RolloutsRepo } from './rollouts.types.js';
 import type { SuggestValuesRepo } from './suggest-values.types.js';
 import type { LoginBaselinesRepo, UserLoginsRepo } from './login-intel.types.js';
 import type { AgentVersionsRepo } from './agent-versions.types.js';
@@ -53,6 +54,8 @@ export interface Store {
   /** Failed logins by source address, for the cross-host login rules. */
   readonly sourceFailures: SourceFailuresRepo;
   readonly approvals: ApprovalsRepo;
+  /** Staged agent rollouts and version pins. */
+  readonly rollouts: RolloutsRepo;
   /** Distinct users, addresses and types events carried (the console's suggestions). */
   readonly suggestValues: SuggestValuesRepo;
   /** Per-user login baselines (new source for user, impossible travel). */

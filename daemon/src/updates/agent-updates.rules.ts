@@ -14,13 +14,16 @@ const UNFINISHED: readonly AgentUpdateState[] = ['pending', 'started', 'fallback
  * What an agent event means for its host's update job. The specification's `agent.update.started`,
  * `.success` and `.failed`; and, for the real Windows agent that sends none of them, an
  * `agent.lifecycle` event (`details.lifecycle = "updated"`) or heartbeat whose `product_version`
- * has reached the target.
+ * has reached the target — for a rollback (a target older than the version the job started from),
+ * the target itself.
  */
 export function transitionFor(
-  job: Pick<AgentUpdateJob, 'target_version' | 'state'>,
+  job: Pick<AgentUpdateJob, 'target_version' | 'from_version' | 'state'>,
   event: { type: string; product_version: string; details: Record<string, unknown> },
 ): UpdateTransition | null {
-  const reached = (compareAgentVersions(event.product_version, job.target_version) ?? -1) >= 0;
+  const rollback = job.from_version !== null && (compareAgentVersions(job.target_version, job.from_version) ?? 0) < 0;
+  const compared = compareAgentVersions(event.product_version, job.target_version) ?? -1;
+  const reached = rollback ? compared === 0 : compared >= 0;
   switch (event.type) {
     case 'agent.update.started':
       return { from: ['pending'], to: 'started' };

@@ -87,6 +87,7 @@ describe('AgentUpdatesService with a fake remote shell and git source', () => {
       },
       settings: async () => AgentUpdatesSettingsSchema.parse({ enabled: true, fallback_after_minutes: 0 }),
       approvals: new ApprovalPolicy(async () => ApprovalsSettingsSchema.parse({})),
+      pinOf: async () => null,
       windows: windows.shell as RemoteShell<WinRmHostTarget>,
       linux: linux.shell as LinuxShell,
       publicUrl: 'https://sac.example.test',

@@ -95,6 +95,8 @@ export class AgentUpdatesService {
       settings: () => Promise<SettingsValue<'agent_updates'>>;
       /** Starting updates may need a second person's approval. */
       approvals: Pick<ApprovalPolicy, 'assert'>;
+      /** The highest version a pin lets the host reach; null when no pin applies. */
+      pinOf: (host: Host) => Promise<string | null>;
       /** WinRM to Windows hosts, SSH to Linux hosts: the push paths. */
       windows: RemoteShell<WinRmHostTarget>;
       linux: LinuxShell;
@@ -132,29 +134,30 @@ export class AgentUpdatesService {
     if (!isOutdated(host.agent_version, latest)) {
       throw new AppError('update/not_outdated', `${host.hostname} already runs ${host.agent_version} (latest ${latest})`, { details: { agent_version: host.agent_version, latest_version: latest } });
     }
-    return this.create(host, latest, actor);
+    const pin = await this.deps.pinOf(host);
+    if (pin !== null && isOutdated(pin, latest)) {
+      throw new AppError('update/pinned', `${host.hostname} is pinned to ${host.agent_product} ${pin} at most, so it is not updated to ${latest}`, { details: { max_version: pin, latest_version: latest } });
+    }
+    const commit = (await this.deps.versions.list()).find((v) => v.product === host.agent_product)?.commit;
+    if (!commit) throw new AppError('update/no_latest_version', `No latest version of ${host.agent_product} has been read from git yet`, { details: { product: host.agent_product } });
+    return this.create(host, { version: latest, commit }, actor);
   }
 
-  /** Starts updates of every outdated host of a product; hosts with a job in progress keep it. Under the approval policy only with `approved`. */
-  async startForProduct(product: string, actor: Actor, approved?: Approved): Promise<{ jobs: AgentUpdateView[]; created: number }> {
-    await this.checkEnabled(product);
-    await this.deps.approvals.assert({ kind: 'product_update', product }, approved);
-    const latest = (await this.deps.versions.latest()).get(product);
-    if (!latest) throw new AppError('update/no_latest_version', `No latest version of ${product} has been read from git yet`, { details: { product } });
-    const outdated = await this.outdatedHosts(product, latest);
-    const results = [];
-    for (const host of outdated) results.push(await this.create(host, latest, actor));
-    return { jobs: results.map((r) => r.job), created: results.filter((r) => r.created).length };
+  /**
+   * Starts a job moving a host to a given release (a rollout's ring, a rollback: the caller checked
+   * the release and the pins); an unfinished job of the host is answered instead.
+   */
+  async startRelease(host: Host, release: { version: string; commit: string }, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
+    await this.checkEnabled(host.agent_product);
+    return this.create(host, release, actor);
   }
 
-  /** The hosts of `product` an update to its latest version would reach now (none before a version was read). */
-  async outdatedOf(product: string): Promise<Host[]> {
-    const latest = (await this.deps.versions.latest()).get(product);
-    return latest ? this.outdatedHosts(product, latest) : [];
-  }
-
-  private async outdatedHosts(product: string, latest: string): Promise<Host[]> {
-    return (await this.deps.store.hosts.list()).filter((h) => h.agent_product === product && isOutdated(h.agent_version, latest));
+  /** Cancels a job no poll has handed out yet (it fails with `why`); null when it was offered or finished meanwhile. */
+  async cancelUnoffered(jobId: string, why: string, actor: Actor): Promise<AgentUpdateView | null> {
+    const cancelled = await this.deps.repo.transition(jobId, ['pending'], { state: 'failed', updated_ms: this.deps.clock.now(), output: why }, { unoffered: true });
+    if (!cancelled) return null;
+    await this.audited('agent_update.failed', cancelled, actor);
+    return agentUpdateView(cancelled);
   }
 
   /**
@@ -336,17 +339,15 @@ export class AgentUpdatesService {
     }
   }
 
-  private async create(host: Host, latest: string, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
+  private async create(host: Host, release: { version: string; commit: string }, actor: Actor): Promise<{ job: AgentUpdateView; created: boolean }> {
     const now = this.deps.clock.now();
-    const commit = (await this.deps.versions.list()).find((v) => v.product === host.agent_product)?.commit;
-    if (!commit) throw new AppError('update/no_latest_version', `No latest version of ${host.agent_product} has been read from git yet`, { details: { product: host.agent_product } });
     const outcome = await this.deps.repo.insertJob({
       id: randomUUID(),
       host_id: host.id,
       product: host.agent_product,
       from_version: host.agent_version,
-      target_version: latest,
-      target_commit: commit,
+      target_version: release.version,
+      target_commit: release.commit,
       state: 'pending',
       path: 'agent',
       created_ms: now,

@@ -32,6 +32,12 @@ function fakeGit(versions: Map<string, string>) {
     async verifyCommit(_dir, commit, trust) {
       calls.push(`verify ${commit.slice(0, 4)} ${trust.required}`);
     },
+    async releaseVersions() {
+      return [versions.values().next().value!];
+    },
+    async release(_dir, version) {
+      return { version, commit: COMMIT };
+    },
     async buildBundle() {
       throw new Error('not used by versions');
     },

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import { AppError, errorSummary } from '../errors.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentVersionRecord, AgentVersionsRepo } from '../store/index.js';
-import { isOutdated } from './agent-version.rules.js';
+import { compareAgentVersions, isOutdated, newestVersion } from './agent-version.rules.js';
 import { mirrorDir, releaseTrustOf, type GitReleaseSource, type GitRepoSource, type ReleaseTrust } from './git-source.js';
 
 type GitRepos = SettingsValue<'git_repos'>;
@@ -120,7 +120,25 @@ export class AgentVersionsService {
     if (trust.required) await this.deps.git.verifyCommit(await this.mirrorOf(product), commit, trust);
   }
 
-  /** The leader's job: reads each repository whose last check is older than `refresh_minutes`. */
+  /**
+   * A release a bundle may be built from: `version`'s release tag, verified when signed tags are
+   * required (`git/no_release` when no tag names it), or the latest version read when none is
+   * named; with the newest older release (what a rollback installs), null when there is none.
+   */
+  async release(product: string, version?: string): Promise<{ version: string; commit: string; previous_version: string | null }> {
+    const mirror = await this.mirrorOf(product);
+    let target: { version: string; commit: string };
+    if (version === undefined) {
+      const stored = (await this.deps.repo.list()).find((r) => r.product === product);
+      if (!stored?.latest_version || !stored.commit) throw new AppError('update/no_latest_version', `No latest version of ${product} has been read from git yet`, { details: { product } });
+      target = { version: stored.latest_version, commit: stored.commit };
+    } else {
+      target = await this.deps.git.release(mirror, version, releaseTrustOf(await this.deps.gitRepos()));
+    }
+    const older = (await this.deps.git.releaseVersions(mirror)).filter((v) => (compareAgentVersions(v, target.version) ?? 0) < 0);
+    return { ...target, previous_version: newestVersion(older) };
+  }
+
   /**
    * The `agent_versions` leader job. A repository read ends in an upsert of what git says now
    * (idempotent); the fence is re-checked before each one so a run replaced while paused stops.

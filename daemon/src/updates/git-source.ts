@@ -193,6 +193,35 @@ function badRef(ref: string): AppError {
   return new AppError('git/bad_ref', `${JSON.stringify(ref.slice(0, 100))} is not a usable branch or tag name`, { details: { reason: 'bad_ref' } });
 }
 
+/** The release tags of a mirror by the version they name (the first tag of each version). */
+async function releaseTags(dir: string): Promise<Map<string, string>> {
+  const byVersion = new Map<string, string>();
+  for (const tag of (await git(dir, null).tags()).all.filter(isSafeGitRef)) {
+    const v = versionFromTag(tag);
+    if (v && !byVersion.has(v)) byVersion.set(v, tag);
+  }
+  return byVersion;
+}
+
+/** The commit of a release tag, the tag verified first (when the trust asks for signatures). */
+async function readTaggedRelease(dir: string, version: string, tag: string, trust: ReleaseTrust): Promise<LatestVersion> {
+  await verifyReleaseTag(dir, tag, trust);
+  const commit = (await git(dir, null).revparse(['--verify', '--end-of-options', `${tag}^{commit}`])).trim();
+  return { version, commit };
+}
+
+/** The versions the mirror has release tags of. */
+export async function releaseVersions(dir: string): Promise<string[]> {
+  return [...(await releaseTags(dir)).keys()];
+}
+
+/** The release of `version` in a synced mirror: its tag verified (when required) and its commit; `git/no_release` when no tag names it. */
+export async function readRelease(dir: string, version: string, trust: ReleaseTrust): Promise<LatestVersion> {
+  const tag = (await releaseTags(dir)).get(version);
+  if (!tag) throw new AppError('git/no_release', `No release tag names version ${version}`, { details: { reason: 'no_release', version } });
+  return readTaggedRelease(dir, version, tag, trust);
+}
+
 /**
  * Reads the latest version from a synced mirror, as the source says; with signed release tags
  * required, the newest release tag (or, for a version file, a tag at the branch's commit) must verify.
@@ -200,18 +229,10 @@ function badRef(ref: string): AppError {
 export async function readLatestVersion(source: GitRepoSource, dir: string, trust: ReleaseTrust): Promise<LatestVersion> {
   const repo = git(dir, null);
   if (source.version_from === 'tag') {
-    const tags = (await repo.tags()).all.filter(isSafeGitRef);
-    const byVersion = new Map<string, string>();
-    for (const tag of tags) {
-      const v = versionFromTag(tag);
-      if (v && !byVersion.has(v)) byVersion.set(v, tag);
-    }
+    const byVersion = await releaseTags(dir);
     const version = newestVersion([...byVersion.keys()]);
     if (!version) throw new AppError('git/no_version', `No release tag (such as v2.1.8-SAC) in the repository of ${source.product}`, { details: { reason: 'no_version' } });
-    const tag = byVersion.get(version)!;
-    await verifyReleaseTag(dir, tag, trust);
-    const commit = (await repo.revparse(['--verify', '--end-of-options', `${tag}^{commit}`])).trim();
-    return { version, commit };
+    return readTaggedRelease(dir, version, byVersion.get(version)!, trust);
   }
   const file = source.version_file ?? DEFAULT_VERSION_FILES[source.product];
   if (!file) throw new AppError('git/no_version', `No version file is named for ${source.product}`, { details: { reason: 'no_version' } });
@@ -246,6 +267,10 @@ export interface GitReleaseSource {
   latest(source: GitRepoSource, dir: string, trust: ReleaseTrust): Promise<LatestVersion>;
   /** Refuses `commit` (`git/unsigned_release`) unless a tag at it is signed by an allowed signer, when `trust` requires it. */
   verifyCommit(dir: string, commit: string, trust: ReleaseTrust): Promise<void>;
+  /** The versions a synced mirror has release tags of. */
+  releaseVersions(dir: string): Promise<string[]>;
+  /** The verified release of `version` (its tag checked per `trust`) and its commit. */
+  release(dir: string, version: string, trust: ReleaseTrust): Promise<LatestVersion>;
   /** Packs the mirror at `commit` into `file`; answers its SHA-256 and size. */
   buildBundle(dir: string, product: string, commit: string, file: string): Promise<{ sha256: string; size: number }>;
 }
@@ -255,5 +280,7 @@ export const gitReleaseSource: GitReleaseSource = {
   sync: syncMirror,
   latest: readLatestVersion,
   verifyCommit: verifyReleaseCommit,
+  releaseVersions,
+  release: readRelease,
   buildBundle,
 };

@@ -81,18 +81,6 @@ export function updatesOperations(versions: AgentVersionsService, updates: Agent
       handler: (input) => updates.byId(input.id),
     }),
     defineOperation({
-      id: 'agents.updateProduct',
-      summary: 'Update every outdated host of a product (200 when all already have a job)',
-      role: 'admin',
-      method: 'POST',
-      path: '/api/v1/agent-updates',
-      input: ProductInput,
-      output: z.looseObject({ jobs: z.array(Job), created: z.number() }),
-      alternative: { status: 201, description: 'Jobs created', when: (out: { created: number }) => out.created > 0 },
-      errors: NOT_ENABLED,
-      handler: (input, caller) => updates.startForProduct(input.product, caller),
-    }),
-    defineOperation({
       id: 'agents.pushUpdate',
       summary: 'Push an update job to its host now (WinRM or SSH)',
       role: 'admin',

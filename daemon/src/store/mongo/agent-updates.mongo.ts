@@ -55,8 +55,8 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
     async countInProgress(product) {
       return jobs.countDocuments({ product, $or: [{ state: { $in: ['started', 'fallback'] } }, { state: 'pending', offered_ms: { $ne: null } }] });
     },
-    async transition(id, from, patch) {
-      const result = await jobs.updateOne({ id, state: { $in: [...from] } }, { $set: patch });
+    async transition(id, from, patch, opts) {
+      const result = await jobs.updateOne({ id, state: { $in: [...from] }, ...(opts?.unoffered ? { offered_ms: null } : {}) }, { $set: patch });
       if (result.modifiedCount === 0 && result.matchedCount === 0) return null;
       const job = await jobs.findOne({ id }, noId);
       if (job && !ACTIVE.includes(job.state as (typeof ACTIVE)[number])) await activeLocks.deleteOne({ host_id: job.host_id, job_id: job.id });

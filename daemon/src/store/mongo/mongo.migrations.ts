@@ -5,6 +5,7 @@ import { PROBLEM_EVIDENCE_MONGO_MIGRATION } from './problems.mongo.js';
 import { LOGIN_BASELINES_MONGO_MIGRATION, USER_LOGINS_MONGO_MIGRATION } from './login-intel.mongo.js';
 import { GROUPS_MONGO_MIGRATION, USER_HOST_GROUPS_MONGO_MIGRATION } from './groups.mongo.js';
 import { APPROVALS_MONGO_MIGRATION } from './approvals.mongo.js';
+import { ROLLOUTS_MONGO_MIGRATION } from './rollouts.mongo.js';
 import { SUGGEST_VALUES_MONGO_MIGRATION } from './suggest-values.mongo.js';
 import { BANS_MONGO_MIGRATION } from './bans.mongo.js';
 import { AGENT_VERSIONS_MONGO_MIGRATION } from './agent-versions.mongo.js';
@@ -197,4 +198,5 @@ export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   BANS_MONGO_MIGRATION,
   SUGGEST_VALUES_MONGO_MIGRATION,
   APPROVALS_MONGO_MIGRATION,
+  ROLLOUTS_MONGO_MIGRATION,
 ];

@@ -14,6 +14,7 @@ import { mongoSessions } from './sessions.mongo.js';
 import { mongoSettings } from './settings.mongo.js';
 import { mongoSourceFailures } from './source-failures.mongo.js';
 import { mongoApprovals } from './approvals.mongo.js';
+import { mongoRollouts } from './rollouts.mongo.js';
 import { mongoSuggestValues } from './suggest-values.mongo.js';
 import { mongoLoginBaselines, mongoUserLogins } from './login-intel.mongo.js';
 import { mongoAgentVersions } from './agent-versions.mongo.js';
@@ -126,6 +127,7 @@ export async function openMongoStore(uri: string, dbName: string, migrations: re
     agentVersions: mongoAgentVersions(db),
     sourceFailures: mongoSourceFailures(db),
     approvals: mongoApprovals(db),
+    rollouts: mongoRollouts(db),
     suggestValues: mongoSuggestValues(db),
     loginBaselines: mongoLoginBaselines(db),
     userLogins: mongoUserLogins(db),

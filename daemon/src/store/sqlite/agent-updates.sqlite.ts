@@ -85,12 +85,12 @@ export function sqliteAgentUpdates(db: Database.Database): AgentUpdatesRepo {
         .prepare<[string], { n: number }>("SELECT count(*) AS n FROM agent_update_jobs WHERE product = ? AND (state IN ('started', 'fallback') OR (state = 'pending' AND offered_ms IS NOT NULL))")
         .get(product)!.n;
     },
-    async transition(id, from, patch) {
+    async transition(id, from, patch, opts) {
       const sets = Object.keys(patch).map((k) => `${k} = @${k}`);
       const placeholders = from.map((_, i) => `@from${i}`).join(', ');
       const params: Record<string, unknown> = { id, ...patch };
       from.forEach((s, i) => (params[`from${i}`] = s));
-      const changed = db.prepare(`UPDATE agent_update_jobs SET ${sets.join(', ')} WHERE id = @id AND state IN (${placeholders})`).run(params).changes;
+      const changed = db.prepare(`UPDATE agent_update_jobs SET ${sets.join(', ')} WHERE id = @id AND state IN (${placeholders})${opts?.unoffered ? ' AND offered_ms IS NULL' : ''}`).run(params).changes;
       return changed ? byId.get(id)! : null;
     },
     async stale(beforeMs) {

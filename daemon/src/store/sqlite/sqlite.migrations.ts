@@ -5,6 +5,7 @@ import { PROBLEM_EVIDENCE_SQLITE_MIGRATION } from './problems.sqlite.js';
 import { LOGIN_BASELINES_SQLITE_MIGRATION, USER_LOGINS_SQLITE_MIGRATION } from './login-intel.sqlite.js';
 import { GROUPS_SQLITE_MIGRATION, USER_HOST_GROUPS_SQLITE_MIGRATION } from './groups.sqlite.js';
 import { APPROVALS_SQLITE_MIGRATION } from './approvals.sqlite.js';
+import { ROLLOUTS_SQLITE_MIGRATION } from './rollouts.sqlite.js';
 import { SUGGEST_VALUES_SQLITE_MIGRATION } from './suggest-values.sqlite.js';
 import { BANS_SQLITE_MIGRATION } from './bans.sqlite.js';
 import { AGENT_VERSIONS_REASON_SQLITE_MIGRATION, AGENT_VERSIONS_SQLITE_MIGRATION } from './agent-versions.sqlite.js';
@@ -450,4 +451,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   BANS_SQLITE_MIGRATION,
   SUGGEST_VALUES_SQLITE_MIGRATION,
   APPROVALS_SQLITE_MIGRATION,
+  ROLLOUTS_SQLITE_MIGRATION,
 ];

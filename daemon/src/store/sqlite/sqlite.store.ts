@@ -12,6 +12,7 @@ import { sqliteSessions } from './sessions.sqlite.js';
 import { sqliteSettings } from './settings.sqlite.js';
 import { sqliteSourceFailures } from './source-failures.sqlite.js';
 import { sqliteApprovals } from './approvals.sqlite.js';
+import { sqliteRollouts } from './rollouts.sqlite.js';
 import { sqliteSuggestValues } from './suggest-values.sqlite.js';
 import { sqliteLoginBaselines, sqliteUserLogins } from './login-intel.sqlite.js';
 import { sqliteAgentVersions } from './agent-versions.sqlite.js';
@@ -78,6 +79,7 @@ export function openSqliteStore(file: string, opts: { checkpoints: boolean; walL
     agentVersions: sqliteAgentVersions(db),
     sourceFailures: sqliteSourceFailures(db),
     approvals: sqliteApprovals(db),
+    rollouts: sqliteRollouts(db),
     suggestValues: sqliteSuggestValues(db),
     loginBaselines: sqliteLoginBaselines(db),
     userLogins: sqliteUserLogins(db),

@@ -703,7 +703,7 @@ const en = {
       host_logoff: 'Logging this session off',
       event_logoff: 'Logging this session off',
       host_update: 'Updating this host’s agent',
-      product_update: 'Updating every outdated agent of this product',
+      rollout_start: 'Starting this staged rollout',
       host_delete: 'Deleting this host',
       ban_create: 'Banning this address on the Linux hosts',
       ban_apply: 'Applying this proposed ban',
