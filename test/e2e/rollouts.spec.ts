@@ -35,7 +35,8 @@ test.beforeAll(async () => {
   repos = await startGitRepos();
   repos.commit('rdp-login-monitor', { 'version.txt': '2.1.7-SAC\r\n', 'Deploy-LoginMonitor.ps1': 'param($SourceShareRoot)' }, 'v2.1.7-SAC');
   repos.commit('rdp-login-monitor', { 'version.txt': '2.1.8-SAC\r\n' }, 'v2.1.8-SAC');
-  sac = await startE2eSac();
+  // The leader moves rollouts on this beat: fast, so a ring follows its hosts' reports at once.
+  sac = await startE2eSac({ SAC_AGENT_VERSION_CHECK_SECONDS: '0.2' });
   admin = await sac.token('admin', ADMIN_PASSWORD);
   expect((await sac.api('POST', '/api/v1/users', { token: admin, body: { ...MONITOR, role: 'monitor' } })).status).toBe(201);
   const gitRepos = { repos: [{ product: 'rdp-login-monitor', url: repos.fileUrl('rdp-login-monitor') }] };
@@ -83,7 +84,7 @@ test('an admin starts a rollout from the dialog, follows the rings live, pauses,
   await dialog.getByTestId('rollout-canaries').getByLabel('WS-01').check();
   await dialog.getByTestId('rollout-canary-soak').fill('0');
   for (const soak of await dialog.getByTestId('wave-soak').all()) await soak.fill('0');
-  await app.screenshotBothThemes('rollouts-start-dialog');
+  await app.screenshot('rollouts-start-dialog');
   await dialog.getByTestId('rollout-submit').click();
 
   await expect(page.getByText('Rollout of rdp-login-monitor started')).toBeVisible();
@@ -133,8 +134,8 @@ test('an admin starts a rollout from the dialog, follows the rings live, pauses,
   await page.getByRole('dialog').getByRole('button', { name: 'Roll back' }).click();
   await expect(page.getByText('Rollback started')).toBeVisible();
   await expect(dot(page, 'WS-01')).toHaveAttribute('data-state', 'rolled_back');
-  const jobs = (await sac.api('GET', `/api/v1/agent-updates?host_id=${ids['WS-01']}`, { token: admin })).body;
-  expect(jobs.items ?? jobs).toEqual(expect.arrayContaining([expect.objectContaining({ target_version: '2.1.7-SAC' })]));
+  const { jobs } = (await sac.api('GET', `/api/v1/agent-updates?host_id=${ids['WS-01']}`, { token: admin })).body;
+  expect(jobs[0]).toMatchObject({ from_version: '2.1.8-SAC', target_version: '2.1.7-SAC', state: 'pending' });
 
   // The list shows it with its progress.
   await page.getByRole('link', { name: '← All rollouts' }).click();
