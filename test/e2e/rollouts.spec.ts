@@ -173,6 +173,8 @@ test('a monitor sees the rollout and the pins read-only', async ({ page }) => {
   await app.login(MONITOR.username, MONITOR.password);
   await app.open('/agents/rollouts');
   await expect(page.getByText('Read only: administrators start and steer rollouts.')).toBeVisible();
+  await expect(app.nav(/agents/i)).toHaveClass(/router-link-active/);
+  await expect(page.getByTestId('tab-rollouts')).toHaveClass(/active/);
   await expect(page.getByTestId('rollout-start')).toHaveCount(0);
   await expect(page.getByTestId('pin-form')).toHaveCount(0);
   await page.getByTestId('rollouts-table').locator('tr[data-rollout]').click();
@@ -205,4 +207,24 @@ test('the rollout at 390 px and in Russian', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await app.screenshotBothThemes('rollouts-1440-ru');
   await page.getByTestId('language').first().selectOption('en');
+});
+
+test('under the approval policy, starting a rollout becomes a request for a second person', async ({ page }) => {
+  expect((await sac.api('PATCH', '/api/v1/settings/approvals', { token: admin, body: { require: ['rollout_start'] } })).status).toBe(200);
+  const app = new ConsolePage(page, sac.url);
+  await app.login();
+  await app.open('/agents/rollouts');
+  await page.getByTestId('rollout-start').click();
+  const dialog = page.getByRole('dialog', { name: 'Start rollout' });
+  await expect(dialog.getByTestId('rollout-selected')).toHaveText('Selected hosts: 4');
+  await dialog.getByTestId('rollout-submit').click();
+  const ask = page.getByRole('dialog', { name: 'Approval needed' });
+  await expect(ask.getByTestId('approval-needed')).toContainText('Starting this staged rollout needs a second person’s approval');
+  await expect(dialog).toHaveCount(0);
+  await ask.getByTestId('approval-reason').fill('2.1.8-SAC fixes the RDP parser crash');
+  await ask.getByRole('button', { name: 'Request approval' }).click();
+  await expect(page.getByText('Request sent: another person must approve it')).toBeVisible();
+  await expect(page.getByTestId('rollouts-table').locator('tr[data-rollout]')).toHaveCount(1);
+  const { items } = (await sac.api('GET', '/api/v1/approvals?state=pending', { token: admin })).body;
+  expect(items).toEqual([expect.objectContaining({ action: 'rollout_start', requested_by: 'admin' })]);
 });
