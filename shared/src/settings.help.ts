@@ -229,7 +229,7 @@ const en: SettingsHelp = {
     title: 'Two-person approval',
     help: 'Actions that need a second person: the action becomes a request (with a reason) that another user allowed to do it approves or denies; nobody approves their own. Approvers see the count in the menu and get a Telegram message with Approve/Deny buttons when their account is linked.',
     fields: {
-      require: { label: 'Needs approval', help: 'session_logoff: logging a session off a Windows host; agent_update: starting agent updates (one host or a product); host_delete: deleting a host; fleet_ban: banning an address on the Linux hosts (an automatic ban then stays a proposal).' },
+      require: { label: 'Needs approval', help: 'session_logoff: logging a session off a Windows host; agent_update: starting an agent update of one host; rollout_start: starting a staged rollout; host_delete: deleting a host; fleet_ban: banning an address on the Linux hosts (an automatic ban then stays a proposal).' },
       expiry_minutes: { label: 'Expires after (minutes)', help: 'A request not decided in this time expires and runs nothing, 1–1440.' },
     },
   },
@@ -462,7 +462,7 @@ const ru: SettingsHelp = {
     title: 'Подтверждение вторым лицом',
     help: 'Действия, которым нужен второй человек: действие становится запросом (с причиной), который одобряет или отклоняет другой пользователь, имеющий право его выполнить; свой запрос одобрить нельзя. Одобряющие видят счётчик в меню и получают сообщение в Telegram с кнопками «Одобрить»/«Отклонить», если их аккаунт привязан.',
     fields: {
-      require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агентов (хост или продукт); host_delete: удаление хоста; fleet_ban: блокировка адреса на Linux-хостах (автоматическая блокировка тогда остаётся предложением).' },
+      require: { label: 'Требуют подтверждения', help: 'session_logoff: завершение сеанса на Windows-хосте; agent_update: запуск обновления агента одного хоста; rollout_start: запуск поэтапного развёртывания; host_delete: удаление хоста; fleet_ban: блокировка адреса на Linux-хостах (автоматическая блокировка тогда остаётся предложением).' },
       expiry_minutes: { label: 'Истекает через (минут)', help: 'Запрос, не решённый за это время, истекает и ничего не выполняет, 1–1440.' },
     },
   },

@@ -106,8 +106,9 @@ describe.skipIf(!sshdAvailable())('agent versions and updates, end to end', () =
     expect((await api(sac, 'GET', '/api/v1/dashboards/summary', { token })).body.hosts.outdated).toBe(3);
 
     // An agent-driven update: pending, offered on poll, started → success from the agent's events.
-    const started = await api(sac, 'POST', '/api/v1/agent-updates', { token, body: { product: 'rdp-login-monitor' } });
-    expect(started.body.created).toBe(2);
+    const body = { product: 'rdp-login-monitor', hosts: { all_outdated: true }, waves: [{ percent: 100, soak_minutes: 0 }] };
+    const started = await api(sac, 'POST', '/api/v1/rollouts', { token, body });
+    expect(started.body.counts).toMatchObject({ hosts: 2, updating: 2 });
     await jobIn('WS-AGENT', 'pending');
     const poll = await fetch(`${sac.url}/api/v1/agent/poll?agent_instance_id=agent-WS-AGENT`, { headers: { Authorization: `Bearer ${sac.apiKey}` } });
     const { update } = (await poll.json()) as { update: { url: string; sha256: string; version: string } };

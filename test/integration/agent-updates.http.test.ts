@@ -74,11 +74,13 @@ describe.each(STORE_KINDS)('agent updates on %s', (kind) => {
     expect((await agentGet(`/api/v1/agent/poll?agent_instance_id=${AGENT_A}`, token)).status).toBe(401);
   });
 
-  it('starts one job per outdated host of a product and hands out at most max_parallel at once', async () => {
-    const started = await api(sac, 'POST', '/api/v1/agent-updates', { token, body: { product: 'rdp-login-monitor' } });
+  it('a rollout of a product starts one job per outdated host, and at most max_parallel are handed out at once', async () => {
+    const rollout = { product: 'rdp-login-monitor', hosts: { all_outdated: true }, waves: [{ percent: 100, soak_minutes: 0 }] };
+    const started = await api(sac, 'POST', '/api/v1/rollouts', { token, body: rollout });
     expect(started.status).toBe(201);
-    expect(started.body.created).toBe(2);
-    expect(started.body.jobs.map((j: { state: string; target_version: string }) => [j.state, j.target_version])).toEqual([
+    expect(started.body.counts).toMatchObject({ hosts: 2, updating: 2 });
+    const jobs = (await api(sac, 'GET', '/api/v1/agent-updates', { token })).body.jobs;
+    expect(jobs.map((j: { state: string; target_version: string }) => [j.state, j.target_version])).toEqual([
       ['pending', '2.1.8-SAC'],
       ['pending', '2.1.8-SAC'],
     ]);

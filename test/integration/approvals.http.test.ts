@@ -130,7 +130,7 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   });
 
   it('refuses a request for an action the policy does not hold back', async () => {
-    const res = await request(admin, { request: { kind: 'product_update', product: 'rdp-login-monitor' }, reason: 'monthly' });
+    const res = await request(admin, { request: { kind: 'host_update', host_id: 'any-host' }, reason: 'monthly' });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('approval/not_required');
   });

@@ -99,6 +99,9 @@ const CASES: Record<string, Case> = {
   'agents.updates': none,
   'agents.update': (o) => ({ id: o.job }),
   'agents.hostConfig': (o) => ({ host_id: o.host }),
+  'rollouts.list': none,
+  'rollouts.byId': () => ({ id: 'no-such-rollout' }),
+  'agents.pins': none,
 };
 
 describe.each(STORE_KINDS)('a monitor limited to host groups on %s', (kind) => {

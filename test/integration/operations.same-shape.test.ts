@@ -132,6 +132,7 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     windowId = await createWindow();
     repos = await startGitRepos();
     for (const [i, product] of PRODUCTS.entries()) {
+      repos.commit(product, { 'version.txt': '2.1.5-SAC\r\n' }, 'v2.1.5-SAC');
       repos.commit(product, { 'version.txt': '2.1.7-SAC\r\n' }, 'v2.1.7-SAC');
       const event = await ingestEvent(t, {
         host: { hostname: `OUTDATED-${i}`, os_family: 'windows' },
@@ -245,7 +246,6 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'agents.refreshVersions': () => ({ token: admin }),
     'agents.testGitRepo': (via) => ({ input: { product: pick(via, PRODUCTS) }, token: admin }),
     'agents.updates': () => ({ input: { limit: 10 }, token: monitor }),
-    'agents.updateProduct': (via) => ({ input: { product: pick(via, PRODUCTS) }, token: admin }),
     // No WinRM or SSH here: the push does not reach the host, and the answer is the job (200) saying so.
     'agents.pushUpdate': async (via) => ({
       input: { job_id: (await api(t, 'POST', `/api/v1/hosts/${pick(via, outdatedHosts)}/agent-update`, { token: admin })).body.job.id },
@@ -285,7 +285,34 @@ describe.each(STORE_KINDS)('every operation answers the same over REST and tRPC 
     'bans.unban': async (via) => ({ input: { id: await banOf(pick(via, ['203.0.113.107', '203.0.113.108'])) }, token: admin }),
     'logins.user': () => ({ input: { user: 'CORP\\Alice' }, token: monitor }),
     'logins.rebuildBaselines': () => ({ token: admin }),
+    'rollouts.list': () => ({ input: { limit: 10 }, token: monitor }),
+    'rollouts.byId': async () => ({ input: { id: (readRollout ??= await startRollout()) }, token: monitor }),
+    'rollouts.start': (via) => ({ input: rolloutOf(pick(via, PRODUCTS)), token: admin }),
+    'rollouts.pause': async () => ({ input: { id: await startRollout() }, token: admin }),
+    'rollouts.resume': async () => {
+      const id = await startRollout();
+      await api(t, 'POST', `/api/v1/rollouts/${id}/pause`, { token: admin });
+      return { input: { id }, token: admin };
+    },
+    'rollouts.abort': async () => ({ input: { id: await startRollout() }, token: admin }),
+    'rollouts.rollbackHost': async () => {
+      const id = await startRollout();
+      return { input: { id, host_id: outdatedHosts[0] }, token: admin };
+    },
+    // Nothing of the ring was updated yet: both transports refuse alike.
+    'rollouts.rollbackRing': async () => ({ input: { id: await startRollout(), ring: 0 }, token: admin, fails: { status: 409, code: 'rollout/nothing_to_roll_back' } }),
+    'agents.pins': () => ({ input: { product: PRODUCTS[0] }, token: monitor }),
+    'agents.setPin': (via) => ({ input: { product: PRODUCTS[0], max_version: '2.1.7-SAC', target: { host_id: hosts[pick(via, ['ALPHA', 'BRAVO'])] } }, token: admin }),
+    'agents.removePin': async (via) => {
+      const body = { product: PRODUCTS[1], max_version: '2.1.5-SAC', target: { host_id: hosts[pick(via, ['ALPHA', 'BRAVO'])] } };
+      return { input: { id: (await api(t, 'PUT', '/api/v1/agent-pins', { token: admin, body })).body.id }, token: admin };
+    },
   };
+
+  /** A rollout of a product's outdated hosts: one wave, soaking a day. */
+  const rolloutOf = (product: string) => ({ product, hosts: { all_outdated: true }, waves: [{ percent: 100, soak_minutes: 1440 }] });
+  let readRollout: string | undefined;
+  const startRollout = async (): Promise<string> => (await api(t, 'POST', '/api/v1/rollouts', { token: admin, body: rolloutOf(PRODUCTS[0]) })).body.id;
 
   let readBan: string | undefined;
   /** A ban applied now (no SSH here: each Linux host's outcome says so). */

@@ -7,13 +7,29 @@ import {
   RolloutRollbackHostSchema,
   RolloutRollbackRingSchema,
   RolloutStartSchema,
+  type RolloutView,
 } from '../../../shared/src/index.js';
-import { ByIdInput, defineOperation } from '../http/index.js';
+import { ByIdInput, defineOperation, type Caller } from '../http/index.js';
 import { rolloutNotFound, type RolloutsService } from './rollouts.service.js';
 
 const Rollout = z.looseObject({ id: z.string(), product: z.string(), target_version: z.string(), state: z.string(), current_ring: z.number(), rings: z.array(z.looseObject({ index: z.number() })) });
 const Pin = z.looseObject({ id: z.string(), product: z.string(), max_version: z.string() });
 const CHANGE = { '404': 'No such rollout', '409': 'The rollout is not in a state that allows this' };
+
+/** `rollouts.<verb>`: `POST /api/v1/rollouts/{id}/<verb>` (admin), answering the rollout after the change. */
+function stateChange<const V extends string>(verb: V, summary: string, act: (id: string, caller: Caller) => Promise<RolloutView>) {
+  return defineOperation({
+    id: `rollouts.${verb}`,
+    summary,
+    role: 'admin',
+    method: 'POST',
+    path: `/api/v1/rollouts/{id}/${verb}`,
+    input: ByIdInput,
+    output: Rollout,
+    errors: CHANGE,
+    handler: (input, caller) => act(input.id, caller),
+  });
+}
 
 /**
  * Staged agent rollouts and version pins. Any signed-in user reads rollouts (a caller limited to
@@ -62,39 +78,9 @@ export function rolloutsOperations(rollouts: RolloutsService) {
       errors: { '409': 'Updates are off, no host to move, or the policy needs a second person’s approval', '422': 'No release tag names the target version' },
       handler: (input, caller) => rollouts.start(input, caller),
     }),
-    defineOperation({
-      id: 'rollouts.pause',
-      summary: 'Pause a running rollout (no further ring starts)',
-      role: 'admin',
-      method: 'POST',
-      path: '/api/v1/rollouts/{id}/pause',
-      input: ByIdInput,
-      output: Rollout,
-      errors: CHANGE,
-      handler: (input, caller) => rollouts.pause(input.id, caller),
-    }),
-    defineOperation({
-      id: 'rollouts.resume',
-      summary: 'Resume a paused or halted rollout',
-      role: 'admin',
-      method: 'POST',
-      path: '/api/v1/rollouts/{id}/resume',
-      input: ByIdInput,
-      output: Rollout,
-      errors: CHANGE,
-      handler: (input, caller) => rollouts.resume(input.id, caller),
-    }),
-    defineOperation({
-      id: 'rollouts.abort',
-      summary: 'Abort a rollout; its update jobs no agent was offered yet are cancelled',
-      role: 'admin',
-      method: 'POST',
-      path: '/api/v1/rollouts/{id}/abort',
-      input: ByIdInput,
-      output: Rollout,
-      errors: CHANGE,
-      handler: (input, caller) => rollouts.abort(input.id, caller),
-    }),
+    stateChange('pause', 'Pause a running rollout (no further ring starts)', (id, caller) => rollouts.pause(id, caller)),
+    stateChange('resume', 'Resume a paused or halted rollout', (id, caller) => rollouts.resume(id, caller)),
+    stateChange('abort', 'Abort a rollout; its update jobs no agent was offered yet are cancelled', (id, caller) => rollouts.abort(id, caller)),
     defineOperation({
       id: 'rollouts.rollbackHost',
       summary: 'Roll one host of a rollout back to the previous release',

@@ -1,6 +1,6 @@
 import type { RolloutCounts, RolloutHealth, RolloutHostState, RolloutView } from '../../../shared/src/index.js';
 import type { AgentPinRecord, AgentUpdateJob, Host, RolloutHostRecord, RolloutRecord, RolloutRingRecord } from '../store/index.js';
-import { compareAgentVersions } from '../updates/agent-version.rules.js';
+import { compareAgentVersions } from '../updates/index.js';
 
 /*
  * The ring and health rules of a staged rollout, pure: how hosts fall into rings, how a host's
@@ -61,13 +61,22 @@ export function classifyHost(host: Pick<Host, 'agent_version'>, target: string, 
 }
 
 /**
+ * When a job started, for the heartbeat window: when a poll handed it to the agent, or when it left
+ * `pending` otherwise (the agent's `started`, SAC's push); null while it waits its turn
+ * (`max_parallel`), which no window counts against.
+ */
+export function jobStartMs(job: Pick<AgentUpdateJob, 'state' | 'offered_ms' | 'updated_ms'>): number | null {
+  return job.offered_ms ?? (job.state === 'pending' ? null : job.updated_ms);
+}
+
+/**
  * A host under update after its job's and its own news: `updated` once the job succeeded and the
- * host reports the target with a heartbeat since the job started; `failed` when the job failed or
- * no such report came within `heartbeat_minutes` of the job's start.
+ * host reports the target with a heartbeat since the job was created; `failed` when the job failed
+ * or no such report came within `heartbeat_minutes` of the job's start (`jobStartMs`).
  */
 export function hostProgress(
   h: RolloutHostRecord,
-  job: Pick<AgentUpdateJob, 'state' | 'output'> | null,
+  job: Pick<AgentUpdateJob, 'state' | 'output' | 'offered_ms' | 'updated_ms'> | null,
   host: Pick<Host, 'agent_version' | 'last_seen_ms'> | null,
   target: string,
   health: RolloutHealth,
@@ -77,7 +86,8 @@ export function hostProgress(
   if (!host) return { ...h, state: 'failed', reason: 'the host was deleted' };
   if (job?.state === 'failed') return { ...h, state: 'failed', reason: (job.output ?? '').split('\n')[0].slice(0, 300) || 'the update failed' };
   if (job?.state === 'success' && host.agent_version === target && host.last_seen_ms >= h.job_ms) return { ...h, state: 'updated', reason: null };
-  if (nowMs >= h.job_ms + health.heartbeat_minutes * 60_000) {
+  const startMs = job ? jobStartMs(job) : h.job_ms;
+  if (startMs !== null && nowMs >= startMs + health.heartbeat_minutes * 60_000) {
     return { ...h, state: 'failed', reason: `no heartbeat reporting ${target} within ${health.heartbeat_minutes} minutes (reports ${host.agent_version})` };
   }
   return h;
@@ -118,7 +128,7 @@ export type RolloutStep = { record: RolloutRecord; start: number | null };
  */
 export function step(
   r: RolloutRecord,
-  facts: { job(id: string): Pick<AgentUpdateJob, 'state' | 'output'> | null; host(id: string): Pick<Host, 'agent_version' | 'last_seen_ms'> | null },
+  facts: { job(id: string): Pick<AgentUpdateJob, 'state' | 'output' | 'offered_ms' | 'updated_ms'> | null; host(id: string): Pick<Host, 'agent_version' | 'last_seen_ms'> | null },
   nowMs: number,
 ): RolloutStep {
   const rings = r.rings.map((ring) => ({
@@ -154,7 +164,7 @@ export function step(
 }
 
 /** Whether two records differ in anything a reader sees (the `rev` and `updated_ms` aside). */
-export function changed(a: RolloutRecord, b: RolloutRecord): boolean {
+export function differs(a: RolloutRecord, b: RolloutRecord): boolean {
   const strip = ({ rev: _rev, updated_ms: _u, ...rest }: RolloutRecord) => rest;
   return JSON.stringify(strip(a)) !== JSON.stringify(strip(b));
 }

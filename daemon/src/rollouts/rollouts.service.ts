@@ -8,9 +8,8 @@ import { AppError, errorSummary, hostNotFound } from '../errors.js';
 import type { GroupsService } from '../groups/index.js';
 import type { Fence } from '../jobs/index.js';
 import type { AgentPinRecord, AgentUpdatesRepo, Host, RolloutHostRecord, RolloutRecord, RolloutsRepo, Store } from '../store/index.js';
-import type { AgentUpdatesService, AgentVersionsService } from '../updates/index.js';
-import { isOutdated } from '../updates/agent-version.rules.js';
-import { assignRings, changed, classifyHost, countHosts, pinForbids, pinnedMax, rolloutHostIds, rolloutView, step } from './rollouts.rules.js';
+import { isOutdated, type AgentUpdatesService, type AgentVersionsService } from '../updates/index.js';
+import { assignRings, classifyHost, differs, countHosts, pinForbids, pinnedMax, rolloutHostIds, rolloutView, step } from './rollouts.rules.js';
 
 export const rolloutNotFound = (id: string) => new AppError('rollout/not_found', 'No such rollout', { details: { id } });
 const SYSTEM: Actor = { user: null, ip: undefined };
@@ -110,17 +109,18 @@ export class RolloutsService {
   }
 
   async pause(id: string, actor: Actor): Promise<RolloutView> {
-    return this.view(await this.change(id, actor, 'rollout.paused', (r) => {
+    return this.view(await this.changed(id, actor, 'rollout.paused', (r) => {
       if (r.state !== 'running') throw notIn(r, 'running');
       return { ...r, state: 'paused' };
     }));
   }
 
-  /** Resumes a paused or halted rollout: a halted ring is judged again from where it stopped. */
+  /** Resumes a paused or halted rollout; a halted ring is tried again: its failed hosts get new jobs, its updated ones stay. */
   async resume(id: string, actor: Actor): Promise<RolloutView> {
-    await this.change(id, actor, 'rollout.resumed', (r) => {
+    await this.changed(id, actor, 'rollout.resumed', (r) => {
       if (r.state !== 'paused' && r.state !== 'halted') throw notIn(r, 'paused or halted');
-      const rings = r.rings.map((ring) => (ring.index === r.current_ring && ring.state === 'failed' ? { ...ring, state: 'updating' as const, finished_ms: null } : ring));
+      const retry = (h: RolloutHostRecord): RolloutHostRecord => (h.state === 'failed' ? { ...h, state: 'waiting', reason: null, job_id: null, job_ms: null } : h);
+      const rings = r.rings.map((ring) => (ring.index === r.current_ring && ring.state === 'failed' ? { ...ring, state: 'waiting' as const, finished_ms: null, hosts: ring.hosts.map(retry) } : ring));
       return { ...r, state: 'running', halt_reason: null, rings };
     });
     return this.view(await this.advance(id, actor));
@@ -128,7 +128,7 @@ export class RolloutsService {
 
   /** Aborts: no further ring starts, and update jobs of the rollout that no agent was offered yet are cancelled. */
   async abort(id: string, actor: Actor): Promise<RolloutView> {
-    const aborted = await this.change(id, actor, 'rollout.aborted', (r) => {
+    const aborted = await this.changed(id, actor, 'rollout.aborted', (r) => {
       if (r.state === 'aborted' || r.state === 'completed') throw notIn(r, 'running, paused or halted');
       return { ...r, state: 'aborted', finished_ms: this.deps.clock.now() };
     });
@@ -138,7 +138,7 @@ export class RolloutsService {
       if (h.state === 'updating' && h.job_id !== null && (await this.deps.updates.cancelUnoffered(h.job_id, why, actor))) cancelled.add(h.host_id);
     }
     if (cancelled.size === 0) return this.view(aborted);
-    return this.view(await this.change(id, actor, null, (r) => ({
+    return this.view(await this.changed(id, actor, null, (r) => ({
       ...r,
       rings: r.rings.map((ring) => ({ ...ring, hosts: ring.hosts.map((h) => (cancelled.has(h.host_id) && h.state === 'updating' ? { ...h, state: 'skipped' as const, reason: 'aborted' } : h)) })),
     })));
@@ -232,38 +232,54 @@ export class RolloutsService {
   /**
    * Moves a rollout as far as its facts allow now: steps it (`rules.step`), starts the ring the
    * step names (its hosts classified, their jobs created), and stores each change by
-   * compare-and-set, stepping again on a fresh read when another daemon changed it meanwhile.
+   * compare-and-set, stepping again on a fresh read when another daemon changed it meanwhile (the
+   * jobs this attempt created that the winner's rollout does not name are cancelled then: they are
+   * seconds old, and no agent was offered them).
    */
   private async advance(id: string, actor: Actor): Promise<RolloutRecord> {
     for (let race = 0; race < MAX_RACES; race++) {
       const before = await this.deps.repo.byId(id);
       if (!before) throw rolloutNotFound(id);
       let r = before;
+      const created: string[] = [];
       for (;;) {
         const facts = await this.factsOf(r);
         const stepped = step(r, facts, this.deps.clock.now());
         r = stepped.record;
         if (stepped.start === null) break;
-        r = await this.startRing(r, stepped.start, actor);
+        r = await this.startRing(r, stepped.start, actor, created);
       }
-      if (!changed(before, r)) return before;
+      if (!differs(before, r)) return before;
       const next = { ...r, rev: before.rev + 1, updated_ms: this.deps.clock.now() };
       if (await this.deps.repo.update(next, before.rev)) {
-        await this.changedTo(before, next);
+        await this.published(before, next);
         return next;
       }
+      await this.dropStrayJobs(id, created);
     }
     throw raced(id);
   }
 
-  /** Classifies a ring's hosts (pins, already on the target) and creates the update jobs of the others. */
-  private async startRing(r: RolloutRecord, index: number, actor: Actor): Promise<RolloutRecord> {
+  private async dropStrayJobs(id: string, created: readonly string[]): Promise<void> {
+    if (created.length === 0) return;
+    const named = new Set((await this.deps.repo.byId(id))?.rings.flatMap((ring) => ring.hosts.map((h) => h.job_id)) ?? []);
+    for (const jobId of created) {
+      if (!named.has(jobId)) await this.deps.updates.cancelUnoffered(jobId, `Cancelled: rollout ${id} moved on another daemon meanwhile`, SYSTEM);
+    }
+  }
+
+  /** Classifies a ring's waiting hosts (pins, already on the target) and creates the update jobs of the others (their ids added to `created`). */
+  private async startRing(r: RolloutRecord, index: number, actor: Actor, created: string[]): Promise<RolloutRecord> {
     const now = this.deps.clock.now();
     const pins = await this.deps.repo.pins(r.product);
     const ring = r.rings[index];
     const hosts: RolloutHostRecord[] = [];
     for (const h of ring.hosts) {
-      const host = await this.deps.store.hosts.byId(h.host_id);
+      const host = h.state === 'waiting' ? await this.deps.store.hosts.byId(h.host_id) : null;
+      if (h.state !== 'waiting') {
+        hosts.push(h);
+        continue;
+      }
       if (!host) {
         hosts.push({ ...h, state: 'failed' as const, reason: 'the host was deleted' });
         continue;
@@ -275,7 +291,8 @@ export class RolloutsService {
         continue;
       }
       try {
-        const { job } = await this.deps.updates.startRelease(host, { version: r.target_version, commit: r.target_commit }, actor);
+        const { job, created: inserted } = await this.deps.updates.startRelease(host, { version: r.target_version, commit: r.target_commit }, actor);
+        if (inserted) created.push(job.id);
         hosts.push({ ...h, state: 'updating' as const, reason: null, job_id: job.id, job_ms: Date.parse(job.created_at) });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -299,7 +316,7 @@ export class RolloutsService {
       const { job } = await this.deps.updates.startRelease(host, { version: previous.version, commit: previous.commit }, actor);
       jobs.set(hostId, job.id);
     }
-    return this.change(r.id, actor, 'rollout.rolled_back', (cur) => ({
+    return this.changed(r.id, actor, 'rollout.rolled_back', (cur) => ({
       ...cur,
       rings: cur.rings.map((ring) => ({
         ...ring,
@@ -309,21 +326,21 @@ export class RolloutsService {
   }
 
   /** Applies `edit` by compare-and-set (re-read on a race), audits it under `action` (unless null) and streams it. */
-  private async change(id: string, actor: Actor, action: string | null, edit: (r: RolloutRecord) => RolloutRecord, details: Record<string, unknown> = {}): Promise<RolloutRecord> {
+  private async changed(id: string, actor: Actor, action: string | null, edit: (r: RolloutRecord) => RolloutRecord, details: Record<string, unknown> = {}): Promise<RolloutRecord> {
     for (let race = 0; race < MAX_RACES; race++) {
       const before = await this.deps.repo.byId(id);
       if (!before) throw rolloutNotFound(id);
       const next = { ...edit(before), rev: before.rev + 1, updated_ms: this.deps.clock.now() };
       if (!(await this.deps.repo.update(next, before.rev))) continue;
       if (action) await this.deps.audit.record({ action, actor, target: `rollout:${id}`, details: { product: next.product, target_version: next.target_version, ...details } });
-      await this.changedTo(before, next);
+      await this.published(before, next);
       return next;
     }
     throw raced(id);
   }
 
   /** Streams the change and audits the rollout's own moves: a ring started or passed, a halt, the completion. */
-  private async changedTo(before: RolloutRecord, after: RolloutRecord): Promise<void> {
+  private async published(before: RolloutRecord, after: RolloutRecord): Promise<void> {
     this.deps.publish({
       type: 'rollout.changed',
       data: {

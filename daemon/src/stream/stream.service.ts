@@ -100,8 +100,8 @@ export class StreamHub {
   private readonly ring: Buffer[];
   /** The source position of each ring frame (its id), by the hub's own seq. */
   private readonly positions: number[];
-  /** The host each ring frame is about (null: none), for clients limited to host groups. */
-  private readonly hostIds: (string | null)[];
+  /** The host (or hosts: a rollout's) each ring frame is about (null: none), for clients limited to host groups. */
+  private readonly hostIds: (string | readonly string[] | null)[];
   private boot = randomBase62(8);
   private seq = 0;
   /** Frames not yet sent: exactly the ring's seqs `sentSeq + 1 … seq`. */
@@ -132,7 +132,7 @@ export class StreamHub {
   ) {
     this.ring = new Array<Buffer>(opts.bufferSize);
     this.positions = new Array<number>(opts.bufferSize);
-    this.hostIds = new Array<string | null>(opts.bufferSize);
+    this.hostIds = new Array<string | readonly string[] | null>(opts.bufferSize);
     const clients = this.clients;
     this.onSocketClose = function onSocketClose(this: Socket) {
       const client = clients.get(this);
@@ -156,7 +156,7 @@ export class StreamHub {
       const frame = sseFrame(message, `${this.boot}.${id}`);
       this.ring[seq % this.opts.bufferSize] = frame;
       this.positions[seq % this.opts.bufferSize] = id;
-      this.hostIds[seq % this.opts.bufferSize] = 'host_id' in message.data ? message.data.host_id : null;
+      this.hostIds[seq % this.opts.bufferSize] = 'host_id' in message.data ? message.data.host_id : 'host_ids' in message.data ? message.data.host_ids : null;
       this.pending.push(frame);
       this.scheduleTick();
       if (foldCounters(this.counters, message)) this.markCounters();
@@ -324,7 +324,7 @@ export class StreamHub {
     const out: Buffer[] = [];
     for (let s = from; s <= to; s++) {
       const host = this.hostIds[s % this.opts.bufferSize];
-      if (!scope || (host !== null && scope.has(host))) out.push(this.ring[s % this.opts.bufferSize]);
+      if (!scope || inScope(host, scope)) out.push(this.ring[s % this.opts.bufferSize]);
     }
     return out;
   }
@@ -385,4 +385,10 @@ export class StreamHub {
     this.countersDirty = true;
     if (this.clients.size > 0) this.scheduleTick();
   }
+}
+
+/** Whether a frame about `host` is in `scope`: its one host, or every one of several (a rollout's). */
+function inScope(host: string | readonly string[] | null, scope: ReadonlySet<string>): boolean {
+  if (host === null) return false;
+  return typeof host === 'string' ? scope.has(host) : host.length > 0 && host.every((h) => scope.has(h));
 }

@@ -48,13 +48,16 @@ export function mongoRollouts(db: Db): RolloutsRepo {
       return pins.find(product === undefined ? {} : { product }, NO_ID).sort({ product: 1, created_ms: 1 }).toArray();
     },
     async putPin(pin) {
-      const { id, ...fields } = pin;
-      const stored = await pins.findOneAndUpdate(
-        { product: pin.product, group_id: pin.group_id, host_id: pin.host_id },
-        { $set: { max_version: fields.max_version, note: fields.note, created_by: fields.created_by, created_ms: fields.created_ms }, $setOnInsert: { id } },
-        { upsert: true, returnDocument: 'after', projection: { _id: 0 } },
-      );
-      return stored!;
+      const target = { product: pin.product, group_id: pin.group_id, host_id: pin.host_id };
+      const fields = { $set: { max_version: pin.max_version, note: pin.note, created_by: pin.created_by, created_ms: pin.created_ms } };
+      try {
+        await pins.updateOne(target, { ...fields, $setOnInsert: { id: pin.id } }, { upsert: true });
+      } catch (err) {
+        // Two daemons inserting the same target at once: the unique index lets one in; the other sets it.
+        if ((err as { code?: number }).code !== 11000) throw err;
+        await pins.updateOne(target, fields);
+      }
+      return (await pins.findOne(target, NO_ID))!;
     },
     async pinById(id) {
       return pins.findOne({ id }, NO_ID);

@@ -49,7 +49,7 @@ const en = {
   ring: 'Ring',
   ringLine: '{updated} of {total} updated',
   approvedBy: 'approved by {name}',
-  skipReasons: { pinned: 'pinned to an older version', up_to_date: 'already at the target' },
+  skipReasons: { pinned: 'pinned to an older version', up_to_date: 'already at the target', aborted: 'the rollout was aborted' },
   // The start dialog.
   latest: 'latest',
   versionHint: 'Blank: the latest release ({latest}).',
@@ -148,7 +148,7 @@ const ru: Messages = {
   ring: 'Кольцо',
   ringLine: 'обновлено {updated} из {total}',
   approvedBy: 'одобрил {name}',
-  skipReasons: { pinned: 'закреплён на более старой версии', up_to_date: 'уже на целевой версии' },
+  skipReasons: { pinned: 'закреплён на более старой версии', up_to_date: 'уже на целевой версии', aborted: 'развёртывание прервано' },
   latest: 'последняя',
   versionHint: 'Пусто: последний выпуск ({latest}).',
   hosts: 'Хосты',
