@@ -234,6 +234,13 @@ describe.each(STORE_KINDS)('staged agent rollouts on %s', (kind) => {
     await api(sac, 'PATCH', '/api/v1/settings/approvals', { token, body: { require: [] } });
   });
 
+  it('leaves a host with another update under way alone when rolling back', async () => {
+    // LAB-1 has the last rollout's update pending: rolling it back in the second one must wait.
+    const busy = await api(sac, 'POST', `/api/v1/rollouts/${second}/hosts/${ids['LAB-1']}/rollback`, { token });
+    expect([busy.status, busy.body.error.code, busy.body.error.message]).toEqual([409, 'rollout/host_busy', expect.stringContaining('LAB-1 (to 2.1.8-SAC)')]);
+    expect(hostIn(await rollout(second), 'LAB-1').state).toBe('updated');
+  });
+
   it('lists and removes pins, refuses an unknown release tag', async () => {
     const pins = (await api(sac, 'GET', '/api/v1/agent-pins?product=rdp-login-monitor', { token })).body.pins as { id: string; target_name: string }[];
     expect(pins.map((p) => p.target_name)).toEqual(['WS-5']);

@@ -110,6 +110,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   'rollout/host_not_in_rollout': 404,
   'rollout/no_such_ring': 404,
   'rollout/nothing_to_roll_back': 409,
+  'rollout/host_busy': 409,
   'rollout/no_previous_release': 409,
   'agent_pin/not_found': 404,
   // Backup and restore run as commands, not HTTP; mapped so that a scheduled backup's failure or a

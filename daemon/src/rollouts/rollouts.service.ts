@@ -303,18 +303,26 @@ export class RolloutsService {
     return { ...r, rings, current_ring: index };
   }
 
-  /** Creates a rollback job to the previous release for each host, and marks the hosts `rolled_back`. */
+  /**
+   * Creates a rollback job to the previous release for each host, and marks the hosts `rolled_back`;
+   * a host with another update under way is left alone (refused when no host could be rolled back).
+   */
   private async rollback(r: RolloutRecord, hostIds: string[], actor: Actor): Promise<RolloutRecord> {
     if (r.previous_version === null) throw new AppError('rollout/no_previous_release', `No release of ${r.product} older than ${r.target_version} is known`, { details: { id: r.id } });
     // Verified as every release is (a bundle only from a verified tag); the job targets its commit.
     const previous = await this.deps.versions.release(r.product, r.previous_version);
     const jobs = new Map<string, string>();
+    const busy: string[] = [];
     for (const hostId of hostIds) {
       const host = await this.deps.store.hosts.byId(hostId);
       if (!host) throw hostNotFound(hostId);
       if (pinForbids(await this.pinOf(host), previous.version)) continue;
       const { job } = await this.deps.updates.startRelease(host, { version: previous.version, commit: previous.commit }, actor);
-      jobs.set(hostId, job.id);
+      if (job.target_version === previous.version) jobs.set(hostId, job.id);
+      else busy.push(`${host.hostname} (to ${job.target_version})`);
+    }
+    if (jobs.size === 0 && busy.length > 0) {
+      throw new AppError('rollout/host_busy', `Another update is under way on ${busy.slice(0, 10).join(', ')}: let it finish first`, { details: { id: r.id } });
     }
     return this.changed(r.id, actor, 'rollout.rolled_back', (cur) => ({
       ...cur,
