@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BanCreateFieldsSchema, oneBanSource } from './bans.schema.js';
+import type { Role } from './roles.js';
 import { RolloutStartSchema } from './rollouts.schema.js';
 import { trimmedText } from './trimmed-text.js';
 
@@ -57,6 +58,15 @@ export const ApprovalActionInputSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('ban_apply'), id: Id }),
 ]);
 export type ApprovalActionInput = z.output<typeof ApprovalActionInputSchema>;
+
+/** The role an action needs, to request it and to approve it (the role of the operation it runs); the daemon checks it, the console offers only what it allows. */
+export const APPROVAL_ROLE: Record<ApprovalAction, Role | 'any'> = {
+  session_logoff: 'any',
+  agent_update: 'admin',
+  rollout_start: 'admin',
+  host_delete: 'admin',
+  fleet_ban: 'admin',
+};
 
 /** The action each request kind runs. */
 export const APPROVAL_KIND_ACTION: Record<ApprovalActionInput['kind'], ApprovalAction> = {

@@ -53,7 +53,7 @@ test.afterAll(async () => {
   await repos?.close();
 });
 
-test('an admin checks the versions, updates all outdated hosts of a product, follows the progress live and reads a failed push', async ({ page }) => {
+test('an admin checks the versions, is offered a rollout per product, follows the update jobs live and reads a failed push', async ({ page }) => {
   const app = new ConsolePage(page, sac.url);
   await app.login();
   await app.nav(/agents/i).click();
@@ -65,10 +65,10 @@ test('an admin checks the versions, updates all outdated hosts of a product, fol
   await expect(panel.locator('[data-product="ssh-monitor"]').getByTestId('version-latest')).toHaveText('1.1.3-ipset');
   await expect(panel.locator('[data-product="legacy-agent"]').getByTestId('version-error')).toBeVisible();
 
-  await expect(rdp.getByTestId('update-all')).toHaveText('Update all outdated (2)');
-  await expect(panel.locator('[data-product="legacy-agent"]').getByTestId('update-all')).toHaveCount(0);
-  await rdp.getByTestId('update-all').click();
-  await expect(page.getByText('2 updates of rdp-login-monitor started')).toBeVisible();
+  await expect(rdp.getByTestId('start-rollout')).toHaveText('Start rollout (2)');
+  await expect(panel.locator('[data-product="legacy-agent"]').getByTestId('start-rollout')).toHaveCount(0);
+  // Two single-host updates (rollouts have their own spec): the page follows them from the stream.
+  for (const name of ['WS-01', 'WS-02']) expect((await sac.api('POST', `/api/v1/hosts/${ids[name]}/agent-update`, { token: admin })).status).toBe(201);
   await expect(rdp.getByTestId('update-progress')).toHaveText('0 of 2 done · 0 failed · 2 running');
   const jobs = page.getByTestId('jobs-table');
   await expect(jobs.locator('tr[data-state="pending"]')).toHaveCount(2);
@@ -136,7 +136,7 @@ test('a monitor sees versions, jobs and the configuration read-only', async ({ p
   await expect(page.getByTestId('agent-versions').locator('[data-product="rdp-login-monitor"]').getByTestId('version-latest')).toHaveText('2.1.8-SAC');
   await expect(page.getByTestId('jobs-table').locator('tbody tr[data-job]')).toHaveCount(3);
   await expect(page.getByTestId('versions-check')).toHaveCount(0);
-  await expect(page.getByTestId('update-all')).toHaveCount(0);
+  await expect(page.getByTestId('start-rollout')).toHaveCount(0);
   await expect(page.getByTestId('job-push')).toHaveCount(0);
   await app.open(`/hosts/${ids['WS-02']}`);
   const section = page.getByTestId('agent-update');
@@ -156,6 +156,6 @@ test('the Agents page is usable at 390 px, in Russian too', async ({ page }) => 
   await app.screenshotBothThemes('agents-390');
   await page.getByTestId('language').first().selectOption('ru');
   await expect(page.getByRole('heading', { name: 'Версии и обновления агентов' })).toBeVisible();
-  await expect(page.getByTestId('update-all').first()).toHaveText('Обновить все устаревшие (1)');
+  await expect(page.getByTestId('start-rollout').first()).toHaveText('Начать развёртывание (1)');
   await app.screenshot('agents-390-ru');
 });

@@ -1,23 +1,14 @@
 import {
   APPROVAL_KIND_ACTION,
+  APPROVAL_ROLE,
   type ApprovalAction,
   type ApprovalActionInput,
   type ApprovalRequestView,
-  type Role,
   type SessionUser,
   type SettingsValue,
   type ValidationIssue,
 } from '../../../shared/src/index.js';
 import type { ApprovalRecord } from '../store/index.js';
-
-/** The role an action needs, to request it and to approve it (the role of the operation it runs). */
-export const APPROVAL_ROLE: Record<ApprovalAction, Role | 'any'> = {
-  session_logoff: 'any',
-  agent_update: 'admin',
-  rollout_start: 'admin',
-  host_delete: 'admin',
-  fleet_ban: 'admin',
-};
 
 /** Whether `user` may do (so request or approve) `action`. */
 export function mayAct(user: Pick<SessionUser, 'role'>, action: ApprovalAction): boolean {

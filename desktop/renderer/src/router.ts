@@ -25,7 +25,14 @@ export const routes: RouteRecordRaw[] = [
   { path: '/profile', name: 'profile', component: () => import('./features/profile/ProfileView.vue') },
   { path: '/commands', name: 'commands', component: () => import('./features/actions/CommandsView.vue') },
   { path: '/approvals/:id?', name: 'approvals', component: () => import('./features/approvals/ApprovalsView.vue') },
-  { path: '/agents', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
+  // Nested, so the menu's Agents entry stays lit on the Rollouts tab.
+  {
+    path: '/agents',
+    children: [
+      { path: '', name: 'agents', component: () => import('./features/agents/AgentsView.vue') },
+      { path: 'rollouts/:id?', name: 'rollouts', component: () => import('./features/agents/RolloutsView.vue') },
+    ],
+  },
   { path: '/api-reference', name: 'apiReference', component: () => import('./features/apiref/ApiReferenceView.vue') },
   { path: '/admin/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { admin: true } },
   // A monitor may read the groups (the nav offers it to admins, who change them).

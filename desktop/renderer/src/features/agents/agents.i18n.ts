@@ -1,3 +1,5 @@
+import { rolloutsMessages } from './rollouts.i18n';
+
 /** Messages of the agent versions and updates screens, merged under `agents` (see i18n/index.ts). */
 const en = {
   nav: 'Agents',
@@ -50,6 +52,7 @@ const en = {
   readOnly: 'Read only: administrators change it.',
   allJobs: 'All update jobs →',
   unsignedRelease: 'Release refused: not signed by an allowed signer. Its bundle is neither built nor served (Settings → git_repos → allowed signers).',
+  rollouts: rolloutsMessages.en,
 };
 
 type Messages = typeof en;
@@ -105,6 +108,7 @@ const ru: Messages = {
   readOnly: 'Только чтение: изменяют администраторы.',
   allJobs: 'Все задания обновления →',
   unsignedRelease: 'Релиз отклонён: не подписан доверенной подписью. Его пакет не собирается и не раздаётся (Настройки → git_repos → доверенные подписи).',
+  rollouts: rolloutsMessages.ru,
 };
 
 export const agentsMessages = { en, ru };

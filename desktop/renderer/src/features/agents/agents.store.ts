@@ -6,7 +6,7 @@ import { agentsApi, configText, productProgress, type AgentUpdateQuery } from '.
 
 /**
  * Agent versions and update jobs: the latest version per product, the jobs for the view's filters,
- * every job (the progress of "update all" counts them all) and the hosts (names, outdated counts).
+ * every job (the progress per product counts them all) and the hosts (names, outdated counts).
  */
 export const useAgentsStore = defineStore('agents', () => {
   const filter = shallowRef<Omit<AgentUpdateQuery, 'limit'>>({});
@@ -17,7 +17,7 @@ export const useAgentsStore = defineStore('agents', () => {
   const names = computed(() => new Map((hosts.data.value ?? []).map((h) => [h.id, h.hostname])));
   const hostOptions = computed(() => [...(hosts.data.value ?? [])].sort((a, b) => a.hostname.localeCompare(b.hostname)));
 
-  /** Hosts whose agent is older than their product's latest ("update all" acts on them). */
+  /** Hosts whose agent is older than their product's latest (a rollout of all outdated acts on them). */
   const outdatedCount = (product: string) => (hosts.data.value ?? []).filter((h) => h.agent_product === product && h.outdated).length;
   /** Per product seen on hosts: the newest version stored and how many hosts run an older one. */
   const fleet = computed(() => {
