@@ -229,7 +229,8 @@ describe.each(STORE_KINDS)('two-person approval on %s', (kind) => {
   });
 
   it('refuses a request for an action the policy does not hold back', async () => {
-    const res = await request(admin, { request: { kind: 'host_update', host_id: 'any-host' }, reason: 'monthly' });
+    // A host the policy (session_logoff, host_delete; no group entry) leaves agent updates free on.
+    const res = await request(admin, { request: { kind: 'host_update', host_id: await windowsHost('UPD-01') }, reason: 'monthly' });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('approval/not_required');
   });
