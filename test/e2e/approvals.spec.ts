@@ -170,6 +170,7 @@ test('the settings page edits the approval policy per host group', async ({ page
   await page.getByTestId('approval-groups-remove-0').click();
   await page.getByTestId('settings-save').click();
   await expect(editor).toContainText('Строк для групп нет');
-  expect((await sac.api('GET', '/api/v1/settings/approvals', { token: admin })).body.values.by_group).toEqual([]);
+  // The list empties as the row is removed; the save lands after it.
+  await expect.poll(async () => (await sac.api('GET', '/api/v1/settings/approvals', { token: admin })).body.values.by_group).toEqual([]);
   expect((await sac.api('DELETE', `/api/v1/groups/${group.body.id}`, { token: admin })).status).toBe(204);
 });
