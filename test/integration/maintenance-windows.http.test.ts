@@ -107,7 +107,7 @@ describe.each(STORE_KINDS)('maintenance windows on %s', (kind) => {
     expect(group.status, JSON.stringify(group.body)).toBe(201);
     const body = { group_ids: [group.body.id], starts_at: new Date(clock.now() - MIN).toISOString(), duration_minutes: 120, reason: 'Group patch night' };
     const unknown = await api(t, 'POST', '/api/v1/maintenance-windows', { token, body: { ...body, group_ids: ['no-such-group'] } });
-    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'group/not_found']);
+    expect([unknown.status, unknown.body.error.code, unknown.body.error.details.parameter]).toEqual([400, 'request/invalid_parameter', 'group_ids']);
     const created = await api(t, 'POST', '/api/v1/maintenance-windows', { token, body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ hosts: [], group_ids: [group.body.id], active: true });

@@ -59,7 +59,7 @@ export function approvalsOperations(approvals: ApprovalsService) {
         notFound: () => new AppError('host/not_found', 'No such host'),
       },
       output: Request,
-      errors: { '403': 'Your role may not do the action', '404': 'The host or event does not exist', '409': 'The action does not need approval' },
+      errors: { '403': 'Your role may not do the action', '404': 'The host, event or host group does not exist', '409': 'The action does not need approval', '422': 'A rollout’s target version has no release tag' },
       handler: (input, caller) => approvals.request(input, caller),
     }),
     defineOperation({

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { MaintenanceWindowInputSchema, MaintenanceWindowView, SessionUser } from '../../../shared/src/index.js';
 import type { Actor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, invalidParameter } from '../errors.js';
 import type { SettingsService } from '../settings/index.js';
 import type { GroupDefinition, GroupHost } from '../groups/index.js';
 import type { Host, HostsRepo, MaintenanceRepo, MaintenanceWindowRecord } from '../store/index.js';
@@ -194,13 +194,13 @@ export class MaintenanceService {
     return view(record, now);
   }
 
-  /** The groups a window names, each once; `group/not_found` for one that does not exist. */
+  /** The groups a window names, each once; 400 naming `group_ids` when one does not exist (the window itself may). */
   private async knownGroups(ids: readonly string[]): Promise<string[]> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return [];
     const known = new Set((await this.groups(wanted)).map((g) => g.id));
     const unknown = wanted.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new AppError('group/not_found', 'No such group', { details: { ids: unknown } });
+    if (unknown.length > 0) throw invalidParameter('group_ids', `no host group has the id ${unknown.map((id) => JSON.stringify(id)).join(', ')}`);
     return wanted;
   }
 

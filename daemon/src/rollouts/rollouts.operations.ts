@@ -75,7 +75,7 @@ export function rolloutsOperations(rollouts: RolloutsService) {
       status: 201,
       input: RolloutStartSchema,
       output: Rollout,
-      errors: { '409': 'Updates are off, no host to move, or the policy needs a second person’s approval', '422': 'No release tag names the target version' },
+      errors: { '404': 'A named host group does not exist', '409': 'Updates are off, no host to move, or the policy needs a second person’s approval', '422': 'No release tag names the target version' },
       handler: (input, caller) => rollouts.start(input, caller),
     }),
     stateChange('pause', 'Pause a running rollout (no further ring starts)', (id, caller) => rollouts.pause(id, caller)),
