@@ -1,4 +1,7 @@
 import { MongoServerError, type Db, type Filter } from 'mongodb';
+// Store timers run in wall time, whatever time a test gives the services (see locks.mongo.ts).
+import { systemClock } from '../../clock.js';
+import { withLock } from './locks.mongo.js';
 import type { AgentBundle, AgentUpdateJob, AgentUpdatesRepo, BundleToken } from '../agent-updates.types.js';
 
 export const AGENT_UPDATES_MONGO_MIGRATION = {
@@ -19,10 +22,12 @@ export const AGENT_UPDATES_MONGO_MIGRATION = {
 };
 
 const ACTIVE = ['pending', 'started', 'fallback'] as const;
+/** How long a host's active-job lock may stand without its job before it is taken as a crash's leftover (its writer inserts the job right after). */
+const ACTIVE_LOCK_GRACE_MS = 10_000;
 
 export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
   const jobs = db.collection<AgentUpdateJob>('agent_update_jobs');
-  const activeLocks = db.collection<{ host_id: string; job_id: string }>('agent_update_active');
+  const activeLocks = db.collection<{ host_id: string; job_id: string; taken_ms?: number }>('agent_update_active');
   const tokens = db.collection<BundleToken>('agent_bundle_tokens');
   const bundles = db.collection<AgentBundle>('agent_bundles');
   const configs = db.collection<{ host_id: string; config: Record<string, unknown>; updated_ms: number; updated_by: string }>('host_agent_config');
@@ -30,14 +35,27 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
   const activeForHost = (hostId: string) => jobs.findOne({ host_id: hostId, state: { $in: [...ACTIVE] } }, noId);
   return {
     async insertJob(job) {
-      try {
-        await activeLocks.insertOne({ host_id: job.host_id, job_id: job.id });
-      } catch (err) {
-        if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+      for (;;) {
+        try {
+          await activeLocks.insertOne({ host_id: job.host_id, job_id: job.id, taken_ms: Date.now() });
+          break;
+        } catch (err) {
+          if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
+        }
         const current = await activeForHost(job.host_id);
         if (current) return { status: 'active', job: current };
-        // The lock outlived its job (a crash between the two writes): take it over.
-        await activeLocks.updateOne({ host_id: job.host_id }, { $set: { job_id: job.id } });
+        const lock = await activeLocks.findOne({ host_id: job.host_id });
+        if (!lock) continue; // its job ended meanwhile: take the free lock
+        // A young lock's job is being inserted by another writer right now: wait for it.
+        if (Date.now() - (lock.taken_ms ?? 0) < ACTIVE_LOCK_GRACE_MS) {
+          await systemClock.sleep(20);
+          continue;
+        }
+        // The lock outlived its job (a crash between the two writes): take it over, unless another writer just did.
+        await withLock(db, `agent_update_active:${job.host_id}`, async () => {
+          await activeLocks.updateOne({ host_id: job.host_id, job_id: lock.job_id }, { $set: { job_id: job.id, taken_ms: Date.now() } });
+        });
+        if ((await activeLocks.findOne({ host_id: job.host_id }))?.job_id === job.id) break;
       }
       await jobs.insertOne({ ...job });
       return { status: 'inserted', job };

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { AgentPinRecord, RolloutRecord, RolloutsRepo } from '../rollouts.types.js';
+import { withLock } from './locks.mongo.js';
 
 export const ROLLOUTS_MONGO_MIGRATION = {
   id: 79,
@@ -40,9 +41,9 @@ export function mongoRollouts(db: Db): RolloutsRepo {
       return rollouts.find({ state: { $in: ['running', 'paused'] } }, NO_ID).sort({ created_ms: 1 }).toArray();
     },
     async update(r, rev) {
-      // One document, filtered on its revision: of two concurrent writers one matches.
-      const res = await rollouts.replaceOne({ id: r.id, rev }, { ...r });
-      return res.modifiedCount === 1;
+      // One document, filtered on its revision, under the rollout's lock: FerretDB applies a
+      // filtered replace as read-then-write, so without it two writers of one revision could both match.
+      return withLock(db, `rollout:${r.id}`, async () => (await rollouts.replaceOne({ id: r.id, rev }, { ...r })).modifiedCount === 1);
     },
     async pins(product) {
       return pins.find(product === undefined ? {} : { product }, NO_ID).sort({ product: 1, created_ms: 1 }).toArray();
