@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { ApprovalRecord, ApprovalsRepo } from '../approvals.types.js';
+import { withLock } from './locks.mongo.js';
 
 export const APPROVALS_MONGO_MIGRATION = {
   id: 78,
@@ -31,9 +32,9 @@ export function mongoApprovals(db: Db): ApprovalsRepo {
         .toArray();
     },
     async decide(id, d) {
-      // One document, filtered on its state: of two concurrent decisions one matches.
-      const res = await approvals.updateOne({ id, state: 'pending' }, { $set: { ...d } });
-      return res.modifiedCount === 1;
+      // One document, filtered on its state, under the request's lock: FerretDB applies a filtered
+      // update as read-then-write, so without it two daemons' decisions could both match.
+      return withLock(db, `approval:${id}`, async () => (await approvals.updateOne({ id, state: 'pending' }, { $set: { ...d } })).modifiedCount === 1);
     },
     async setResult(id, result) {
       await approvals.updateOne({ id }, { $set: { result } });
