@@ -74,7 +74,11 @@ export function mongoAgentUpdates(db: Db): AgentUpdatesRepo {
       return jobs.countDocuments({ product, $or: [{ state: { $in: ['started', 'fallback'] } }, { state: 'pending', offered_ms: { $ne: null } }] });
     },
     async transition(id, from, patch, opts) {
-      const result = await jobs.updateOne({ id, state: { $in: [...from] }, ...(opts?.unoffered ? { offered_ms: null } : {}) }, { $set: patch });
+      // Under the job's lock: FerretDB applies a filtered update as read-then-write, so without it two
+      // daemons' claims of one job (a push, an abort, the agent's event) could both match.
+      const result = await withLock(db, `agent_update_job:${id}`, () =>
+        jobs.updateOne({ id, state: { $in: [...from] }, ...(opts?.unoffered ? { offered_ms: null } : {}) }, { $set: patch }),
+      );
       if (result.modifiedCount === 0 && result.matchedCount === 0) return null;
       const job = await jobs.findOne({ id }, noId);
       if (job && !ACTIVE.includes(job.state as (typeof ACTIVE)[number])) await activeLocks.deleteOne({ host_id: job.host_id, job_id: job.id });
