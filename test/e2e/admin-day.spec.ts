@@ -93,7 +93,7 @@ test('settings: the SSH key is a write-only text area, known_hosts a text area, 
   await page.locator('[data-field="policies.critical.final_emails"]').fill('duty@example.test');
   await page.getByTestId('settings-save').click();
   await expect.poll(async () => (await settingsOf('escalation')).values.policies).toEqual({
-    critical: { interval_minutes: 15, max_repeats: 3, final_channels: [], final_emails: ['duty@example.test'] },
+    critical: { interval_minutes: 15, max_repeats: 3, final_channels: [], final_emails: ['duty@example.test'], group_ids: [] },
   });
   await app.screenshotBothThemes('settings-escalation');
 });
