@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { afterAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeEach, inject } from 'vitest';
 import { loadConfig } from '../../daemon/src/config.js';
 import { openStore, type Store } from '../../daemon/src/store/index.js';
 
@@ -33,6 +33,25 @@ export async function openFreshStore(kind: StoreKind): Promise<Store> {
   const result = loadConfig(storeEnv(kind, tempDir()));
   if (!result.ok) throw new Error(result.problems.join('; '));
   return openStore(result.config.store);
+}
+
+/**
+ * Several daemons' connections to one fresh store of `kind` (`open()` in a test; closed after each
+ * test): `count` on MongoDB, one on SQLite, whose store is one daemon's. `on(i)` picks one in turn.
+ */
+export function daemonStoresPerTest(kind: StoreKind): { open(count: number): Promise<{ on(i: number): Store }> } {
+  const stores: Store[] = [];
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
+  });
+  return {
+    async open(count) {
+      const result = loadConfig(storeEnv(kind, tempDir()));
+      if (!result.ok) throw new Error(result.problems.join('; '));
+      for (let i = 0; i < (kind === 'mongodb' ? count : 1); i++) stores.push(await openStore(result.config.store));
+      return { on: (i: number) => stores[i % stores.length]! };
+    },
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../daemon/src/config.js';
-import { openStore, type AgentUpdateJob, type Store } from '../../daemon/src/store/index.js';
-import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
+import { describe, expect, it } from 'vitest';
+import { type AgentUpdateJob } from '../../daemon/src/store/index.js';
+import { daemonStoresPerTest, STORE_KINDS } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T09:00:00.000Z');
 
@@ -24,21 +23,10 @@ function job(id: string, hostId: string): AgentUpdateJob {
 }
 
 describe.each(STORE_KINDS)('agent update jobs with several daemons on %s', (kind) => {
-  const stores: Store[] = [];
-  afterEach(async () => {
-    for (const s of stores.splice(0)) await s.close();
-  });
-  async function open(count: number): Promise<Store[]> {
-    const result = loadConfig(storeEnv(kind, tempDir()));
-    if (!result.ok) throw new Error(result.problems.join('; '));
-    for (let i = 0; i < count; i++) stores.push(await openStore(result.config.store));
-    return stores;
-  }
+  const daemons = daemonStoresPerTest(kind);
 
   it('gives a host one active job however many daemons create one at once, and one claim of a job wins', async () => {
-    // SQLite's store is one daemon's.
-    const daemons = await open(kind === 'mongodb' ? 3 : 1);
-    const on = (i: number) => daemons[i % daemons.length];
+    const { on } = await daemons.open(3);
     for (let round = 0; round < 4; round++) {
       const host = `h-${round}`;
       const outcomes = await Promise.all(Array.from({ length: 9 }, (_, i) => on(i).agentUpdates.insertJob(job(`j-${round}-${i}`, host))));

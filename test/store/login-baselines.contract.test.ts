@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseEvent, type SourceGeo } from '../../shared/src/index.js';
-import { loadConfig } from '../../daemon/src/config.js';
 import { DEFAULT_CROSS_HOST_RULES } from '../../daemon/src/correlation/index.js';
 import { createIngestPipeline } from '../../daemon/src/ingest/index.js';
 import { actorUser, hostObservation } from '../../daemon/src/ingest/ingest.rules.js';
-import { openStore, type BaselineValue, type Store } from '../../daemon/src/store/index.js';
+import { type BaselineValue, type Store } from '../../daemon/src/store/index.js';
 import { buildEvent } from '../helpers/events.js';
 import { CORRELATION } from '../helpers/services.js';
-import { STORE_KINDS, storeEnv, tempDir } from '../helpers/stores.js';
+import { daemonStoresPerTest, STORE_KINDS } from '../helpers/stores.js';
 
 const T0 = Date.parse('2026-06-03T09:00:00.000Z');
 const HOUR = 3_600_000;
@@ -43,21 +42,11 @@ async function ingest(store: Store, item: ReturnType<typeof success>): Promise<v
 }
 
 describe.each(STORE_KINDS)('per-user login baselines with several daemons on %s', (kind) => {
-  const stores: Store[] = [];
-  afterEach(async () => {
-    for (const s of stores.splice(0)) await s.close();
-  });
-  async function open(count: number): Promise<Store[]> {
-    const result = loadConfig(storeEnv(kind, tempDir()));
-    if (!result.ok) throw new Error(result.problems.join('; '));
-    for (let i = 0; i < count; i++) stores.push(await openStore(result.config.store));
-    return stores;
-  }
+  const daemons = daemonStoresPerTest(kind);
 
   it('40 logins of one user committed at once (by four daemons on MongoDB) count exactly, and open one new_source problem', async () => {
-    // SQLite's store is one daemon's: its commits go one after the other.
-    const daemons = await open(kind === 'mongodb' ? 4 : 1);
-    const on = (i: number) => daemons[i % daemons.length];
+    // Four daemons on MongoDB; SQLite's store is one daemon's, its commits one after the other.
+    const { on } = await daemons.open(4);
     await ingest(on(0), success('WEB01', T0 - 20 * HOUR, 'DE'));
     await ingest(on(1), success('WEB01', T0 - HOUR, 'DE'));
     // Learnt since T0 + 4 h: forty logins from a new country, each its own commit, all at once.
@@ -79,7 +68,7 @@ describe.each(STORE_KINDS)('per-user login baselines with several daemons on %s'
   });
 
   it('adds counts to stored values, keeps the newest label whatever order the adds come in, and starts a pruned value afresh', async () => {
-    const [s] = await open(1);
+    const s = (await daemons.open(1)).on(0);
     const value = (over: Partial<BaselineValue>): BaselineValue => ({ user: 'bob', dim: 'asn', value: '64500', label: 'Old Org', count: 1, first_ms: T0, last_ms: T0, sighting: null, ...over });
     await s.loginBaselines.add([value({ count: 2, last_ms: T0 + HOUR, label: 'New Org' }), value({ dim: 'user', value: '', label: null })], T0 - HOUR);
     // An older login added later: counted, its label not taken; one add holding the value twice.
