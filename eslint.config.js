@@ -35,6 +35,21 @@ export default tseslint.config(
     },
   },
   {
+    // Limits and patterns checked after .trim() differ from what the OpenAPI document states on the
+    // sent text (schemathesis sent "\t" to `minLength: 1`, and "\f" + 500 characters to `maxLength: 500`).
+    files: ['shared/src/**/*.ts', 'daemon/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(min|max|length|regex)$/] > MemberExpression > CallExpression.object[callee.property.name='trim']",
+          message: 'A limit or pattern after .trim() checks other text than the OpenAPI document states: use trimmedText / trimmedNote / trimmedMatch from shared/src/trimmed-text.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['daemon/**/*.ts'],
     rules: {
       'no-restricted-imports': [

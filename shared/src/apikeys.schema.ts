@@ -7,7 +7,7 @@ export const ApiKeyCreateSchema = z.strictObject({
   /** Binds the key to one host: events must name this `host.hostname` (case-insensitive). */
   hostname: trimmedText(255).optional(),
   /** Binds the key to one agent installation: events must carry this `source.agent_instance_id`. */
-  agent_instance_id: z.string().trim().min(1).max(128).optional(),
+  agent_instance_id: trimmedText(128).optional(),
   /** What a bound key does with an event from another host: `refuse` (403, default) or `flag` (accept, audit). */
   on_mismatch: z.enum(['refuse', 'flag']).optional(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BanCreateFieldsSchema, oneBanSource } from './bans.schema.js';
 import type { Role } from './roles.js';
 import { RolloutStartSchema } from './rollouts.schema.js';
-import { trimmedText } from './trimmed-text.js';
+import { trimmedNote, trimmedText } from './trimmed-text.js';
 
 /*
  * Two-person approval: actions an admin policy puts under a second person's approval become a
@@ -88,7 +88,7 @@ export const ApprovalRequestInputSchema = z.strictObject({
 export const ApprovalDecisionInputSchema = z.strictObject({
   id: Id,
   /** An optional word from the approver or denier. */
-  note: z.string().trim().max(500).optional(),
+  note: trimmedNote(500).optional(),
 });
 
 export const ApprovalListQuerySchema = z.strictObject({

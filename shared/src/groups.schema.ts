@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_PRODUCTS, OS_FAMILIES } from './event.schema.js';
-import { trimmedText } from './trimmed-text.js';
+import { trimmedNote, trimmedText } from './trimmed-text.js';
 
 /** Bounds of a host group: its texts, explicit members and rules. */
 export const GROUP_LIMITS = { name: 80, description: 500, hosts: 500, patterns: 20, cidrs: 50, limit: 50 } as const;
@@ -29,7 +29,7 @@ export type GroupRules = z.output<typeof GroupRulesSchema>;
 
 const groupFields = {
   name: trimmedText(GROUP_LIMITS.name),
-  description: z.string().trim().max(GROUP_LIMITS.description).default(''),
+  description: trimmedNote(GROUP_LIMITS.description).default(''),
   /** Hosts named as members (host ids), whatever the rules say. */
   host_ids: z.array(z.string().min(1).max(128)).max(GROUP_LIMITS.hosts).default([]),
   rules: GroupRulesSchema.default({ host_patterns: [], os_families: [], agent_products: [], cidrs: [] }),

@@ -28,3 +28,4 @@ export * from './type-patterns.js';
 export * from './suggest.schema.js';
 export * from './bans.schema.js';
 export * from './rollouts.schema.js';
+export * from './trimmed-text.js';

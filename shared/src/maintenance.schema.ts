@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KNOWN_TIME_ZONES } from './time-zone.js';
+import { trimmedText } from './trimmed-text.js';
 
 /** Bounds of a maintenance window's matchers and text. */
 export const MAINTENANCE_LIMITS = { hosts: 200, groups: 50, typePrefixes: 50, rules: 20, reason: 1000, maxDays: 366 } as const;
@@ -33,7 +34,7 @@ const windowFields = {
   /** Alternative to `ends_at` for a one-off window. */
   duration_minutes: z.number().int().min(1).max(MAINTENANCE_LIMITS.maxDays * 24 * 60).optional(),
   recurrence: WeeklyRecurrenceSchema.nullable().default(null),
-  reason: z.string().trim().min(1).max(MAINTENANCE_LIMITS.reason),
+  reason: trimmedText(MAINTENANCE_LIMITS.reason),
 };
 
 /** `maintenance.create` / `POST /api/v1/maintenance-windows`. */

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import type { LoginResponse } from './users.schema.js';
+import { trimmedMatch } from './trimmed-text.js';
 
 /** A six-digit TOTP code or a recovery code (`xxxx-xxxx-xxxx`). */
-export const SecondFactorCodeSchema = z
-  .string()
-  .trim()
-  .min(6)
-  .max(32)
-  .regex(/^(\d{6}|[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4})$/i, 'must be a 6-digit code or a recovery code');
+export const SecondFactorCodeSchema = trimmedMatch(/^(\d{6}|[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4})$/, 64, 'must be a 6-digit code or a recovery code');
 
-export const TotpCodeSchema = z.strictObject({ code: z.string().trim().regex(/^\d{6}$/, 'must be a 6-digit code') });
+const SixDigitCode = trimmedMatch(/^\d{6}$/, 64, 'must be a 6-digit code');
+
+export const TotpCodeSchema = z.strictObject({ code: SixDigitCode });
 
 /** Second sign-in step: the ticket the password step answered and a TOTP or recovery code. */
 export const LoginSecondFactorSchema = z.strictObject({
@@ -21,7 +19,7 @@ export const LoginSecondFactorSchema = z.strictObject({
 export const LoginEnrollSchema = z.strictObject({ ticket: z.string().min(1).max(2048) });
 export const LoginEnrollConfirmSchema = z.strictObject({
   ticket: z.string().min(1).max(2048),
-  code: z.string().trim().regex(/^\d{6}$/, 'must be a 6-digit code'),
+  code: SixDigitCode,
 });
 
 /** What the password step answers when a second step follows instead of a session. */

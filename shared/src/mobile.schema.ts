@@ -45,7 +45,7 @@ export const EnrollRequestSchema = z.strictObject({
   code: z.string().min(1).max(64),
   device_uuid: z.uuid(),
   name: trimmedText(128),
-  platform: z.string().trim().min(1).max(64),
+  platform: trimmedText(64),
   app_version: z.string().max(64).optional(),
   push: PushSubscriptionInputSchema.optional(),
 });

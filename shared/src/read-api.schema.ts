@@ -3,6 +3,7 @@ import { SEVERITIES, type Severity } from './event.schema.js';
 import type { FailedLoginSources, GeoStatus, SourceGeo } from './geo.schema.js';
 import type { ProblemEvidence } from './login-intel.schema.js';
 import { isIanaTimeZone, KNOWN_TIME_ZONES } from './time-zone.js';
+import { trimmedText } from './trimmed-text.js';
 
 /** Largest page of the read API. */
 export const READ_LIMIT_MAX = 500;
@@ -297,8 +298,8 @@ export interface HostView {
  * the name the WinRM HTTPS certificate carries (the daemon checks both are host names or IPs).
  */
 export const HostPinSchema = z.strictObject({
-  address: z.string().trim().min(1).max(253),
-  winrm_name: z.string().trim().min(1).max(253).nullable().default(null),
+  address: trimmedText(253),
+  winrm_name: trimmedText(253).nullable().default(null),
 });
 export type HostPinInput = z.input<typeof HostPinSchema>;
 

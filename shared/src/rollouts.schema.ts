@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { trimmedText } from './trimmed-text.js';
+import { trimmedMatch, trimmedNote, trimmedText } from './trimmed-text.js';
 
 /*
  * Staged agent rollouts: a product moved to a target version ring by ring (a canary list, then
@@ -24,7 +24,7 @@ export const ROLLOUT_SKIP_REASONS = ['pinned', 'up_to_date'] as const;
 const Id = z.string().min(1).max(128);
 const Product = trimmedText(64);
 /** A release version as its tag names it (`2.1.8`, `v2.1.8-SAC` is read as `2.1.8`). */
-const Version = z.string().trim().min(1).max(64).regex(/^[0-9A-Za-z.+_-]+$/, 'must be a version such as 2.1.8');
+const Version = trimmedMatch(/^[0-9A-Za-z.+_-]+$/, 64, 'must be a version such as 2.1.8');
 const SoakMinutes = z.number().int().min(0).max(ROLLOUT_LIMITS.soak_minutes);
 
 /** Which hosts a rollout moves: the members of groups, or every host of the product not on the target yet. */
@@ -142,7 +142,7 @@ export const AgentPinSetSchema = z.strictObject({
   product: Product,
   max_version: Version,
   target: AgentPinTargetSchema,
-  note: z.string().trim().max(500).default(''),
+  note: trimmedNote(500).default(''),
 });
 export type AgentPinSetInput = z.output<typeof AgentPinSetSchema>;
 

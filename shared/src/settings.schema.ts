@@ -3,6 +3,7 @@ import { SEVERITIES } from './event.schema.js';
 import { allowedSignersProblem, isSafeGitRef } from './git.rules.js';
 import { LANGUAGES, NOTIFY_CHANNELS } from './notify.schema.js';
 import { ApprovalsSettingsSchema } from './approvals.schema.js';
+import { trimmedMatch, trimmedText } from './trimmed-text.js';
 
 /**
  * A secret field (password, token, private key). Stored encrypted, never returned: reads show
@@ -117,7 +118,7 @@ export const CorrelationSettingsSchema = z.strictObject({
     })
     .default({ ...DEFAULT_TYPE_PROBLEMS }),
   /** Users whose routine administration (sudo, WinRM, admin shares, shadowing) opens no problem. */
-  admin_users: z.array(z.string().trim().min(1, 'must not be blank').max(256)).max(200).default([]),
+  admin_users: z.array(trimmedText(256)).max(200).default([]),
   /** Success after failures: a successful login from an address that failed this often (any host) in the preceding window. */
   login_after_failures_enabled: z.boolean().default(true),
   login_after_failures_min_failures: z.number().int().min(1).max(1000).default(3),
@@ -321,7 +322,7 @@ export const SshBansSettingsSchema = z.strictObject({
   concurrency: z.number().int().min(1).max(64).default(8),
   /** Addresses and CIDR ranges never banned (admin networks, partners, monitoring). */
   never_ban: z
-    .array(z.string().trim().min(1).max(64).regex(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 'must be an address or a CIDR range'))
+    .array(trimmedMatch(/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/, 64, 'must be an address or a CIDR range'))
     .max(200)
     .default([]),
   /** Addresses console users signed in from within this many days are never banned (0: none). */

@@ -1,14 +1,14 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { AgentCommandResultSchema, toValidationIssues } from '../../../shared/src/index.js';
+import { AgentCommandResultSchema, toValidationIssues, trimmedText } from '../../../shared/src/index.js';
 import { type ApiKeyService, type KeyAgents, requestKey } from '../apikeys/index.js';
 import { apiKeyFromHeaders, clientAddress, sendJson } from '../http/index.js';
 import { AppError } from '../errors.js';
 import type { CommandsService } from './commands.service.js';
 
-const AgentPollQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256) });
-const AgentResultQuery = z.object({ agent_instance_id: z.string().trim().min(1).max(256).optional() });
+const AgentPollQuery = z.object({ agent_instance_id: trimmedText(256) });
+const AgentResultQuery = z.object({ agent_instance_id: trimmedText(256).optional() });
 const CommandIdParam = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
 /** Agent input that does not parse: 422, which the agent treats as final. */
