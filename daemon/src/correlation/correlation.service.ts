@@ -45,7 +45,9 @@ import {
   baselineIncrements,
   baselineOverflow,
   baselineView,
+  earlierLinks,
   failuresByHost,
+  firstAtOrBefore,
   IMPOSSIBLE_TRAVEL_TYPE,
   impossibleTravel,
   impossibleTravelTitle,
@@ -53,6 +55,7 @@ import {
   loginSighting,
   NEW_SOURCE_TYPE,
   newSourceTitle,
+  reachesHosts,
   sightingOf,
   userLoginRow,
   valuesByUser,
@@ -81,14 +84,17 @@ interface Occurrence {
   type: string;
   host_id: string;
   hostname: string;
-  title: string;
   severity: Severity;
   occurred_ms: number;
   window_ms: number;
   links: ProblemLink[];
   counted: boolean;
-  /** Why the rule raised it (login intelligence), stored when it opens a problem. */
-  evidence?: ProblemEvidence;
+  /**
+   * The problem's title, and why the rule raised it (login intelligence; stored when it opens a
+   * problem). Called only for the first occurrence of each window cluster, the one a new problem
+   * takes them from: the cross-host rules' evidence walks every failure of the window.
+   */
+  describe: () => { title: string; evidence?: ProblemEvidence };
 }
 
 /** What correlating a batch derived besides its writes: the problems it opened or grew (facts), and those it opened (for the log). */
@@ -160,7 +166,7 @@ export class CorrelationService {
             key: problemKey(d.c.host_id, HOST_ACTIVITY_TYPE, 'host_activity'),
             rule: 'host_activity' as const,
             type: HOST_ACTIVITY_TYPE,
-            title: hostActivityTitle(d.c.event.host.hostname),
+            describe: () => ({ title: hostActivityTitle(d.c.event.host.hostname) }),
             severity: 'info' as const,
             window_ms: HOST_ACTIVITY_WINDOW_MS,
           }
@@ -168,7 +174,7 @@ export class CorrelationService {
             key: problemKey(d.c.host_id, d.c.event.type, 'severity'),
             rule: 'severity' as const,
             type: d.c.event.type,
-            title: d.c.event.title,
+            describe: () => ({ title: d.c.event.title }),
             severity: d.severity,
             window_ms: settings.windowMinutes * 60_000,
           }),
@@ -200,7 +206,7 @@ export class CorrelationService {
         type: 'agent.inventory',
         host_id: d.c.host_id,
         hostname: d.c.event.host.hostname,
-        title: hardwareChangeTitle(d.c.event.host.hostname, parts),
+        describe: () => ({ title: hardwareChangeTitle(d.c.event.host.hostname, parts) }),
         severity: 'warning',
         occurred_ms: d.c.occurred_ms,
         window_ms: settings.windowMinutes * 60_000,
@@ -269,7 +275,7 @@ export class CorrelationService {
         type: RDG_FLAP_TYPE,
         host_id: hostId,
         hostname: d.c.event.host.hostname,
-        title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}`,
+        describe: () => ({ title: `RD Gateway flap: ${closed.user || '-'} → ${closed.internal_ip || '-'}` }),
         severity: 'warning',
         occurred_ms: closed.occurred_ms,
         window_ms: FLAP_WINDOW_MS,
@@ -323,31 +329,30 @@ export class CorrelationService {
       if (rows) rows.push(f);
       else byAddress.set(f.address, [f]);
     }
-    const before = (address: string, at: number, windowMs: number) =>
-      (byAddress.get(address) ?? []).filter((f) => f.occurred_ms <= at && f.occurred_ms >= at - windowMs);
+    // An address's failures in [at - windowMs, at]: a run of its newest-first rows, found by bisection.
+    const before = (address: string, at: number, windowMs: number) => {
+      const rows = byAddress.get(address) ?? [];
+      return rows.slice(firstAtOrBefore(rows, at), firstAtOrBefore(rows, at - windowMs - 1));
+    };
     const out: Occurrence[] = [];
     for (const { d, address, failed } of wanted) {
       const own: ProblemLink = { event_id: d.c.event.event_id, occurred_ms: d.c.occurred_ms, counted: true };
-      const earlier = (rows: SourceFailure[]): ProblemLink[] =>
-        rows
-          .filter((f) => f.event_id !== own.event_id)
-          .slice(0, SOURCE_LINK_LIMIT)
-          .map((f) => ({ event_id: f.event_id, occurred_ms: f.occurred_ms, counted: false }));
       const base = { host_id: d.c.host_id, hostname: d.c.event.host.hostname, occurred_ms: d.c.occurred_ms, counted: true };
       if (failed) {
         const rows = before(address, d.c.occurred_ms, distributed.windowMs);
-        const hosts = [...new Map(rows.map((f) => [f.host_id, f.hostname])).values()].sort();
-        if (hosts.length < distributed.minHosts) continue;
+        if (!reachesHosts(rows, distributed.minHosts)) continue;
         out.push({
           ...base,
           key: problemKey(ANY_HOST, DISTRIBUTED_BRUTEFORCE_TYPE, 'distributed_bruteforce', [address]),
           rule: 'distributed_bruteforce',
           type: DISTRIBUTED_BRUTEFORCE_TYPE,
-          title: distributedBruteforceTitle(address, hosts),
           severity: distributed.severity,
           window_ms: distributed.windowMs,
-          links: [own, ...earlier(rows)],
-          evidence: { kind: 'distributed_bruteforce', address, window_minutes: distributed.windowMs / 60_000, hosts: failuresByHost(rows) },
+          links: [own, ...earlierLinks(rows, own.event_id, SOURCE_LINK_LIMIT)],
+          describe: () => ({
+            title: distributedBruteforceTitle(address, [...new Map(rows.map((f) => [f.host_id, f.hostname])).values()].sort()),
+            evidence: { kind: 'distributed_bruteforce', address, window_minutes: distributed.windowMs / 60_000, hosts: failuresByHost(rows) },
+          }),
         });
       } else {
         const rows = before(address, d.c.occurred_ms, afterFailures.windowMs);
@@ -358,11 +363,13 @@ export class CorrelationService {
           key: problemKey(d.c.host_id, LOGIN_AFTER_FAILURES_TYPE, 'login_after_failures', [address, user]),
           rule: 'login_after_failures',
           type: LOGIN_AFTER_FAILURES_TYPE,
-          title: loginAfterFailuresTitle(address, user, d.c.event.host.hostname, rows.length),
           severity: afterFailures.severity,
           window_ms: afterFailures.windowMs,
-          links: [own, ...earlier(rows)],
-          evidence: { kind: 'login_after_failures', address, user, login: sightingOf(d.c), failures: failuresByHost(rows) },
+          links: [own, ...earlierLinks(rows, own.event_id, SOURCE_LINK_LIMIT)],
+          describe: () => ({
+            title: loginAfterFailuresTitle(address, user, d.c.event.host.hostname, rows.length),
+            evidence: { kind: 'login_after_failures', address, user, login: sightingOf(d.c), failures: failuresByHost(rows) },
+          }),
         });
       }
     }
@@ -417,10 +424,12 @@ export class CorrelationService {
           key: problemKey(ANY_HOST, NEW_SOURCE_TYPE, 'new_source', [l.user, s.country ?? '', String(s.asn ?? '')]),
           rule: 'new_source',
           type: NEW_SOURCE_TYPE,
-          title: newSourceTitle(l.user, newCountry, newAsn, newAsn === null ? null : s.as_org),
           severity: newSource.severity,
           window_ms: settings.windowMinutes * 60_000,
-          evidence: { kind: 'new_source', user: l.user, login: s, new_country: newCountry, new_asn: newAsn, baseline: baselineView(l.user, usual, newSource.learningMs)! },
+          describe: () => ({
+            title: newSourceTitle(l.user, newCountry, newAsn, newAsn === null ? null : s.as_org),
+            evidence: { kind: 'new_source', user: l.user, login: s, new_country: newCountry, new_asn: newAsn, baseline: baselineView(l.user, usual, newSource.learningMs)! },
+          }),
         });
       }
       const others = values.flatMap((v) => (v.dim === 'country' && v.sighting && v.sighting.event_id !== s.event_id ? [v.sighting] : []));
@@ -431,11 +440,10 @@ export class CorrelationService {
           key: problemKey(ANY_HOST, IMPOSSIBLE_TRAVEL_TYPE, 'impossible_travel', [l.user]),
           rule: 'impossible_travel',
           type: IMPOSSIBLE_TRAVEL_TYPE,
-          title: impossibleTravelTitle(l.user, trip),
           severity: travel.severity,
           window_ms: settings.windowMinutes * 60_000,
           links: [...base.links, { event_id: trip.from.event_id === s.event_id ? trip.to.event_id : trip.from.event_id, occurred_ms: Date.parse(trip.from.event_id === s.event_id ? trip.to.at : trip.from.at), counted: false }],
-          evidence: { kind: 'impossible_travel', user: l.user, ...trip, limit_kmh: travel.speedKmh },
+          describe: () => ({ title: impossibleTravelTitle(l.user, trip), evidence: { kind: 'impossible_travel', user: l.user, ...trip, limit_kmh: travel.speedKmh } }),
         });
       }
     }
@@ -455,6 +463,7 @@ export class CorrelationService {
     for (const group of byKey.values()) {
       for (const cluster of clusterByWindow(group, group[0].window_ms)) {
         const first = cluster[0];
+        const { title, evidence } = first.describe();
         inputs.push({
           key: first.key,
           fingerprint: problemFingerprint(first.key),
@@ -462,7 +471,7 @@ export class CorrelationService {
           type: first.type,
           host_id: first.host_id,
           hostname: first.hostname,
-          title: first.title,
+          title,
           severity: cluster.reduce<Severity>((s, o) => maxSeverity(s, o.severity), 'info'),
           window_ms: first.window_ms,
           first_ms: first.occurred_ms,
@@ -470,7 +479,7 @@ export class CorrelationService {
           count: cluster.filter((o) => o.counted).length,
           now_ms: now,
           links: cluster.flatMap((o) => o.links),
-          ...(first.evidence ? { evidence: first.evidence } : {}),
+          ...(evidence ? { evidence } : {}),
         });
       }
     }

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { LoginSighting } from '../../../shared/src/index.js';
-import type { BaselineValue } from '../store/index.js';
+import type { BaselineValue, SourceFailure } from '../store/index.js';
 import {
   BASELINE_KEEP,
   baselineIncrements,
   baselineOverflow,
   baselineView,
   countryDistanceKm,
+  earlierLinks,
+  failuresByHost,
+  firstAtOrBefore,
   greatCircleKm,
   impossibleTravel,
+  reachesHosts,
   type UserLoginSighting,
 } from './user-logins.rules.js';
 
@@ -85,5 +89,50 @@ describe('baseline counts', () => {
     expect(view.hours.slice(8, 11)).toEqual([1, 1, 1]);
     expect(view.learning_until).toBe(new Date(T0 + 30 * DAY).toISOString());
     expect(baselineView('bob', [], 30 * DAY)).toBeNull();
+  });
+});
+
+describe('failures of a source address in a window', () => {
+  // Newest first, as the store lists them: three hosts, two failures at T0 + 30 s.
+  const rows: SourceFailure[] = [
+    { event_id: 'f5', address: '203.0.113.9', host_id: 'h3', hostname: 'WEB03', occurred_ms: T0 + 40_000 },
+    { event_id: 'f4', address: '203.0.113.9', host_id: 'h1', hostname: 'WEB01', occurred_ms: T0 + 30_000 },
+    { event_id: 'f3', address: '203.0.113.9', host_id: 'h2', hostname: 'WEB02', occurred_ms: T0 + 30_000 },
+    { event_id: 'f2', address: '203.0.113.9', host_id: 'h1', hostname: 'WEB01', occurred_ms: T0 + 10_000 },
+    { event_id: 'f1', address: '203.0.113.9', host_id: 'h1', hostname: 'WEB01', occurred_ms: T0 },
+  ];
+  const window = (at: number, ms: number) => rows.slice(firstAtOrBefore(rows, at), firstAtOrBefore(rows, at - ms - 1)).map((f) => f.event_id);
+
+  it('finds the run of failures in [at - window, at], both ends included', () => {
+    expect(window(T0 + 30_000, 20_000)).toEqual(['f4', 'f3', 'f2']);
+    expect(window(T0 + 29_999, 29_999)).toEqual(['f2', 'f1']);
+    expect(window(T0 + 100_000, 1_000)).toEqual([]);
+    expect(window(T0 - 1, 60_000)).toEqual([]);
+    expect(window(T0 + 40_000, 40_000)).toEqual(['f5', 'f4', 'f3', 'f2', 'f1']);
+    expect(firstAtOrBefore([], T0)).toBe(0);
+  });
+
+  it('counts distinct hosts up to the threshold', () => {
+    expect(reachesHosts(rows, 3)).toBe(true);
+    expect(reachesHosts(rows, 4)).toBe(false);
+    expect(reachesHosts(rows.slice(3), 2)).toBe(false);
+    expect(reachesHosts([], 0)).toBe(true);
+  });
+
+  it('links up to the limit of the other failures, newest first, not counted', () => {
+    expect(earlierLinks(rows, 'f4', 3)).toEqual([
+      { event_id: 'f5', occurred_ms: T0 + 40_000, counted: false },
+      { event_id: 'f3', occurred_ms: T0 + 30_000, counted: false },
+      { event_id: 'f2', occurred_ms: T0 + 10_000, counted: false },
+    ]);
+    expect(earlierLinks(rows, 'none', 50)).toHaveLength(5);
+  });
+
+  it('lists failures per host, most first, then by name, with the last time', () => {
+    expect(failuresByHost(rows)).toEqual([
+      { host_id: 'h1', hostname: 'WEB01', count: 3, last_at: new Date(T0 + 30_000).toISOString() },
+      { host_id: 'h2', hostname: 'WEB02', count: 1, last_at: new Date(T0 + 30_000).toISOString() },
+      { host_id: 'h3', hostname: 'WEB03', count: 1, last_at: new Date(T0 + 40_000).toISOString() },
+    ]);
   });
 });

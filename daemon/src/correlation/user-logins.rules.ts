@@ -60,12 +60,50 @@ export function loginSighting(c: LoginEvent, failed: boolean): UserLoginSighting
 export function failuresByHost(rows: readonly SourceFailure[]): { host_id: string; hostname: string; count: number; last_at: string }[] {
   const hosts = new Map<string, { host_id: string; hostname: string; count: number; last_ms: number }>();
   for (const f of rows) {
-    const h = hosts.get(f.host_id) ?? { host_id: f.host_id, hostname: f.hostname, count: 0, last_ms: f.occurred_ms };
-    hosts.set(f.host_id, { ...h, count: h.count + 1, last_ms: Math.max(h.last_ms, f.occurred_ms) });
+    const h = hosts.get(f.host_id);
+    if (h) {
+      h.count += 1;
+      h.last_ms = Math.max(h.last_ms, f.occurred_ms);
+    } else hosts.set(f.host_id, { host_id: f.host_id, hostname: f.hostname, count: 1, last_ms: f.occurred_ms });
   }
   return [...hosts.values()]
     .sort((a, b) => b.count - a.count || a.hostname.localeCompare(b.hostname))
     .map(({ last_ms, ...h }) => ({ ...h, last_at: iso(last_ms) }));
+}
+
+/**
+ * In failures ordered newest first, the index of the first that occurred at or before `ms`
+ * (`rows.length` when none did): the failures in a window are the run between two such indexes.
+ */
+export function firstAtOrBefore(rows: readonly Pick<SourceFailure, 'occurred_ms'>[], ms: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid].occurred_ms <= ms) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Whether failures came from at least `n` distinct hosts (stops counting at `n`). */
+export function reachesHosts(rows: readonly Pick<SourceFailure, 'host_id'>[], n: number): boolean {
+  const hosts = new Set<string>();
+  for (const f of rows) {
+    hosts.add(f.host_id);
+    if (hosts.size >= n) return true;
+  }
+  return hosts.size >= n;
+}
+
+/** The problem links of up to `limit` failures (newest first) other than the event `ownId` itself, not counted. */
+export function earlierLinks(rows: readonly SourceFailure[], ownId: string, limit: number): { event_id: string; occurred_ms: number; counted: false }[] {
+  const out: { event_id: string; occurred_ms: number; counted: false }[] = [];
+  for (const f of rows) {
+    if (out.length >= limit) break;
+    if (f.event_id !== ownId) out.push({ event_id: f.event_id, occurred_ms: f.occurred_ms, counted: false });
+  }
+  return out;
 }
 
 /** The row `logins.user` keeps of a login. */
