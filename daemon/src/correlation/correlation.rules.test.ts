@@ -11,6 +11,7 @@ import {
   problemFingerprint,
   problemKey,
   typeMatches,
+  uniqueLinks,
   withinWindow,
 } from './correlation.rules.js';
 
@@ -114,5 +115,14 @@ describe('window match and clustering', () => {
   it('keeps the highest severity', () => {
     expect(maxSeverity('warning', 'high')).toBe('high');
     expect(maxSeverity('critical', 'high')).toBe('critical');
+  });
+});
+
+describe('uniqueLinks', () => {
+  it('keeps each event once, counted when any occurrence counted it, in first-seen order', () => {
+    const a = { event_id: 'a', occurred_ms: 1, counted: false };
+    const b = { event_id: 'b', occurred_ms: 2, counted: true };
+    expect(uniqueLinks([[b, a], [{ ...a, counted: true }, { ...b, counted: false }], []])).toEqual([b, { ...a, counted: true }]);
+    expect(uniqueLinks([])).toEqual([]);
   });
 });

@@ -73,6 +73,23 @@ export function withinWindow(problem: Span, events: Span, windowMs: number): boo
 }
 
 /**
+ * The links of a window cluster, each event once — counted when any of its occurrences counted it.
+ * Every failure of a source links the same earlier failures, so without this a cluster of k
+ * failures wrote about 50 × k timeline rows for 50 + k events.
+ */
+export function uniqueLinks<L extends { event_id: string; counted: boolean }>(linkLists: readonly (readonly L[])[]): L[] {
+  const byId = new Map<string, L>();
+  for (const links of linkLists) {
+    for (const l of links) {
+      const seen = byId.get(l.event_id);
+      if (!seen) byId.set(l.event_id, l);
+      else if (l.counted && !seen.counted) byId.set(l.event_id, { ...seen, counted: true });
+    }
+  }
+  return [...byId.values()];
+}
+
+/**
  * Splits events of one correlation key into clusters in which consecutive events (by occurred
  * time) are at most `windowMs` apart: each cluster is one store round-trip into one problem.
  */

@@ -12,6 +12,7 @@ import {
   problemFingerprint,
   problemKey,
   type ProblemRule,
+  uniqueLinks,
 } from './correlation.rules.js';
 import type { CorrelationSettings } from './correlation.settings.js';
 import { HOST_ACTIVITY_TYPE, HOST_ACTIVITY_WINDOW_MS, hostActivityTitle, typeProblemChoice } from './type-problems.rules.js';
@@ -478,7 +479,7 @@ export class CorrelationService {
           last_ms: cluster[cluster.length - 1].occurred_ms,
           count: cluster.filter((o) => o.counted).length,
           now_ms: now,
-          links: cluster.flatMap((o) => o.links),
+          links: uniqueLinks(cluster.map((o) => o.links)),
           ...(evidence ? { evidence } : {}),
         });
       }
