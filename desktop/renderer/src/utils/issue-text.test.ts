@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAppI18n } from '../i18n';
+import { trimmedText } from '../../../../shared/src/trimmed-text';
 import { issueText } from './issue-text';
 
 const zodSays = (schema: z.ZodType, value: unknown) => schema.safeParse(value).error!.issues[0].message;
@@ -27,6 +28,8 @@ describe('issueText', () => {
     [z.email(), 'x', 'must be an e-mail address', 'должен быть адрес e-mail'],
     [z.url(), 'x', 'must be a URL such as https://example.org', 'должен быть URL, например https://example.org'],
     [z.string().regex(/^a$/), 'b', 'is not valid here', 'указано неверно'],
+    [trimmedText(8), ' \t', 'must not be empty', 'не может быть пустым'],
+    [trimmedText(8), '123456789', 'must be at most 8 characters long', 'не длиннее 8 символов'],
   ])('says %s in both languages', (schema, value, en, ru) => {
     const raw = zodSays(schema, value);
     expect(text('en', raw)).toBe(en);

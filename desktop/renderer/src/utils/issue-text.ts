@@ -30,6 +30,10 @@ export function issueText(message: string, t: Translate): string {
   if (/^(Invalid string: must match pattern|Invalid (ISO )?\w+$|Invalid input)/.test(message)) return t('issues.invalid');
   if (/^Unrecognized keys?: /.test(message) || message === 'is not allowed') return t('issues.notAllowed');
   if (message === 'is required') return t('issues.required');
+  // The shared trimmed-text schemas' own words (shared/src/trimmed-text.ts).
+  if (message === 'must not be empty') return t('issues.chars.empty');
+  m = /^must be at most (\d+) characters$/.exec(message);
+  if (m) return t('issues.chars.max', { n: Number(m[1]) }, Number(m[1]));
   m = /^must be at (least|most) (-?[\d.]+)$/.exec(message);
   if (m) return t(`issues.number.${m[1] === 'least' ? 'min' : 'max'}`, { n: Number(m[2]) }, Number(m[2]));
   if (message === 'must not be before from') return t('issues.reversed');
