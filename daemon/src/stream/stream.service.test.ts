@@ -36,6 +36,27 @@ describe('StreamHub over a loopback HTTP server', () => {
     expect(hub.clientCount).toBe(0);
   });
 
+  it('answers a stream opened after stop with 503 and closes it, so the HTTP server can close', async () => {
+    const bus = new Bus(() => undefined);
+    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
+    hub.start();
+    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    // A client on a kept-alive connection that survives the stop, as a browser's is.
+    const client = await rawClient((server.address() as AddressInfo).port);
+    await client.received('event: counters');
+    hub.stop();
+    await new Promise((r) => client.socket.once('end', r));
+    const late = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    expect([late.status, late.headers.get('retry-after'), await late.text()]).toEqual([503, '1', 'SAC is shutting down\n']);
+    expect(hub.clientCount).toBe(0);
+    // Nothing keeps the server open: close() completes.
+    await new Promise<void>((r) => {
+      server!.close(() => r());
+      server!.closeIdleConnections();
+    });
+  });
+
   it('ends the streams of a user found inactive at a heartbeat (a change made through another daemon)', async () => {
     const bus = new Bus(() => undefined);
     const active = new Set(['u1', 'u2']);

@@ -117,6 +117,8 @@ export class StreamHub {
   private lastCountersMs: number | null = null;
   private heartbeat: Timer | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** Set by stop(): a stream attached after it would keep the HTTP server's close waiting forever. */
+  private stopped = false;
   private dropped = 0;
   /** One listener shared by every client socket (`this` is the socket). */
   private readonly onSocketClose: (this: Socket) => void;
@@ -172,6 +174,7 @@ export class StreamHub {
   }
 
   stop(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     this.heartbeat?.cancel();
     this.tickTimer?.cancel();
@@ -211,6 +214,13 @@ export class StreamHub {
     end: { sessionId: string; inMs: number } | null = null,
     scope: ReadonlySet<string> | null = null,
   ): void {
+    if (this.stopped) {
+      // Shutting down: a console reconnecting (EventSource retries over a kept-alive connection)
+      // is sent to try again — to this daemon once restarted, or to another.
+      res.writeHead(503, { 'Retry-After': '1', Connection: 'close', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('SAC is shutting down\n');
+      return;
+    }
     // No chunked coding: the body ends with the connection, so every client gets the same bytes.
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
