@@ -16,19 +16,30 @@ describe('StreamHub over a loopback HTTP server', () => {
     await new Promise((r) => server?.close(r));
   });
 
+  /** A started hub with the tests' limits, `options` changing some. */
+  const startHub = (bus: Bus, options: Partial<ConstructorParameters<typeof StreamHub>[4]> = {}, authorize: ConstructorParameters<typeof StreamHub>[3] = async () => ({ scope: null }), clock: ConstructorParameters<typeof StreamHub>[1] = systemClock) => {
+    const started = new StreamHub(bus, clock, pino({ level: 'silent' }), authorize, { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100, ...options });
+    started.start();
+    return started;
+  };
+  /** A loopback server answering every request with `handler`; its port. */
+  const listen = async (handler: http.RequestListener): Promise<number> => {
+    server = http.createServer(handler);
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    return (server.address() as AddressInfo).port;
+  };
+
   it('sends a comment heartbeat on an idle stream and ends streams on stop', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
-    hub.start();
-    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    hub = startHub(bus, { heartbeatMs: 40, bufferSize: 8 });
+    const port = await listen((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
+    const res = await fetch(`http://127.0.0.1:${port}/`);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes(': heartbeat')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text.startsWith('retry: 3000\n\nevent: counters\n')).toBe(true);
-    const head = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'HEAD' });
+    const head = await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
     expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/event-stream; charset=utf-8', '']);
     expect(hub.clientCount).toBe(1);
     hub.stop();
@@ -38,16 +49,14 @@ describe('StreamHub over a loopback HTTP server', () => {
 
   it('answers a stream opened after stop with 503 and closes it, so the HTTP server can close', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 40, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
-    hub.start();
-    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    hub = startHub(bus, { heartbeatMs: 40, bufferSize: 8 });
+    const port = await listen((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
     // A client on a kept-alive connection that survives the stop, as a browser's is.
-    const client = await rawClient((server.address() as AddressInfo).port);
+    const client = await rawClient(port);
     await client.received('event: counters');
     hub.stop();
     await new Promise((r) => client.socket.once('end', r));
-    const late = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const late = await fetch(`http://127.0.0.1:${port}/`);
     expect([late.status, late.headers.get('retry-after'), await late.text()]).toEqual([503, '1', 'SAC is shutting down\n']);
     expect(hub.clientCount).toBe(0);
     // Nothing keeps the server open: close() completes.
@@ -60,11 +69,9 @@ describe('StreamHub over a loopback HTTP server', () => {
   it('ends the streams of a user found inactive at a heartbeat (a change made through another daemon)', async () => {
     const bus = new Bus(() => undefined);
     const active = new Set(['u1', 'u2']);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async (user) => (active.has(user.id) ? { scope: null } : null), { countersIntervalMs: 250, heartbeatMs: 30, bufferSize: 8, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
-    hub.start();
-    server = http.createServer((req, res) => hub!.attach(res, { id: String(req.headers['x-user']), username: 'u', role: 'monitor' }, null));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    hub = startHub(bus, { heartbeatMs: 30, bufferSize: 8 }, async (user) => (active.has(user.id) ? { scope: null } : null));
+    const port = await listen((req, res) => hub!.attach(res, { id: String(req.headers['x-user']), username: 'u', role: 'monitor' }, null));
+    const url = `http://127.0.0.1:${port}/`;
     const [one, two] = await Promise.all([fetch(url, { headers: { 'x-user': 'u1' } }), fetch(url, { headers: { 'x-user': 'u2' } })]);
     expect(hub.clientCount).toBe(2);
     active.delete('u1');
@@ -76,12 +83,10 @@ describe('StreamHub over a loopback HTTP server', () => {
 
   it('replays only what the bounded buffer still holds', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 4, maxUnsentBytes: 1 << 20, batchMs: 5, maxClients: 100, maxPerUser: 100 });
-    hub.start();
+    hub = startHub(bus, { bufferSize: 4 });
     for (let i = 0; i < 10; i++) bus.publish({ type: 'host.status_changed', data: { host_id: `h${i}`, hostname: 'x', status: 'online' } });
-    server = http.createServer((req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id'])));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'Last-Event-ID': 'otherboot.3' } });
+    const port = await listen((req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id'])));
+    const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'Last-Event-ID': 'otherboot.3' } });
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes('event: counters')) text += new TextDecoder().decode((await reader.read()).value);
@@ -90,16 +95,14 @@ describe('StreamHub over a loopback HTTP server', () => {
   });
   it('gives a client that resumes while frames are pending each frame once, in order', async () => {
     const bus = new Bus(() => undefined);
-    hub = new StreamHub(bus, systemClock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 50, maxClients: 100, maxPerUser: 100 });
-    hub.start();
+    hub = startHub(bus, { batchMs: 50 });
     const publish = (host: string) => bus.publish({ type: 'host.status_changed', data: { host_id: host, hostname: 'x', status: 'online' } });
-    server = http.createServer((req, res) => {
+    const port = await listen((req, res) => {
       // Published just before the client joins: pending (not yet sent) when it attaches.
       for (const h of ['h1', 'h2', 'h3']) publish(h);
       hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, String(req.headers['last-event-id']));
     });
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { headers: { 'Last-Event-ID': 'otherboot.1' } });
+    const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'Last-Event-ID': 'otherboot.1' } });
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes('event: counters')) text += new TextDecoder().decode((await reader.read()).value);
@@ -115,12 +118,9 @@ describe('StreamHub over a loopback HTTP server', () => {
   it('starts a tick that waited for a long fan-out as soon as the fan-out ends, not batchMs after it', async () => {
     const bus = new Bus(() => undefined);
     const clock = new FakeClock(0);
-    hub = new StreamHub(bus, clock, pino({ level: 'silent' }), async () => ({ scope: null }), { countersIntervalMs: 250, heartbeatMs: 60_000, bufferSize: 16, maxUnsentBytes: 1 << 20, batchMs: 100, maxClients: 1000, maxPerUser: 1000 });
-    hub.start();
+    hub = startHub(bus, { batchMs: 100, maxClients: 1000, maxPerUser: 1000 }, undefined, clock);
     const publish = (host: string) => bus.publish({ type: 'host.status_changed', data: { host_id: host, hostname: 'x', status: 'online' } });
-    server = http.createServer((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
-    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
+    const port = await listen((_req, res) => hub!.attach(res, { id: 'u1', username: 'u', role: 'monitor' }, null));
     // One more client than a fan-out writes per event-loop turn (500), so a fan-out spans turns.
     const clients = await Promise.all(Array.from({ length: 501 }, () => rawClient(port)));
     // A busy machine takes a while to answer 501 requests.
